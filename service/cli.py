@@ -1,0 +1,227 @@
+"""The `hearth` command line: every process of a deployment is one of these subcommands.
+
+hearth up                  embedded databases + migrations + API + workers + beat
+hearth api                 the HTTP API
+hearth worker --queues Q   a Celery worker for fast, slow or both
+hearth beat                the periodic world sweep
+hearth db upgrade|check    migrations
+hearth sql "SELECT …"      a query as the read-only analyst role
+hearth status              what is running and how much is stored
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+import sqlalchemy as sa
+
+from db import migrate
+from db.session import make_engine, make_session_factory, session_scope
+from db.settings import Settings, load_settings
+from service.admin_key import AdminKey, ensure_admin_key
+from service.sql_console import analyst_url, format_table, run_query
+from service.stack import Stack, running_stack
+from service.supervisor import ChildSpec, Supervisor, hearth_command
+from workers.app import make_celery
+
+Command = Callable[[argparse.Namespace, Settings], int]
+
+
+def cmd_up(args: argparse.Namespace, settings: Settings) -> int:
+    with running_stack(settings) as stack:
+        migrate.upgrade(stack.database_url)
+        admin = _admin_key(stack)
+        s = stack.settings
+        base = f"http://{s.api_host}:{s.api_port}"
+        specs = [
+            ChildSpec("api", hearth_command("api")),
+            ChildSpec("worker-fast", hearth_command("worker", "--queues", "fast")),
+            ChildSpec("worker-slow", hearth_command("worker", "--queues", "slow")),
+            ChildSpec("beat", hearth_command("beat")),
+        ]
+        supervisor = Supervisor(specs, stack.child_env())
+        supervisor.start()
+        print(f"hearth: data in {s.home} ({', '.join(stack.embedded) or 'external servers'})")
+        print(f"hearth: {_mind_line(s)}")
+        print(f"hearth: API listening on {base}  (docs: {base}/docs)")
+        if admin.generated_now:
+            print(f"hearth: admin key (shown once, saved in {admin.path}): {admin.key}")
+        elif admin.path is not None:
+            print(f"hearth: admin key: {admin.key[:12]}… (in {admin.path})")
+        else:
+            print("hearth: admin key: from HEARTH_ADMIN_KEY")
+        ready_s = supervisor.wait_ready(f"{base}/readyz", timeout_s=args.ready_timeout)
+        if ready_s is None:
+            print("hearth: the stack did not become ready; see the messages above", flush=True)
+            supervisor.stop()
+            return 1
+        print(f"hearth: ready in {ready_s:.1f} s — Ctrl-C stops everything", flush=True)
+        return supervisor.run_until_stopped()
+
+
+def _admin_key(stack: Stack) -> AdminKey:
+    engine = make_engine(stack.database_url, pool_size=1)
+    try:
+        with session_scope(make_session_factory(engine)) as session:
+            return ensure_admin_key(session, stack.settings)
+    finally:
+        engine.dispose()
+
+
+def _mind_line(settings: Settings) -> str:
+    if settings.llm_configured:
+        return f"mind: {settings.llm_model} at {settings.llm_base_url or 'api.openai.com'}"
+    return "mind: offline heuristic mind (not an LLM; set HEARTH_LLM_MODEL to use a model)"
+
+
+def cmd_api(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from service.app import create_app
+
+    with running_stack(settings) as stack:
+        s = stack.settings
+        uvicorn.run(create_app(s), host=args.host or s.api_host, port=args.port or s.api_port,
+                    log_level="warning")  # fmt: skip
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
+    queues = ",".join(q.strip() for q in args.queues.split(",") if q.strip())
+    with running_stack(settings) as stack:
+        _export(stack)
+        app = make_celery(redis_url=stack.redis_url)
+        name = f"{queues.replace(',', '+')}@%h"
+        app.worker_main(
+            ["worker", "-Q", queues, "-c", str(args.concurrency), "-n", name,
+             "--loglevel", args.loglevel]
+        )  # fmt: skip
+    return 0
+
+
+def cmd_beat(args: argparse.Namespace, settings: Settings) -> int:
+    with running_stack(settings) as stack:
+        _export(stack)
+        app = make_celery(redis_url=stack.redis_url, sweep_interval_s=args.interval)
+        schedule = stack.settings.home / "beat-schedule"
+        schedule.parent.mkdir(parents=True, exist_ok=True)
+        app.start(["beat", "-s", str(schedule), "--loglevel", args.loglevel])
+    return 0
+
+
+def _export(stack: Stack) -> None:
+    """Worker processes read settings from the environment after forking."""
+    import os
+
+    os.environ.update(stack.child_env())
+
+
+def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
+    with running_stack(settings, need_redis=False) as stack:
+        if args.action == "upgrade":
+            migrate.upgrade(stack.database_url, args.revision or "head")
+            if stack.settings.analyst_password:
+                migrate.set_analyst_password(stack.database_url, stack.settings.analyst_password)
+        elif args.action == "downgrade":
+            migrate.downgrade(stack.database_url, args.revision or "-1")
+        else:
+            migrate.check(stack.database_url)
+    return 0
+
+
+def cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
+    with running_stack(settings, need_redis=False) as stack:
+        url = analyst_url(stack.database_url, stack.settings.analyst_database_url)
+        try:
+            columns, rows = run_query(url, args.query)
+        except sa.exc.DBAPIError as exc:
+            message = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            print(f"hearth sql: {message}", file=sys.stderr)
+            print("hearth sql: the analyst role reads only the views memory_stream, "
+                  "reflection_evidence, plan_tree, dialogue, relationships_now, llm_usage",
+                  file=sys.stderr)  # fmt: skip
+            return 1
+        print(format_table(columns, rows) if columns else "OK")
+    return 0
+
+
+def cmd_ping(args: argparse.Namespace, settings: Settings) -> int:
+    """Exit 0 when a worker on the queue runs a ping task in time (a container health check)."""
+    if settings.redis_url is None:
+        print("hearth ping: needs HEARTH_REDIS_URL", file=sys.stderr)
+        return 2
+    app = make_celery(redis_url=settings.redis_url)
+    try:
+        answer = app.send_task("hearth.ping", queue=args.queue).get(timeout=args.timeout)
+    except Exception as exc:  # timeout or broker error: either way, not healthy
+        print(f"hearth ping: no worker on '{args.queue}' answered ({type(exc).__name__})")
+        return 1
+    print(f"hearth ping: {args.queue} answered from pid {answer['pid']} on {answer['host']}")
+    return 0
+
+
+def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    from service.status import collect_status
+
+    with running_stack(settings) as stack:
+        for line in collect_status(stack):
+            print(line)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hearth", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    up = sub.add_parser("up", help="run the whole stack on this machine")
+    up.add_argument("--ready-timeout", type=float, default=120.0)
+    up.set_defaults(func=cmd_up)
+
+    api = sub.add_parser("api", help="run the HTTP API")
+    api.add_argument("--host")
+    api.add_argument("--port", type=int)
+    api.set_defaults(func=cmd_api)
+
+    worker = sub.add_parser("worker", help="run a Celery worker")
+    worker.add_argument("--queues", default="fast,slow", help="comma-separated: fast, slow")
+    worker.add_argument("--concurrency", type=int, default=2)
+    worker.add_argument("--loglevel", default="WARNING")
+    worker.set_defaults(func=cmd_worker)
+
+    beat = sub.add_parser("beat", help="run the periodic world sweep")
+    beat.add_argument("--interval", type=float, default=None, help="seconds between sweeps")
+    beat.add_argument("--loglevel", default="WARNING")
+    beat.set_defaults(func=cmd_beat)
+
+    db = sub.add_parser("db", help="database migrations")
+    db.add_argument("action", choices=["upgrade", "downgrade", "check"])
+    db.add_argument("revision", nargs="?")
+    db.set_defaults(func=cmd_db)
+
+    sql = sub.add_parser("sql", help="query the analyst views as hearth_analyst")
+    sql.add_argument("query")
+    sql.set_defaults(func=cmd_sql)
+
+    ping = sub.add_parser("ping", help="check that a worker consumes a queue")
+    ping.add_argument("--queue", choices=["fast", "slow"], default="fast")
+    ping.add_argument("--timeout", type=float, default=5.0)
+    ping.set_defaults(func=cmd_ping)
+
+    status = sub.add_parser("status", help="what is running and stored")
+    status.set_defaults(func=cmd_status)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = load_settings()
+    func: Command = args.func
+    return func(args, settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""One error envelope for every failure: `{"error": {"code", "message", "details"}}`.
+
+Domain errors from cognition/ and validation errors from FastAPI are translated here and only
+here; a bug becomes a 500 with an opaque message and a log line, never a traceback on the wire.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from cognition.errors import InvalidInput, ModelUnavailable, NotFound
+
+log = logging.getLogger(__name__)
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    details: list[dict[str, Any]] = []
+
+
+class ErrorEnvelope(BaseModel):
+    """The shape of every non-2xx answer."""
+
+    error: ErrorBody
+
+
+class ApiError(Exception):
+    """Raised by routes for the caller's mistakes; carries the status and the field at fault."""
+
+    def __init__(self, status: int, code: str, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.field = status, code, message, field
+
+
+STATUS_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 409: "conflict", 413: "payload_too_large",
+    415: "unsupported_media_type", 422: "validation_error", 429: "rate_limited",
+    503: "unavailable",
+}  # fmt: skip
+
+
+def envelope(
+    status: int, code: str, message: str, details: list[dict[str, Any]] | None = None
+) -> JSONResponse:
+    body = {"error": {"code": code, "message": message, "details": details or []}}
+    return JSONResponse(status_code=status, content=body)
+
+
+def _field_path(loc: tuple[Any, ...] | list[Any]) -> str:
+    return ".".join(str(part) for part in loc)
+
+
+async def _validation(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    details = [
+        {"field": _field_path(err["loc"]), "message": err["msg"], "type": err["type"]}
+        for err in exc.errors()
+    ]
+    first = details[0] if details else {"field": "", "message": "invalid request"}
+    return envelope(422, "validation_error", f"{first['field']}: {first['message']}", details)
+
+
+async def _http(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    return envelope(exc.status_code, STATUS_CODES.get(exc.status_code, "error"), str(exc.detail))
+
+
+async def _api(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    details = [{"field": exc.field, "message": exc.message}] if exc.field else []
+    return envelope(exc.status, exc.code, exc.message, details)
+
+
+async def _not_found(_: Request, exc: Exception) -> JSONResponse:
+    return envelope(404, "not_found", str(exc) or "not found")
+
+
+async def _invalid_input(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, InvalidInput)
+    details = [{"field": exc.field, "message": str(exc)}] if exc.field else []
+    return envelope(422, "validation_error", str(exc), details)
+
+
+async def _model_unavailable(_: Request, exc: Exception) -> JSONResponse:
+    return envelope(503, "model_unavailable", f"the model is unavailable: {exc}; retry later")
+
+
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return envelope(500, "internal_error", "internal error; the server log has the details")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(ApiError, _api)
+    app.add_exception_handler(NotFound, _not_found)
+    app.add_exception_handler(InvalidInput, _invalid_input)
+    app.add_exception_handler(ModelUnavailable, _model_unavailable)
+    app.add_exception_handler(Exception, _unexpected)
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorEnvelope, "description": code.replace("_", " ")}
+    for status, code in STATUS_CODES.items()
+    if status in (401, 404, 413, 422)
+}
+"""Documented on every route so the OpenAPI contract names the envelope for each error."""

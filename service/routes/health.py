@@ -1,0 +1,93 @@
+"""Liveness and readiness: is the process up; can it reach PostgreSQL, Redis and a worker."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import redis
+import sqlalchemy as sa
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from workers.app import Queue
+
+router = APIRouter(tags=["health"])
+
+WORKER_PING_TIMEOUT_S = 2.0
+
+
+class Health(BaseModel):
+    status: str
+
+
+class Check(BaseModel):
+    ok: bool
+    detail: str = ""
+
+
+class Readiness(BaseModel):
+    status: str
+    checks: dict[str, Check]
+
+
+@router.get("/healthz", response_model=Health, summary="The process is up")
+def healthz() -> Health:
+    return Health(status="ok")
+
+
+@router.get(
+    "/readyz",
+    response_model=Readiness,
+    responses={503: {"model": Readiness, "description": "a dependency does not answer"}},
+    summary="PostgreSQL, Redis and at least one worker answer",
+)
+async def readyz(request: Request) -> Any:
+    state = request.app.state
+    database, broker = await asyncio.gather(
+        asyncio.to_thread(_check_database, state.engine),
+        asyncio.to_thread(_check_redis, state.redis_url),
+    )
+    checks: dict[str, Check] = {"database": database, "redis": broker}
+    if broker.ok:
+        pings = await asyncio.gather(
+            *(asyncio.to_thread(_check_worker, state.celery, q) for q in Queue)
+        )
+        checks.update({f"worker_{q.value}": c for q, c in zip(Queue, pings, strict=True)})
+        worker_ok = any(c.ok for c in pings)
+    else:
+        worker_ok = False
+    ready = database.ok and broker.ok and worker_ok
+    body = Readiness(status="ready" if ready else "not_ready", checks=checks)
+    return JSONResponse(status_code=200 if ready else 503, content=body.model_dump())
+
+
+def _check_database(engine: sa.Engine) -> Check:
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+        return Check(ok=True)
+    except sa.exc.SQLAlchemyError as exc:
+        return Check(ok=False, detail=type(exc).__name__)
+
+
+def _check_redis(url: str) -> Check:
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0)
+        client.ping()
+        return Check(ok=True)
+    except redis.RedisError as exc:
+        return Check(ok=False, detail=type(exc).__name__)
+
+
+def _check_worker(celery: Any, queue: Queue) -> Check:
+    result = celery.send_task("hearth.ping", queue=queue.value, expires=WORKER_PING_TIMEOUT_S)
+    try:
+        answer = result.get(timeout=WORKER_PING_TIMEOUT_S)
+        return Check(ok=True, detail=f"pid {answer['pid']} on {answer['host']}")
+    except Exception as exc:  # a timeout is the expected "no worker" answer
+        result.forget()
+        return Check(
+            ok=False, detail=f"no worker answered on '{queue.value}' ({type(exc).__name__})"
+        )

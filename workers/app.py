@@ -1,0 +1,63 @@
+"""The Celery app: two queues, JSON only, late acks, bounded retries, and the beat schedule.
+
+`make_celery(redis_url=…)` builds a configured app; tasks are `shared_task`s, so they belong to
+whichever app the process made. Nothing is configured or connected at import time.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from celery import Celery
+
+
+class Queue(StrEnum):
+    """`fast` serves what the game waits on; `slow` thinks. A slow backlog never delays fast."""
+
+    FAST = "fast"
+    SLOW = "slow"
+
+
+TASK_MODULES = ["workers.tasks.health", "workers.tasks.sweep"]
+
+TASK_QUEUES: dict[str, Queue] = {
+    "hearth.ping": Queue.FAST,
+    "hearth.sweep_worlds": Queue.FAST,
+}
+"""Routing by task name; a task missing here goes to `fast`, the default queue."""
+
+DEFAULT_SWEEP_INTERVAL_S = 5.0
+"""How often beat looks at each world's game clock for work that has come due."""
+
+DEFAULT_VISIBILITY_TIMEOUT_S = 600
+"""An unacknowledged job (its worker died) is redelivered after this long."""
+
+
+def make_celery(*, redis_url: str, sweep_interval_s: float | None = None) -> Celery:
+    """A Celery app on Redis with Hearth's job conventions (DESIGN.md §5)."""
+    app = Celery("hearth", include=TASK_MODULES, set_as_current=True)
+    app.conf.update(
+        broker_url=redis_url,
+        result_backend=redis_url,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_acks_on_failure_or_timeout=True,
+        worker_prefetch_multiplier=1,
+        task_default_queue=Queue.FAST.value,
+        task_routes={name: {"queue": queue.value} for name, queue in TASK_QUEUES.items()},
+        result_expires=3600,
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={"visibility_timeout": DEFAULT_VISIBILITY_TIMEOUT_S},
+        worker_hijack_root_logger=False,
+        beat_schedule={
+            "sweep-worlds": {
+                "task": "hearth.sweep_worlds",
+                "schedule": sweep_interval_s or DEFAULT_SWEEP_INTERVAL_S,
+            }
+        },
+        timezone="UTC",
+    )
+    return app

@@ -1,0 +1,65 @@
+"""What a worker process needs at hand — settings, engine, sessions — built once per process.
+
+Built on `worker_process_init` (after the prefork fork, so no connection crosses a fork), or on
+first use in processes that never fork (tests calling task bodies directly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from celery.signals import worker_process_init
+from sqlalchemy.orm import Session, sessionmaker
+
+from db.session import make_engine, make_session_factory
+from db.session import session_scope as _session_scope
+from db.settings import Settings, load_settings
+
+WORKER_POOL_SIZE = 2
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    engine: sa.Engine
+    sessions: sessionmaker[Session]
+
+
+_runtime: Runtime | None = None
+
+
+def build_runtime(settings: Settings) -> Runtime:
+    if settings.database_url is None:
+        raise RuntimeError("workers need HEARTH_DATABASE_URL; start them with `hearth worker`")
+    engine = make_engine(settings.database_url, pool_size=WORKER_POOL_SIZE)
+    return Runtime(settings=settings, engine=engine, sessions=make_session_factory(engine))
+
+
+def get_runtime() -> Runtime:
+    global _runtime
+    if _runtime is None:
+        _runtime = build_runtime(load_settings())
+    return _runtime
+
+
+def set_runtime(runtime: Runtime | None) -> None:
+    """Install a runtime explicitly (tests call task bodies in-process with their own)."""
+    global _runtime
+    _runtime = runtime
+
+
+@contextmanager
+def session_scope() -> Iterator[Session]:
+    with _session_scope(get_runtime().sessions) as session:
+        yield session
+
+
+@worker_process_init.connect
+def _init_worker_process(**_: Any) -> None:
+    global _runtime
+    _runtime = None
+    get_runtime()

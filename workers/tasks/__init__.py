@@ -1,0 +1,1 @@
+"""Task shells: ids in, open a session, call one cognition function, commit."""
