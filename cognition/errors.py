@@ -41,7 +41,7 @@ class Refused(ModelError):
 
 
 class EmbeddingSpaceMismatch(HearthError):
-    """Stored embeddings were made by a different embedder; mixing spaces would corrupt relevance."""
+    """Stored vectors come from another embedder; mixing spaces would corrupt relevance."""
 
 
 class NotFound(HearthError):

@@ -19,7 +19,9 @@ from db.settings import Settings
 REPO = Path(__file__).resolve().parents[2]
 
 
-def hearth(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:  # noqa: E501
+def hearth(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "service", *args],
         env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
@@ -42,8 +44,11 @@ def test_a_bad_setting_stops_start_up_naming_the_variable(variable: str, value: 
 
 
 def _env(settings: Settings) -> dict[str, str]:
-    return {"HEARTH_DATABASE_URL": str(settings.database_url),
-            "HEARTH_REDIS_URL": str(settings.redis_url), "HEARTH_HOME": str(settings.home)}  # fmt: skip
+    return {
+        "HEARTH_DATABASE_URL": str(settings.database_url),
+        "HEARTH_REDIS_URL": str(settings.redis_url),
+        "HEARTH_HOME": str(settings.home),
+    }
 
 
 def test_sql_prints_a_table_and_refuses_writes(settings: Settings, sessions: object) -> None:
@@ -75,8 +80,10 @@ def test_up_starts_everything_and_one_ctrl_c_stops_it_all(tmp_path: Path) -> Non
            "HEARTH_API_PORT": str(port)}  # fmt: skip
     for name in ("HEARTH_DATABASE_URL", "HEARTH_REDIS_URL", "HEARTH_ADMIN_KEY"):
         env.pop(name, None)
-    proc = subprocess.Popen([sys.executable, "-m", "service", "up"], env=env, cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service", "up"],
+        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
     output: list[str] = []
     try:
         assert proc.stdout is not None
