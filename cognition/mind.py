@@ -54,7 +54,7 @@ class Mind(Protocol):
 
     @property
     def model(self) -> str:
-        """The model name recorded in the audit ("offline" for the heuristic mind)."""
+        """The model name recorded in the audit ("offline-heuristic" for the offline mind)."""
         ...
 
     def with_audit(self, audit: AuditSink) -> Mind:

@@ -1,0 +1,195 @@
+"""Activity templates: the 5–15 minute steps that make up everyday activities.
+
+The paper decomposes "wake up and complete the morning routine" into "waking up and stretching
+(5 min), brushing teeth (5 min), …". Offline, each template lists such steps with a typical
+duration; a plan item picks the template whose keywords it mentions. A step may contain
+"{task}", replaced by the item's own description, so a directive ("invite everyone to the
+party") survives into the actions instead of dissolving into generic busywork.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cognition.offline.text import stems
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a template and its typical length in minutes (5–15)."""
+
+    description: str
+    minutes: int
+
+
+@dataclass(frozen=True)
+class Template:
+    """Steps for an activity, chosen when an item mentions one of the keywords."""
+
+    name: str
+    keywords: frozenset[str]
+    steps: tuple[Step, ...]
+    repeat_from: int = 0
+    """Where the steps start over when the item outlasts them (one wakes up only once)."""
+
+    def step(self, index: int) -> Step:
+        """The index-th step, cycling over the repeatable tail once the steps run out."""
+        if index < len(self.steps):
+            return self.steps[index]
+        tail = self.steps[self.repeat_from :]
+        return tail[(index - len(self.steps)) % len(tail)]
+
+
+def _template(name: str, keywords: str, *steps: tuple[str, int], repeat_from: int = 0) -> Template:
+    steps_ = tuple(Step(d, m) for d, m in steps)
+    return Template(name, frozenset(stems(keywords)), steps_, repeat_from)
+
+
+SLEEP = _template("sleep", "sleep sleeping bed asleep nap", ("sleeping", 15))
+"""Sleep is decomposed like everything else, into 15-minute "sleeping" actions."""
+
+GENERIC = _template(
+    "generic",
+    "",
+    ("get ready to {task}", 5),
+    ("{task}", 15),
+    ("keep going: {task}", 15),
+    ("take a short break", 5),
+    ("{task}", 15),
+    ("wrap up and tidy away", 10),
+)
+"""Used when no keyword matches: the item's own words carry the meaning."""
+
+TEMPLATES: tuple[Template, ...] = (
+    SLEEP,
+    _template(
+        "morning routine",
+        "wake routine",
+        ("waking up and stretching", 5),
+        ("using the bathroom and brushing teeth", 10),
+        ("taking a shower", 10),
+        ("getting dressed", 5),
+        ("making breakfast", 10),
+        ("eating breakfast", 15),
+        ("checking the plans for the day", 5),
+        ("tidying the room", 10),
+        ("reading the news", 10),
+        repeat_from=7,
+    ),
+    _template(
+        "party",
+        "party invite invitation celebration gathering guests host",
+        ("greeting people as they arrive", 10),
+        ("{task}", 15),
+        ("chatting with guests", 15),
+        ("refilling drinks and snacks", 10),
+        ("{task}", 15),
+        ("thanking people for coming", 5),
+        repeat_from=1,
+    ),
+    _template(
+        "meal",
+        "lunch dinner breakfast meal eat cook supper",
+        ("preparing ingredients", 10),
+        ("cooking", 15),
+        ("setting the table", 5),
+        ("eating", 15),
+        ("washing the dishes", 10),
+        ("wiping down the kitchen", 5),
+        repeat_from=3,
+    ),
+    _template(
+        "cafe",
+        "cafe coffee counter barista customers serve",
+        ("opening the register and checking supplies", 10),
+        ("brewing coffee", 10),
+        ("serving customers at the counter", 15),
+        ("wiping down the counter and tables", 10),
+        ("restocking cups and pastries", 10),
+        ("chatting with regular customers", 10),
+        repeat_from=1,
+    ),
+    _template(
+        "pharmacy",
+        "pharmacy pharmacist prescription medicine medication",
+        ("checking incoming prescriptions", 10),
+        ("filling prescriptions", 15),
+        ("advising a customer about their medication", 10),
+        ("restocking the shelves", 10),
+        ("updating patient records", 10),
+    ),
+    _template(
+        "study",
+        "study class classes college lecture homework exam student course",
+        ("reviewing lecture notes", 15),
+        ("reading the textbook", 15),
+        ("taking notes", 10),
+        ("working through practice problems", 15),
+        ("taking a short break", 5),
+    ),
+    _template(
+        "research",
+        "research paper thesis article writing write draft",
+        ("reading sources", 15),
+        ("taking notes on the sources", 10),
+        ("drafting a section", 15),
+        ("revising the draft", 15),
+        ("stretching and refilling the tea", 5),
+    ),
+    _template(
+        "painting",
+        "paint painting painter canvas easel art artist sketch studio",
+        ("setting up the easel and paints", 10),
+        ("sketching the composition", 15),
+        ("mixing colours", 5),
+        ("painting", 15),
+        ("painting the details", 15),
+        ("stepping back to look at the canvas", 5),
+        ("cleaning the brushes", 5),
+        repeat_from=1,
+    ),
+    _template(
+        "bar",
+        "bar bartender pub drinks tavern",
+        ("checking the taps and glasses", 10),
+        ("pouring drinks for customers", 15),
+        ("chatting with patrons at the bar", 15),
+        ("washing glasses", 10),
+        repeat_from=1,
+    ),
+    _template(
+        "shop",
+        "shop store market supply sell",
+        ("opening the shop", 5),
+        ("helping customers", 15),
+        ("restocking the shelves", 10),
+        ("ringing up purchases", 10),
+        ("tidying the displays", 10),
+        repeat_from=1,
+    ),
+    _template(
+        "walk",
+        "walk stroll park jog run",
+        ("putting on shoes", 5),
+        ("walking", 15),
+        ("stopping to look around", 5),
+        ("walking back", 15),
+        repeat_from=1,
+    ),
+    _template(
+        "leisure",
+        "relax leisure unwind read book music rest free evening",
+        ("reading a book", 15),
+        ("listening to music", 15),
+        ("making a cup of tea", 5),
+        ("writing in a journal", 10),
+        ("getting ready for bed", 10),
+    ),
+)
+"""Checked in order; the first template sharing a keyword with the item wins."""
+
+
+def template_for(text: str) -> Template | None:
+    """The first template whose keywords the text mentions, or None."""
+    mentioned = stems(text)
+    return next((t for t in TEMPLATES if t.keywords & mentioned), None)

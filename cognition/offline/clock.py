@@ -1,0 +1,143 @@
+"""Clock times read from persona prose and directives, as minutes after midnight.
+
+Personas say when they sleep in free text ("goes to bed around 11pm, awakes up around 6am",
+"wakes up at 7:30 am", "sleeps at midnight"); directives say when something must happen
+("… at Hobbs Cafe at 5pm", "from 2pm to 4pm"). These helpers find those times tolerantly and
+fall back to named defaults rather than guessing wildly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MINUTES_PER_HOUR = 60
+MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR
+NOON = 12 * MINUTES_PER_HOUR
+DEFAULT_WAKE = 7 * MINUTES_PER_HOUR
+DEFAULT_BED = 23 * MINUTES_PER_HOUR
+MIN_AWAKE = 8 * MINUTES_PER_HOUR
+MAX_AWAKE = 20 * MINUTES_PER_HOUR
+"""A parsed day shorter or longer than this is a misreading: the defaults are used instead."""
+LATEST_EVENING_GUESS = 7
+"""A bare "at 5" in a directive means 5pm; from 8 onwards a bare hour means the morning."""
+EARLIEST_BEDTIME_GUESS = 6
+"""A bare bedtime "at 11" means 11pm, "at 1" means 1am; from 6 to 11 it is the evening."""
+
+_TIME_RE = re.compile(
+    r"(?P<prefix>\b(?:at|around|about|by|from|until|till|to|between|and|@)\s+)?"
+    r"\b(?:(?P<midnight>midnight)|(?P<noon>noon|midday)"
+    r"|(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<meridiem>[ap]\.?\s?m\b\.?)?)",
+    re.IGNORECASE,
+)
+_WAKE_WORDS = re.compile(r"\b(wake|wakes|woke|awake|awakes|get up|gets up|rise|rises)\b", re.I)
+_BED_WORDS = re.compile(r"\b(bed|sleep|sleeps|asleep|retire|retires|turns? in)\b", re.I)
+
+
+@dataclass(frozen=True)
+class ClockTime:
+    """A time found in text; `ambiguous` when it had no am/pm and no 24-hour reading."""
+
+    minutes: int
+    ambiguous: bool
+    position: int
+
+
+def find_times(text: str) -> list[ClockTime]:
+    """Every clock time in the text, in order. Bare numbers count only after "at", "from"…"""
+    found: list[ClockTime] = []
+    for match in _TIME_RE.finditer(text):
+        if match["midnight"]:
+            found.append(ClockTime(0, False, match.start()))
+        elif match["noon"]:
+            found.append(ClockTime(NOON, False, match.start()))
+        else:
+            parsed = _numeric(match)
+            if parsed is not None:
+                found.append(ClockTime(parsed[0], parsed[1], match.start()))
+    return found
+
+
+def _numeric(match: re.Match[str]) -> tuple[int, bool] | None:
+    """Minutes and ambiguity of "5pm", "7:30 am", "19:00" or a bare "at 5"."""
+    hour, minute = int(match["hour"]), int(match["minute"] or 0)
+    meridiem = (match["meridiem"] or "").lower().replace(".", "").replace(" ", "")
+    if minute >= MINUTES_PER_HOUR or hour > 24:
+        return None
+    if meridiem:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if meridiem.startswith("p") else 0)
+        return hour * MINUTES_PER_HOUR + minute, False
+    if match["minute"] is None and match["prefix"] is None:
+        return None  # "14th February", "25 years": not a time
+    ambiguous = hour <= 12
+    return (hour % 24) * MINUTES_PER_HOUR + minute, ambiguous
+
+
+def wake_and_bed(lifestyle: str) -> tuple[int, int]:
+    """Wake-up and bedtime in minutes after midnight; bedtime may exceed a day (past midnight).
+
+    Clauses naming waking ("wakes", "gets up") give the wake time, clauses naming sleep ("bed",
+    "sleeps") the bedtime; "sleeps from 11pm until 7am" gives both. Anything implausible falls
+    back to DEFAULT_WAKE / DEFAULT_BED.
+    """
+    wake: int | None = None
+    bed: int | None = None
+    for clause in re.split(r"[,;.]|\band\b|\bthen\b", lifestyle):
+        times = find_times(clause)
+        if not times:
+            continue
+        if _WAKE_WORDS.search(clause) and wake is None:
+            wake = times[0].minutes  # a bare wake hour is a morning hour: "at 7" → 7am
+        elif _BED_WORDS.search(clause) and bed is None:
+            bed = _as_bed(times[0])
+            if len(times) > 1:  # "sleeps from 1am until 9am"
+                wake = times[-1].minutes
+    return _plausible(wake, bed)
+
+
+def _as_bed(time: ClockTime) -> int:
+    """A bare bedtime between 6 and 11 is an evening hour ("at 11" → 11pm)."""
+    hour = time.minutes // MINUTES_PER_HOUR
+    if time.ambiguous and EARLIEST_BEDTIME_GUESS <= hour < 12:
+        return time.minutes + NOON
+    return time.minutes
+
+
+def _plausible(wake: int | None, bed: int | None) -> tuple[int, int]:
+    """Resolve missing values and midnight wrap; reject spans no one lives by."""
+    wake = DEFAULT_WAKE if wake is None else wake
+    bed = DEFAULT_BED if bed is None else bed
+    if bed <= wake:
+        bed += MINUTES_PER_DAY
+    if not MIN_AWAKE <= bed - wake <= MAX_AWAKE:
+        return DEFAULT_WAKE, DEFAULT_BED
+    return wake, bed
+
+
+def event_span(text: str) -> tuple[int, int | None] | None:
+    """Start (and end, if given) of an event in a directive, in minutes after midnight.
+
+    "at 5pm" → (17:00, None); "from 2 to 4pm" → (14:00, 16:00). A bare hour up to 7 is read as
+    afternoon or evening (events are rarely scheduled at 3am), 8 to 11 as morning.
+    """
+    times = find_times(text)
+    if not times:
+        return None
+    start, end = times[0], times[1] if len(times) > 1 else None
+    start_minutes = _event_minutes(start, end)
+    end_minutes = _event_minutes(end, None) if end is not None else None
+    return start_minutes, end_minutes
+
+
+def _event_minutes(time: ClockTime, partner: ClockTime | None) -> int:
+    """Resolve a bare hour, borrowing the meridiem of a partner time when there is one."""
+    if not time.ambiguous:
+        return time.minutes
+    hour = time.minutes // MINUTES_PER_HOUR
+    if partner is not None and not partner.ambiguous and partner.minutes >= NOON and hour < 12:
+        return time.minutes + NOON
+    if 1 <= hour <= LATEST_EVENING_GUESS:
+        return time.minutes + NOON
+    return time.minutes

@@ -1,0 +1,126 @@
+"""Plan decomposition without a model: hour chunks and 5–15 minute actions that tile the span.
+
+The paper recursively decomposes a day outline into hour-long chunks and those into 5–15
+minute actions. Offline, the arithmetic is exact (the pieces always cover the parent span, no
+gaps, no overlap) and the words come from activity templates (`activities`):
+
+- HOUR: the first chunk runs to the next full hour, then one chunk per hour, the last one what
+  remains; every chunk is at most 60 minutes. Each chunk names the parent item and, when a
+  template matches, one of its steps ("work at Hobbs Cafe: serving customers at the counter").
+- TASK: the template's steps in order (cycling), each taking its typical 5–15 minutes, with the
+  last two steps adjusted so every action stays within 5–15 minutes and the total is exact.
+  Sleep becomes 15-minute "sleeping" actions. A span shorter than 5 minutes is one action.
+
+A generic "work" item borrows the template of the persona's occupation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from cognition.offline.activities import GENERIC, Template, template_for
+from cognition.offline.clock import MINUTES_PER_HOUR
+from cognition.offline.places import emoji
+from cognition.offline.text import as_clause, lower_first, proper_nouns, stems
+from cognition.types import Granularity, Persona, PlanItem
+
+MIN_TASK = 5
+MAX_TASK = 15
+MAX_HOUR = MINUTES_PER_HOUR
+WORK_WORDS: frozenset[str] = frozenset(stems("work job shift duty duties"))
+"""Items this vague take their steps from the persona's occupation instead."""
+
+
+def decompose(
+    *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
+) -> list[PlanItem]:
+    """Hour chunks or 5–15 minute actions covering `item` exactly, in time order."""
+    if item.duration_min <= 0:
+        return []
+    template = _template(item, persona, summary)
+    if granularity is Granularity.HOUR:
+        lengths = _hour_lengths(item)
+        texts = _hour_texts(item, template, len(lengths))
+    else:
+        lengths = _task_lengths(item.duration_min, template)
+        texts = _task_texts(item, template, len(lengths))
+    return _items(item, lengths, texts)
+
+
+def _template(item: PlanItem, persona: Persona, summary: str) -> Template:
+    """The item's own template, else the occupation's for vague work items, else generic."""
+    own = template_for(item.description)
+    if own is not None:
+        return own
+    if WORK_WORDS & stems(item.description):
+        occupation = " ".join([persona.currently, persona.daily_plan_requirement, summary])
+        return template_for(occupation) or GENERIC
+    return GENERIC
+
+
+def _hour_lengths(item: PlanItem) -> list[int]:
+    """Chunk lengths: up to the next full hour, then whole hours, then the remainder."""
+    into_hour = item.start.minute % MINUTES_PER_HOUR
+    first = MAX_HOUR - into_hour if into_hour else MAX_HOUR
+    lengths: list[int] = []
+    remaining = item.duration_min
+    while remaining > 0:
+        size = min(first if not lengths else MAX_HOUR, remaining)
+        lengths.append(size)
+        remaining -= size
+    return lengths
+
+
+def _task_lengths(total: int, template: Template) -> list[int]:
+    """Action lengths summing to `total`, each within 5–15 minutes when total ≥ 5.
+
+    Each step takes its preferred length unless that would leave a remainder shorter than
+    MIN_TASK; a remainder of at most MAX_TASK is taken whole.
+    """
+    lengths: list[int] = []
+    remaining = total
+    while remaining > 0:
+        if remaining <= MAX_TASK:
+            size = remaining
+        else:
+            size = min(template.step(len(lengths)).minutes, remaining - MIN_TASK)
+        lengths.append(size)
+        remaining -= size
+    return lengths
+
+
+def _hour_texts(item: PlanItem, template: Template, count: int) -> list[str]:
+    """One description per hour chunk: the parent item, refined by a template step."""
+    parent = as_clause(item.description)
+    if count == 1 or template is GENERIC:
+        return [parent] * count
+    steps = [s.description for s in template.steps if "{task}" not in s.description]
+    if not steps:
+        return [parent] * count
+    return [f"{parent}: {steps[i % len(steps)]}" for i in range(count)]
+
+
+def _task_texts(item: PlanItem, template: Template, count: int) -> list[str]:
+    """One description per action: the template's steps in order, cycling."""
+    clause = as_clause(item.description)
+    task = lower_first(clause, names=proper_nouns(clause))
+    return [template.step(i).description.format(task=task) for i in range(count)]
+
+
+def _items(parent: PlanItem, lengths: Sequence[int], texts: Sequence[str]) -> list[PlanItem]:
+    """Lay the pieces end to end from the parent's start, keeping its location."""
+    items: list[PlanItem] = []
+    offset = 0
+    for length, text in zip(lengths, texts, strict=True):
+        items.append(
+            PlanItem(
+                start=parent.start + timedelta(minutes=offset),
+                duration_min=length,
+                description=text,
+                location=parent.location,
+                emoji=emoji(text),
+            )
+        )
+        offset += length
+    return items

@@ -1,0 +1,130 @@
+"""Lexical poignancy on the paper's 1–10 scale, with no model.
+
+The paper asks a model "on a scale of 1 to 10, where 1 is purely mundane (brushing teeth,
+making bed) and 10 is extremely poignant (a break up, college acceptance)". Offline, the same
+scale is approximated from vocabulary, so that a fire outranks a tooth-brush every time:
+
+    rule                                              effect            cap
+    ------------------------------------------------  ----------------  -----
+    start                                             BASE_SCORE = 3
+    grave words (died, fire, burning, accident, …)    +5 per phrase     poignancy cap +6
+    major life events (break up, fired, wedding, …)   +4 per phrase       (shared)
+    notable events (party, argument, election, …)     +2 per phrase
+    mundane routine (brushing teeth, idle, eating, …) -1 per phrase     -2, and only when
+                                                                        nothing poignant
+    another person (a capitalised name, she/he/they)  +1                once
+    emotion words (happy, afraid, jealous, …)         +1 per word       +2
+    an exclamation mark                               +1                once
+    result                                            clamped to 1..10
+
+Phrases match whole words after light stemming ("burning" and "burned" both match "burn").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from cognition.offline.text import people, stem, word_set, words
+
+BASE_SCORE = 3
+"""A neutral observation ("Klaus is reading") sits a little above the mundane floor."""
+MIN_SCORE = 1
+MAX_SCORE = 10
+POIGNANCY_CAP = 6
+"""Several dramatic words in one line do not stack past 9: the top of the scale stays rare."""
+MUNDANE_PENALTY = 1
+MUNDANE_CAP = 2
+PERSON_BONUS = 1
+EMOTION_BONUS = 1
+EMOTION_CAP = 2
+EXCLAMATION_BONUS = 1
+
+GRAVE = 5
+MAJOR = 4
+NOTABLE = 2
+
+
+def _phrases(text: str) -> tuple[str, ...]:
+    """A comma-separated vocabulary of words and multi-word phrases."""
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+POIGNANT_PHRASES: tuple[tuple[str, int], ...] = tuple(
+    (phrase, weight)
+    for weight, vocabulary in (
+        (
+            GRAVE,
+            "die, died, death, dead, funeral, fire, burn, flood, accident, emergency, hospital, "
+            "kill, murder, cancer, divorce, injured, ambulance, robbed, stolen, explosion",
+        ),
+        (
+            MAJOR,
+            "break up, broke up, breakup, fired, wedding, married, engaged, pregnant, accepted, "
+            "rejected, elected, proposal, proposed, promoted, graduated, crush, love, secret, "
+            "arrested, quit, lost job, new job, confess, betrayed, scholarship",
+        ),
+        (
+            NOTABLE,
+            "party, argument, argue, fight, quarrel, election, birthday, exam, interview, date, "
+            "kiss, won, lost, invite, invitation, celebration, festival, concert, apology, "
+            "apologize, announce, deadline, exhibition, gossip, rumor, campaign, mayor, news",
+        ),
+    )
+    for phrase in _phrases(vocabulary)
+)
+"""Vocabulary that pulls a memory up, with its weight; order does not matter."""
+
+MUNDANE_PHRASES: tuple[str, ...] = _phrases(
+    "brushing teeth, brush, teeth, making bed, make bed, eat, eating, breakfast, walk, walking, "
+    "idle, sleep, sleeping, shower, wash, washing, commute, clean, cleaning, laundry, dishes, "
+    "wait, waiting, sitting, standing, routine, tidy, tidying, stretch, dress, dressing, empty, "
+    "unused, nap"
+)
+"""Everyday routine that pulls a memory down when nothing poignant is present."""
+
+EMOTION_WORDS: frozenset[str] = frozenset(
+    stem(w)
+    for w in word_set(
+        """
+    happy sad angry excited nervous afraid scared worried anxious lonely jealous proud
+    heartbroken furious thrilled upset cry cried crying grief joy delighted ashamed
+    embarrassed terrified hopeful hurt miserable overjoyed frustrated disappointed
+    """
+    )
+)
+
+OTHER_PERSON_PRONOUNS: frozenset[str] = word_set("he she him her his hers they them their theirs")
+
+
+def rate(text: str) -> int:
+    """The poignancy of one memory, 1–10, by the rule table in the module docstring."""
+    tokens = [stem(w) for w in words(text)]
+    poignancy = min(POIGNANCY_CAP, sum(w for p, w in POIGNANT_PHRASES if _has(tokens, p)))
+    score = BASE_SCORE + poignancy
+    if poignancy == 0:
+        hits = sum(1 for p in MUNDANE_PHRASES if _has(tokens, p))
+        score -= min(MUNDANE_CAP, hits * MUNDANE_PENALTY)
+    score += _person_bonus(text)
+    score += min(EMOTION_CAP, EMOTION_BONUS * sum(1 for t in tokens if t in EMOTION_WORDS))
+    if "!" in text:
+        score += EXCLAMATION_BONUS
+    return max(MIN_SCORE, min(MAX_SCORE, score))
+
+
+def rate_all(texts: Sequence[str]) -> list[int]:
+    """Poignancy of each memory, in order."""
+    return [rate(t) for t in texts]
+
+
+def _has(tokens: list[str], phrase: str) -> bool:
+    """Whether the stemmed phrase occurs as consecutive whole tokens."""
+    target = [stem(w) for w in re.findall(r"[a-z]+", phrase.lower())]
+    width = len(target)
+    return any(tokens[i : i + width] == target for i in range(len(tokens) - width + 1))
+
+
+def _person_bonus(text: str) -> int:
+    """Memories involving other people matter more than solitary ones."""
+    lowered = {w for w in words(text)}
+    return PERSON_BONUS if people(text) or lowered & OTHER_PERSON_PRONOUNS else 0

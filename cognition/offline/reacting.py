@@ -1,0 +1,113 @@
+"""Whether an observation interrupts the plan, decided by three rules in order.
+
+1. Alarm: an object in an alarming state ("the stove is burning", "the sink is flooding",
+   "the easel is broken") is dealt with at once, even by a sleeping agent. `what` names the
+   remedy ("put out the fire on the stove"), `talk_to` is None.
+2. Asleep: an agent whose status says they are sleeping reacts to nothing else.
+3. Greeting: a person named in the observation whom the agent knows (the name appears in
+   the retrieved `context` or in the agent's `summary`) is greeted, unless the context or the
+   status already shows a recent conversation with them (talked, chatted, greeted, spoke…).
+   `talk_to` is that person's name as observed.
+
+Otherwise the agent carries on with the plan.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cognition.offline.text import STOPWORDS, first_name, mentions, people, sentences
+from cognition.types import Persona, Reaction
+
+ALARM_REMEDIES: dict[str, str] = {
+    "burning": "put out the fire on the {thing}",
+    "on fire": "put out the fire on the {thing}",
+    "smoking": "put out the fire on the {thing}",
+    "broken": "fix the {thing}",
+    "flooding": "stop the water at the {thing}",
+    "flooded": "stop the water at the {thing}",
+    "leaking": "stop the water at the {thing}",
+    "overflowing": "stop the water at the {thing}",
+    "sparking": "switch off the {thing}",
+}
+"""Alarming state → the remedy the agent undertakes."""
+
+_STATES = "|".join(sorted(map(re.escape, ALARM_REMEDIES), key=len, reverse=True))
+_ALARM_RE = re.compile(
+    rf"(?P<thing>[A-Za-z' -]+?)\s+(?:is|are|was|has been|looks|seems)\s+"
+    rf"(?:now\s+|still\s+|badly\s+)?(?P<state>{_STATES})\b",
+    re.IGNORECASE,
+)
+_LOOSE_ALARM_RE = re.compile(rf"\b(?:{_STATES}|fire|flood)\b", re.IGNORECASE)
+_RECENT_TALK = re.compile(
+    r"\b(talked|talking|chatted|chatting|greeted|said hi|said hello|spoke|speaking|"
+    r"conversation|conversed|waved)\b",
+    re.IGNORECASE,
+)
+_ASLEEP = re.compile(r"\b(sleeping|asleep|sleep|napping)\b", re.IGNORECASE)
+THING_WORDS = 3
+"""Keep the last few words before "is burning": "the old stove" not the whole sentence."""
+
+
+def react(
+    *, persona: Persona, summary: str, status: str, observation: str, context: str
+) -> Reaction:
+    """Apply the rules of the module docstring in order."""
+    alarm = _alarm(observation)
+    if alarm is not None:
+        return alarm
+    if _ASLEEP.search(status):
+        return Reaction(False, reason=f"{first_name(persona.name)} is asleep")
+    for person in people(observation):
+        if _is_self(person, persona.name) or not _knows(person, context, summary):
+            continue
+        if _talked_recently(person, context) or mentions(status, person):
+            continue
+        return Reaction(
+            True,
+            what=f"say hello to {first_name(person)} and chat",
+            talk_to=person,
+            reason=f"{first_name(persona.name)} knows {person} and has not talked with them lately",
+        )
+    return Reaction(False, reason="nothing in the observation calls for a change of plan")
+
+
+def _alarm(observation: str) -> Reaction | None:
+    """An alarming object state, with the remedy; None when everything is in order."""
+    match = _ALARM_RE.search(observation)
+    if match is not None:
+        thing = _thing(match["thing"])
+        state = match["state"].lower()
+        what = ALARM_REMEDIES[state].format(thing=thing)
+        return Reaction(True, what=what, reason=f"the {thing} is {state}, which cannot wait")
+    if _LOOSE_ALARM_RE.search(observation):
+        return Reaction(
+            True,
+            what=f"deal with the emergency: {observation.strip()}",
+            reason="something is wrong nearby, which cannot wait",
+        )
+    return None
+
+
+def _thing(phrase: str) -> str:
+    """The object's name from a place path or a noun phrase ("Cafe: kitchen: the stove")."""
+    words = phrase.split(":")[-1].split()[-THING_WORDS:]
+    while words and words[0].lower() in STOPWORDS:
+        words = words[1:]
+    return " ".join(words).lower() or "thing"
+
+
+def _is_self(person: str, name: str) -> bool:
+    return person == name or first_name(person) == first_name(name)
+
+
+def _knows(person: str, context: str, summary: str) -> bool:
+    return mentions(context, person) or mentions(summary, person)
+
+
+def _talked_recently(person: str, context: str) -> bool:
+    """Whether any retrieved sentence about the person records a conversation with them."""
+    return any(
+        mentions(sentence, person) and _RECENT_TALK.search(sentence)
+        for sentence in sentences(context)
+    )

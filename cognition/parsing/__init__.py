@@ -1,0 +1,39 @@
+"""From a model's raw text to domain values: one parser per Mind operation.
+
+`extract` finds the JSON (tolerating fences, prose and trailing commas) and spots refusals;
+`schemas` holds the Pydantic shape asked of the model per operation; the parsers in `memory`,
+`plans` and `social` validate, clamp (through `cognition.clamps`) and build domain values.
+Every parser raises `InvalidOutput` (the adapter re-asks once) or `Refused`.
+"""
+
+from cognition.parsing.memory import (
+    parse_answer,
+    parse_insights,
+    parse_rate_importance,
+    parse_reflection_questions,
+    parse_summarize_agent,
+)
+from cognition.parsing.plans import (
+    parse_choose_location,
+    parse_decompose,
+    parse_emoji,
+    parse_object_state,
+    parse_plan_day,
+)
+from cognition.parsing.social import parse_next_utterance, parse_react, parse_relationship
+
+__all__ = [
+    "parse_answer",
+    "parse_choose_location",
+    "parse_decompose",
+    "parse_emoji",
+    "parse_insights",
+    "parse_next_utterance",
+    "parse_object_state",
+    "parse_plan_day",
+    "parse_rate_importance",
+    "parse_react",
+    "parse_reflection_questions",
+    "parse_relationship",
+    "parse_summarize_agent",
+]

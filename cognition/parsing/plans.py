@@ -1,0 +1,114 @@
+"""Parsers for the planning operations: day plans, decomposition, places, object states, emoji."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, time
+
+from cognition.clamps import lay_out_steps, order_day_plan
+from cognition.errors import InvalidOutput
+from cognition.parsing.extract import load
+from cognition.parsing.schemas import (
+    DayPlanOut,
+    EmojiOut,
+    LocationOut,
+    ObjectStateOut,
+    StepsOut,
+)
+from cognition.prompting import one_line
+from cognition.types import Granularity, PlanItem
+
+_TIME = re.compile(r"(?<!\d)(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*([ap])?\.?\s*m?\b", re.I)
+_NO_STATE = frozenset({"", "null", "none", "n/a", "unchanged", "unaffected"})
+_PLACE_SEPARATOR = re.compile(r"\s*:\s*")
+
+HOURS_PER_HALF_DAY = 12
+MAX_EMOJI_CHARS = 16
+"""Two emoji, even family and flag sequences joined by zero-width joiners, fit in 16 code points."""
+
+
+def parse_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
+    """The day outline on `now`'s date, in time order, every item with a positive duration."""
+    items = load(raw, DayPlanOut, list_key="items").items
+    plan: list[PlanItem] = []
+    for position, item in enumerate(items, start=1):
+        start = _clock_time(item.start)
+        if start is None or not item.description.strip():
+            raise InvalidOutput(
+                f"item {position} needs a start time (HH:MM) and a description", raw=raw
+            )
+        plan.append(
+            PlanItem(
+                start=datetime.combine(now.date(), start, tzinfo=now.tzinfo),
+                duration_min=item.duration_min,
+                description=item.description.strip(),
+                location=(item.location or "").strip() or None,
+            )
+        )
+    if not plan:
+        raise InvalidOutput("the plan has no items", raw=raw)
+    return order_day_plan(plan)
+
+
+def parse_decompose(raw: str, *, parent: PlanItem, granularity: Granularity) -> list[PlanItem]:
+    """The parent's span covered by back-to-back steps within the granularity's bounds."""
+    steps = load(raw, StepsOut, list_key="steps").steps
+    usable = [(step.description.strip(), step.duration_min) for step in steps]
+    usable = [(description, minutes) for description, minutes in usable if description]
+    if not usable:
+        raise InvalidOutput("the decomposition has no steps", raw=raw)
+    return lay_out_steps(parent, usable, granularity)
+
+
+def parse_choose_location(raw: str, *, known_places: Sequence[str]) -> str:
+    """One of `known_places`, matched exactly, then loosely, then by its last segment.
+
+    An answer outside the known places is invalid: agents may only go where they know.
+    """
+    answer = load(raw, LocationOut).location
+    wanted = _place_key(answer)
+    for place in known_places:
+        if _place_key(place) == wanted:
+            return place
+    by_leaf = [place for place in known_places if _place_key(place).endswith(f":{wanted}")]
+    if len(by_leaf) == 1:
+        return by_leaf[0]
+    raise InvalidOutput("the location is not one of the listed places", raw=raw)
+
+
+def parse_object_state(raw: str) -> str | None:
+    """The object's state in a few words, or None when the action leaves it alone."""
+    state = one_line(load(raw, ObjectStateOut).state or "")
+    return None if state.lower() in _NO_STATE else state
+
+
+def parse_emoji(raw: str) -> str:
+    """One or two emoji: letters and digits the model added are dropped."""
+    emoji = "".join(char for char in load(raw, EmojiOut).emoji if not char.isascii())
+    if not emoji.strip():
+        raise InvalidOutput("no emoji in the answer", raw=raw)
+    return emoji.strip()[:MAX_EMOJI_CHARS]
+
+
+def _clock_time(text: str) -> time | None:
+    """`07:00`, `7:00 am`, `7pm`, `19:30` or an ISO timestamp's time, as a time of day."""
+    if "T" in text:
+        text = text.split("T", 1)[1]
+    match = _TIME.search(text)
+    if match is None:
+        return None
+    hour, minute = int(match[1]), int(match[2] or 0)
+    meridiem = (match[3] or "").lower()
+    if meridiem and not 1 <= hour <= HOURS_PER_HALF_DAY:
+        return None
+    if meridiem:
+        hour = hour % HOURS_PER_HALF_DAY + (HOURS_PER_HALF_DAY if meridiem == "p" else 0)
+    try:
+        return time(hour, minute)
+    except ValueError:
+        return None
+
+
+def _place_key(place: str) -> str:
+    return _PLACE_SEPARATOR.sub(":", one_line(place).lower()).strip(": ")

@@ -1,0 +1,56 @@
+"""Parsers for the social operations: reactions, relationships and dialogue turns."""
+
+from __future__ import annotations
+
+import re
+
+from cognition.clamps import clamp_sentiment
+from cognition.errors import InvalidOutput
+from cognition.parsing.extract import load
+from cognition.parsing.schemas import ReactionOut, RelationshipOut, UtteranceOut
+from cognition.prompting import one_line
+from cognition.types import Reaction, RelationshipUpdate, Utterance
+
+_NOBODY = frozenset({"", "null", "none", "nobody", "no one", "n/a"})
+_QUOTES = "\"'“”‘’"
+"""Straight and typographic quotes that models put around a spoken line."""
+
+
+def parse_react(raw: str) -> Reaction:
+    """Whether to react and how; a reaction with nothing to do is invalid."""
+    out = load(raw, ReactionOut)
+    talk_to = one_line(out.talk_to or "")
+    talk_to_or_none = None if talk_to.lower() in _NOBODY else talk_to
+    what, reason = out.what.strip(), out.reason.strip()
+    if not out.react:
+        return Reaction(react=False, reason=reason)
+    if not what and talk_to_or_none is None:
+        raise InvalidOutput("react is true but neither what nor talk_to says how", raw=raw)
+    return Reaction(react=True, what=what, talk_to=talk_to_or_none, reason=reason)
+
+
+def parse_relationship(raw: str) -> RelationshipUpdate:
+    """The relationship summary and a 0–10 sentiment."""
+    out = load(raw, RelationshipOut)
+    summary = out.summary.strip()
+    if not summary:
+        raise InvalidOutput("the relationship summary is empty", raw=raw)
+    return RelationshipUpdate(summary=summary, sentiment=clamp_sentiment(out.sentiment))
+
+
+def parse_next_utterance(raw: str, *, speaker: str | None = None) -> Utterance:
+    """The spoken line, without a `Speaker:` prefix or wrapping quotes the model added."""
+    out = load(raw, UtteranceOut)
+    text = out.text.strip()
+    if speaker:
+        text = re.sub(rf"^{re.escape(speaker.strip())}\s*:\s*", "", text, flags=re.I)
+    text = _unquote(text)
+    if not text:
+        raise InvalidOutput("the line is empty", raw=raw)
+    return Utterance(text=text, ends=out.ends)
+
+
+def _unquote(text: str) -> str:
+    if len(text) > 1 and text[0] in _QUOTES and text[-1] in _QUOTES:
+        return text[1:-1].strip()
+    return text

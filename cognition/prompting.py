@@ -1,0 +1,129 @@
+"""Prompt rendering: one pure function from a template name and values to the prompt text.
+
+Templates live in `cognition/prompts/<name>.txt` (string.Template syntax, `$name`). Every value
+is *data*: the templates fence it between a line `<<<label` and a line `>>>`, and `render`
+defuses any fence markers inside values so game or player text cannot close a fence early
+and smuggle instructions. The small formatting helpers below shape values (numbered lists,
+persona blocks, times) so that the adapters never assemble prompt text themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, datetime
+from functools import cache
+from importlib import resources
+from string import Template
+
+from cognition.types import Persona
+
+PROMPTS_PACKAGE = "cognition"
+PROMPTS_FOLDER = "prompts"
+
+EMPTY = "(none)"
+"""What a fenced block shows when there is nothing to show, so the model never sees a bare fence."""
+
+HOURS_PER_HALF_DAY = 12
+"""The paper writes times on a 12-hour clock with am/pm."""
+
+_FENCE_RUN = re.compile(r"<{3,}|>{3,}")
+_WHITESPACE = re.compile(r"\s+")
+
+
+class TemplateError(KeyError):
+    """A template was rendered with missing or unexpected values: a programming error."""
+
+
+@cache
+def template(name: str) -> Template:
+    """The template `name`, read once per process from the package data (final newline dropped)."""
+    path = resources.files(PROMPTS_PACKAGE).joinpath(PROMPTS_FOLDER).joinpath(f"{name}.txt")
+    return Template(path.read_text(encoding="utf-8").removesuffix("\n"))
+
+
+def render(name: str, /, **values: object) -> str:
+    """The prompt `name` with every `$placeholder` filled; missing or extra values raise."""
+    tmpl = template(name)
+    expected = set(tmpl.get_identifiers())
+    missing, extra = expected - values.keys(), values.keys() - expected
+    if missing or extra:
+        raise TemplateError(f"{name}: missing {sorted(missing)}, unexpected {sorted(extra)}")
+    return tmpl.substitute({key: defuse(str(value)) for key, value in values.items()})
+
+
+def defuse(text: str) -> str:
+    """`text` with runs of 3+ `<` or `>` spaced apart, so it can neither open nor close a fence."""
+    return _FENCE_RUN.sub(lambda match: " ".join(match.group()), text)
+
+
+def one_line(text: str) -> str:
+    """`text` on a single line, so one item cannot pose as several numbered items."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def numbered(items: Iterable[str]) -> str:
+    """`1. first` / `2. second` …: the paper's numbered statements, cited back by number."""
+    lines = [f"{i}. {one_line(item)}" for i, item in enumerate(items, start=1)]
+    return "\n".join(lines) or EMPTY
+
+
+def bulleted(items: Iterable[str]) -> str:
+    """`- item` lines, for lists whose order means nothing."""
+    return "\n".join(f"- {one_line(item)}" for item in items) or EMPTY
+
+
+def text_or_empty(text: str) -> str:
+    """`text`, or the EMPTY marker when it is blank."""
+    return text.strip() or EMPTY
+
+
+def dialogue(history: Sequence[tuple[str, str]]) -> str:
+    """`Speaker: line` per turn, the paper's dialogue history."""
+    return "\n".join(f"{one_line(who)}: {one_line(said)}" for who, said in history) or EMPTY
+
+
+def sections(groups: Mapping[str, Sequence[str]]) -> str:
+    """Headed groups of numbered statements (`About <key>:`), one per retrieval query."""
+    blocks = [f"About {one_line(key)}:\n{numbered(items)}" for key, items in groups.items()]
+    return "\n".join(blocks) or EMPTY
+
+
+def persona_block(persona: Persona) -> str:
+    """The paper's persona header (`Name: Eddy Lin (age: 19)`, traits …), blank fields left out."""
+    age = f" (age: {persona.age})" if persona.age is not None else ""
+    fields = [
+        ("Innate traits", persona.innate),
+        ("Background", persona.background),
+        ("Currently", persona.currently),
+        ("Lifestyle", persona.lifestyle),
+        ("Living area", persona.living_area),
+        ("Daily plan requirement", persona.daily_plan_requirement),
+        ("Speaking style", persona.speaking_style),
+    ]
+    lines = [f"Name: {one_line(persona.name)}{age}"]
+    lines += [f"{label}: {one_line(value)}" for label, value in fields if value.strip()]
+    return "\n".join(lines)
+
+
+def character(persona: Persona, summary: str = "") -> str:
+    """The persona header followed by the agent's summary description, when there is one."""
+    block = persona_block(persona)
+    return f"{block}\n{summary.strip()}" if summary.strip() else block
+
+
+def clock(moment: datetime) -> str:
+    """`4:56 pm`, the paper's time of day."""
+    hour = moment.hour % HOURS_PER_HALF_DAY or HOURS_PER_HALF_DAY
+    suffix = "am" if moment.hour < HOURS_PER_HALF_DAY else "pm"
+    return f"{hour}:{moment.minute:02d} {suffix}"
+
+
+def day(when: date) -> str:
+    """`Wednesday February 13`, the paper's day."""
+    return f"{when:%A %B} {when.day}"
+
+
+def moment(when: datetime) -> str:
+    """`February 13, 2023, 4:56 pm`, the paper's date and time."""
+    return f"{when:%B} {when.day}, {when.year}, {clock(when)}"

@@ -1,0 +1,200 @@
+"""OfflineMind: the whole Mind protocol, deterministic, and audited once per call."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cognition.mind import ListAudit, Mind
+from cognition.offline import OFFLINE_MODEL, OfflineMind
+from cognition.offline.places import STATE_RULES
+from cognition.types import (
+    Answer,
+    Granularity,
+    Insight,
+    Persona,
+    PlanItem,
+    Reaction,
+    RelationshipUpdate,
+    Utterance,
+)
+
+from .personas import KNOWN_PLACES, NOW, PERSONAS, ROSA, TOMAS
+
+ITEM = PlanItem(start=NOW.replace(hour=8), duration_min=90, description="open Juniper Cafe")
+STATEMENTS = [
+    "Tomas Okafor is studying chemistry",
+    "Tomas Okafor is reviewing chemistry notes",
+    "Rosa Delgado is baking",
+]
+
+CALLS: dict[str, Callable[[Mind], Any]] = {
+    "rate_importance": lambda m: m.rate_importance(["brushing teeth", "the cafe is on fire"]),
+    "reflection_questions": lambda m: m.reflection_questions(STATEMENTS, 2),
+    "insights": lambda m: m.insights("What is Tomas Okafor's focus?", STATEMENTS, 3),
+    "plan_day": lambda m: m.plan_day(
+        persona=ROSA, summary="", previous_day="", directives=["call Helen at 3pm"], now=NOW
+    ),
+    "decompose": lambda m: m.decompose(
+        item=ITEM, granularity=Granularity.TASK, persona=ROSA, summary=""
+    ),
+    "choose_location": lambda m: m.choose_location("make coffee", KNOWN_PLACES),
+    "react": lambda m: m.react(
+        persona=ROSA,
+        summary="",
+        status="serving",
+        observation="Tomas Okafor is entering Juniper Cafe",
+        context="Tomas Okafor is a regular.",
+        now=NOW,
+    ),
+    "relationship": lambda m: m.relationship(
+        name="Rosa Delgado", other="Tomas Okafor", statements=STATEMENTS
+    ),
+    "next_utterance": lambda m: m.next_utterance(
+        speaker=ROSA,
+        listener="Tomas Okafor",
+        summary="",
+        relationship="",
+        intent="invite Tomas to the party at 5pm",
+        memories=STATEMENTS,
+        history=[],
+        now=NOW,
+    ),
+    "summarize_agent": lambda m: m.summarize_agent(persona=TOMAS, retrieved={}),
+    "object_state": lambda m: m.object_state("brewing coffee", "coffee machine"),
+    "emoji": lambda m: m.emoji("brewing coffee"),
+    "answer": lambda m: m.answer(
+        question="What is Tomas studying?",
+        persona=ROSA,
+        summary="",
+        asker="Helen",
+        memories=STATEMENTS,
+    ),
+}
+
+EXPECTED_TYPES: dict[str, type] = {
+    "summarize_agent": str,
+    "choose_location": str,
+    "object_state": str,
+    "emoji": str,
+    "react": Reaction,
+    "relationship": RelationshipUpdate,
+    "next_utterance": Utterance,
+    "answer": Answer,
+}
+
+
+def test_offline_mind_satisfies_the_protocol() -> None:
+    mind = OfflineMind()
+    assert isinstance(mind, Mind)
+    assert mind.model == OFFLINE_MODEL == "offline-heuristic"
+
+
+def test_calls_cover_every_protocol_operation() -> None:
+    operations = {
+        name
+        for name in dir(Mind)
+        if not name.startswith("_") and name not in {"model", "with_audit"}
+    }
+    assert operations == set(CALLS)
+
+
+@pytest.mark.parametrize("operation", sorted(CALLS))
+def test_each_call_records_one_audit_entry(operation: str) -> None:
+    audit = ListAudit()
+    result = CALLS[operation](OfflineMind(audit))
+    assert len(audit.calls) == 1
+    call = audit.calls[0]
+    assert call.operation == operation
+    assert call.model == OFFLINE_MODEL
+    assert call.cost_usd == 0.0
+    assert call.error is None
+    assert call.latency_ms >= 0
+    assert call.prompt and call.response is not None
+    assert call.tokens_in == math.ceil(len(call.prompt) / 4)
+    assert call.tokens_out == math.ceil(len(call.response) / 4)
+    if operation in EXPECTED_TYPES:
+        assert isinstance(result, EXPECTED_TYPES[operation])
+
+
+@pytest.mark.parametrize("operation", sorted(CALLS))
+def test_each_call_is_deterministic(operation: str) -> None:
+    first, second = ListAudit(), ListAudit()
+    assert CALLS[operation](OfflineMind(first)) == CALLS[operation](OfflineMind(second))
+    assert first.calls[0].prompt == second.calls[0].prompt
+    assert first.calls[0].response == second.calls[0].response
+
+
+def test_with_audit_reports_to_the_new_sink_only() -> None:
+    original, other = ListAudit(), ListAudit()
+    mind = OfflineMind(original)
+    copy = mind.with_audit(other)
+    copy.emoji("sleeping")
+    assert [c.operation for c in other.calls] == ["emoji"]
+    assert original.calls == []
+    assert copy.model == mind.model
+
+
+def test_default_audit_drops_records_quietly() -> None:
+    assert OfflineMind().emoji("sleeping") == "😴"
+
+
+def test_results_have_the_protocol_shapes() -> None:
+    mind = OfflineMind()
+    scores = CALLS["rate_importance"](mind)
+    assert scores[0] < scores[1]
+    assert all(isinstance(i, Insight) for i in CALLS["insights"](mind))
+    assert all(isinstance(i, PlanItem) for i in CALLS["plan_day"](mind))
+    assert all(isinstance(q, str) for q in CALLS["reflection_questions"](mind))
+
+
+def test_response_text_renders_the_output() -> None:
+    audit = ListAudit()
+    OfflineMind(audit).choose_location("make coffee", KNOWN_PLACES)
+    assert audit.calls[0].response == '"Fernbrook: Juniper Cafe: counter: coffee machine"'
+    assert "make coffee" in (audit.calls[0].prompt or "")
+
+
+TEXT = st.text(max_size=80)
+
+
+@settings(max_examples=60)
+@given(TEXT, TEXT, TEXT, st.lists(TEXT, max_size=5), st.sampled_from(PERSONAS))
+def test_arbitrary_text_never_breaks_the_town(
+    observation: str, intent: str, question: str, memories: list[str], persona: Persona
+) -> None:
+    mind = OfflineMind()
+    reaction = mind.react(
+        persona=persona,
+        summary=intent,
+        status="",
+        observation=observation,
+        context=question,
+        now=NOW,
+    )
+    assert isinstance(reaction.react, bool)
+    line = mind.next_utterance(
+        speaker=persona,
+        listener="Sam Lee",
+        summary="",
+        relationship="",
+        intent=intent,
+        memories=memories,
+        history=[("Sam Lee", observation)],
+        now=NOW,
+    )
+    assert line.text
+    reply = mind.answer(
+        question=question, persona=persona, summary="", asker="Sam", memories=memories
+    )
+    assert all(1 <= i <= len(memories) for i in reply.cited)
+    state = mind.object_state(observation, intent)
+    assert state is None or state in {rule_state for _, _, rule_state in STATE_RULES}
+    assert mind.emoji(observation)
+    plan = mind.plan_day(persona=persona, summary="", previous_day="", directives=[intent], now=NOW)
+    assert 5 <= len(plan) <= 8

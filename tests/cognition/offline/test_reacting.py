@@ -1,0 +1,82 @@
+"""Reactions: alarms first, sleepers stay asleep, known people are greeted once."""
+
+from __future__ import annotations
+
+from cognition.offline.reacting import react
+from cognition.types import Reaction
+
+from .personas import ROSA
+
+CONTEXT = "Tomas Okafor is a regular at Juniper Cafe. Tomas likes the almond croissants."
+
+
+def _react(
+    observation: str, *, context: str = CONTEXT, status: str = "serving customers"
+) -> Reaction:
+    return react(persona=ROSA, summary="", status=status, observation=observation, context=context)
+
+
+def test_greets_a_known_agent_not_seen_recently() -> None:
+    reaction = _react("Tomas Okafor is entering Juniper Cafe")
+    assert reaction.react
+    assert reaction.talk_to == "Tomas Okafor"
+    assert "Tomas" in reaction.what
+    assert "Tomas Okafor" in reaction.reason
+
+
+def test_a_recent_conversation_suppresses_the_greeting() -> None:
+    context = CONTEXT + " Rosa chatted with Tomas about his exam this morning."
+    assert not _react("Tomas Okafor is entering Juniper Cafe", context=context).react
+
+
+def test_a_conversation_already_under_way_suppresses_the_greeting() -> None:
+    assert not _react("Tomas Okafor is at the counter", status="talking with Tomas").react
+
+
+def test_strangers_are_not_greeted() -> None:
+    assert not _react("Mara Quist is entering Juniper Cafe").react
+
+
+def test_known_from_the_summary_counts() -> None:
+    reaction = react(
+        persona=ROSA,
+        summary="Rosa Delgado is friends with Helen Park.",
+        status="baking",
+        observation="Helen Park is walking past the cafe",
+        context="",
+    )
+    assert reaction.talk_to == "Helen Park"
+
+
+def test_seeing_oneself_is_not_a_reason_to_talk() -> None:
+    assert not _react("Rosa Delgado is at the counter", context="Rosa Delgado runs the cafe.").react
+
+
+def test_burning_stove_is_dealt_with_without_talking() -> None:
+    reaction = _react("Fernbrook: Juniper Cafe: kitchen: stove is burning")
+    assert reaction.react
+    assert reaction.talk_to is None
+    assert reaction.what == "put out the fire on the stove"
+    assert "burning" in reaction.reason
+
+
+def test_alarm_wakes_a_sleeper_but_a_friend_does_not() -> None:
+    assert _react("the oven is on fire", status="sleeping").react
+    assert not _react("Tomas Okafor is knocking", status="sleeping").react
+
+
+def test_other_alarms_have_their_own_remedy() -> None:
+    assert _react("the sink is flooding").what == "stop the water at the sink"
+    assert _react("the coffee machine is broken").what == "fix the coffee machine"
+
+
+def test_an_idle_bed_changes_nothing() -> None:
+    reaction = _react("the bed is idle")
+    assert reaction == Reaction(False, reason=reaction.reason)
+    assert reaction.reason
+
+
+def test_react_is_deterministic() -> None:
+    assert _react("Tomas Okafor is entering Juniper Cafe") == _react(
+        "Tomas Okafor is entering Juniper Cafe"
+    )
