@@ -70,6 +70,8 @@ class NewMemory:
     object: str | None = None
     source: MemorySource = MemorySource.GAME
     evidence_ids: tuple[int, ...] = ()
+    depth: int = 0
+    """Only for reflections: 1 + the deepest cited memory's depth."""
 
 
 DEFAULT_RECENCY_DECAY = 0.995

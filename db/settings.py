@@ -56,12 +56,19 @@ class Settings(BaseSettings):
     llm_fallback: bool = Field(
         True, description="answer with the offline mind when the model fails"
     )
+    llm_prices: dict[str, tuple[float, float]] = Field(
+        default_factory=dict,
+        description='USD per million tokens by model, JSON: {"gpt-4o-mini": [0.15, 0.6]}',
+    )
     audit_text: bool = True
 
     embedding_provider: Literal["hashing", "local", "openai"] = "hashing"
     embedding_model: str | None = None
     embedding_dimension: int = Field(DEFAULT_EMBEDDING_DIMENSION, ge=8, le=4096)
     embedding_base_url: str | None = None
+    embedding_send_dimensions: bool = Field(
+        True, description="send `dimensions` to the embeddings endpoint (Ollama rejects it)"
+    )
 
     weight_recency: float = Field(1.0, ge=0)
     weight_importance: float = Field(1.0, ge=0)

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from service.errors import install_error_handlers
-from service.routes import health
+from service.routes import ROUTERS
 from workers.app import make_celery
 
 API_TITLE = "Hearth"
@@ -39,5 +39,6 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.redis_url = settings.redis_url
     app.state.celery = make_celery(redis_url=settings.redis_url)
     install_error_handlers(app)
-    app.include_router(health.router)
+    for router in ROUTERS:
+        app.include_router(router)
     return app

@@ -1,1 +1,11 @@
-"""HTTP routes, one module per noun."""
+"""HTTP routes, one module per noun. `ROUTERS` is what the app mounts, in this order."""
+
+from fastapi import APIRouter
+
+from service.routes import agents, health, worlds
+
+ROUTERS: list[APIRouter] = [
+    health.router,
+    worlds.router,
+    agents.router,
+]

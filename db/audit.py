@@ -1,0 +1,57 @@
+"""Model calls → `llm_calls` rows, written in their own transaction.
+
+A task that fails and rolls back still spent the tokens, so its calls are recorded apart from
+its work: the sink buffers records, and `recorded_calls` writes them on the way out, success
+or failure.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from decimal import Decimal
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+from cognition.mind import ListAudit
+from cognition.types import CallRecord
+from db.models import LlmCall
+
+
+def call_row(
+    call: CallRecord,
+    *,
+    world_id: uuid.UUID | None,
+    agent_id: uuid.UUID | None,
+    game_time: datetime | None,
+) -> dict[str, object]:
+    return {
+        "world_id": world_id, "agent_id": agent_id, "operation": call.operation,
+        "model": call.model, "tokens_in": call.tokens_in, "tokens_out": call.tokens_out,
+        "latency_ms": call.latency_ms, "cost_usd": Decimal(str(round(call.cost_usd, 6))),
+        "error": call.error, "degraded": call.degraded, "prompt": call.prompt,
+        "response": call.response, "game_time": game_time,
+    }  # fmt: skip
+
+
+@contextmanager
+def recorded_calls(
+    sessions: sessionmaker[Session],
+    *,
+    world_id: uuid.UUID | None,
+    agent_id: uuid.UUID | None,
+    game_time: datetime | None,
+) -> Iterator[ListAudit]:
+    """Yield a sink for a unit of work; its calls are committed when the block exits."""
+    sink = ListAudit()
+    try:
+        yield sink
+    finally:
+        if sink.calls:
+            rows = [call_row(c, world_id=world_id, agent_id=agent_id, game_time=game_time)
+                    for c in sink.calls]  # fmt: skip
+            with sessions.begin() as session:
+                session.execute(sa.insert(LlmCall), rows)

@@ -1,0 +1,63 @@
+"""Settings → the Mind and the Embedder a process thinks with.
+
+The edges (API, workers) call these once per process; cognition receives the results and never
+sees settings. With no model configured the offline mind answers; with one, the LLM mind does,
+falling back to the offline mind (calls marked degraded) when HEARTH_LLM_FALLBACK is on.
+"""
+
+from __future__ import annotations
+
+from cognition.adapters.llm_config import LLMConfig
+from cognition.embedding_cache import CachedEmbedder
+from cognition.hashing_embedder import HashingEmbedder
+from cognition.mind import Embedder, Mind
+from cognition.offline import OfflineMind
+from db.settings import Settings
+
+DEFAULT_OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
+
+
+def llm_config(settings: Settings) -> LLMConfig:
+    """The endpoint both the LLM mind and OpenAI embeddings use (no network at build time)."""
+    return LLMConfig(
+        base_url=settings.llm_base_url or settings.embedding_base_url,
+        api_key=settings.llm_key or "",
+        model=settings.llm_model or "",
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+        max_concurrency=settings.llm_max_concurrency,
+        output_mode=settings.llm_output_mode,
+        prices=settings.llm_prices,
+        audit_text=settings.audit_text,
+    )
+
+
+def build_mind(settings: Settings) -> Mind:
+    """The LLM mind when a model is configured, else the offline heuristic mind."""
+    offline = OfflineMind()
+    if not settings.llm_configured:
+        return offline
+    from cognition.adapters.llm import LLMMind
+
+    return LLMMind(llm_config(settings), fallback=offline if settings.llm_fallback else None)
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    """The configured embedder behind a content-hash cache (identical texts embed once)."""
+    inner: Embedder
+    if settings.embedding_provider == "local":
+        from cognition.adapters.local_embedder import LocalMiniLMEmbedder
+
+        inner = LocalMiniLMEmbedder()
+    elif settings.embedding_provider == "openai":
+        from cognition.adapters.openai_embedder import OpenAIEmbedder
+
+        inner = OpenAIEmbedder(
+            llm_config(settings),
+            model=settings.embedding_model or DEFAULT_OPENAI_EMBEDDING_MODEL,
+            dimension=settings.embedding_dimension,
+            send_dimensions=settings.embedding_send_dimensions,
+        )
+    else:
+        inner = HashingEmbedder(dimension=settings.embedding_dimension)
+    return CachedEmbedder(inner)

@@ -1,0 +1,49 @@
+"""Agents: persona rows, looked up only within their world (a world never sees another)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from cognition.types import Persona
+from db.models import Agent
+
+PERSONA_FIELDS = (
+    "name", "age", "innate", "background", "currently", "lifestyle", "living_area",
+    "daily_plan_requirement", "speaking_style",
+)  # fmt: skip
+
+
+def create_agent(session: Session, *, world_id: uuid.UUID, fields: dict[str, Any]) -> Agent:
+    agent = Agent(id=uuid.uuid4(), world_id=world_id, **fields)
+    session.add(agent)
+    session.flush()
+    return agent
+
+
+def get_agent(session: Session, *, world_id: uuid.UUID, agent_id: uuid.UUID) -> Agent | None:
+    return session.scalar(sa.select(Agent).where(Agent.id == agent_id, Agent.world_id == world_id))
+
+
+def find_agent_by_name(session: Session, *, world_id: uuid.UUID, name: str) -> Agent | None:
+    return session.scalar(sa.select(Agent).where(Agent.world_id == world_id, Agent.name == name))
+
+
+def list_agents(
+    session: Session, *, world_id: uuid.UUID, after: tuple[datetime, uuid.UUID] | None, limit: int
+) -> list[Agent]:
+    """A page in creation order; `after` is the (created_at, id) of the previous page's last."""
+    query = sa.select(Agent).where(Agent.world_id == world_id)
+    if after is not None:
+        query = query.where(sa.tuple_(Agent.created_at, Agent.id) > sa.tuple_(*after))
+    query = query.order_by(Agent.created_at, Agent.id).limit(limit)
+    return list(session.scalars(query))
+
+
+def to_persona(agent: Agent) -> Persona:
+    """Rows → the domain value cognition reads."""
+    return Persona(**{field: getattr(agent, field) for field in PERSONA_FIELDS})

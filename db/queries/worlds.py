@@ -1,0 +1,88 @@
+"""Worlds and their game clocks.
+
+A running clock reads `game_time + rate × (wall now − anchor)`; a driven or paused clock reads
+`game_time`. Every change first freezes the clock at its current reading, so changing rate,
+mode or pause never makes game time jump.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from db.models import World
+
+
+def wall_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def game_now(world: World, *, at: datetime | None = None) -> datetime:
+    """The world's game time at wall time `at` (now by default)."""
+    if world.clock_mode == "driven" or world.paused:
+        return world.game_time
+    elapsed = ((at or wall_now()) - world.clock_anchor).total_seconds()
+    return world.game_time + timedelta(seconds=max(0.0, elapsed) * world.clock_rate)
+
+
+def create_world(
+    session: Session,
+    *,
+    name: str,
+    start: datetime,
+    mode: str = "driven",
+    rate: float = 60.0,
+    settings: dict[str, Any] | None = None,
+) -> World:
+    world = World(
+        id=uuid.uuid4(), name=name, clock_mode=mode, clock_rate=rate, game_time=start,
+        clock_anchor=wall_now(), paused=False, settings=settings or {},
+    )  # fmt: skip
+    session.add(world)
+    session.flush()
+    return world
+
+
+def get_world(session: Session, world_id: uuid.UUID) -> World | None:
+    return session.get(World, world_id)
+
+
+def _freeze(world: World) -> None:
+    now = wall_now()
+    world.game_time = game_now(world, at=now)
+    world.clock_anchor = now
+
+
+def set_clock(session: Session, world: World, *, to: datetime) -> None:
+    """Jump the clock to a game time (games that drive the clock call this every step)."""
+    _freeze(world)
+    world.game_time = to
+    session.flush()
+
+
+def advance_clock(session: Session, world: World, *, minutes: float) -> None:
+    _freeze(world)
+    world.game_time = world.game_time + timedelta(minutes=minutes)
+    session.flush()
+
+
+def configure_clock(
+    session: Session,
+    world: World,
+    *,
+    mode: str | None = None,
+    rate: float | None = None,
+    paused: bool | None = None,
+) -> None:
+    """Change how the clock runs; pausing stops every schedule that reads it."""
+    _freeze(world)
+    if mode is not None:
+        world.clock_mode = mode
+    if rate is not None:
+        world.clock_rate = rate
+    if paused is not None:
+        world.paused = paused
+    session.flush()

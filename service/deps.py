@@ -1,0 +1,88 @@
+"""FastAPI dependencies as `Annotated` aliases, so handlers read like their signature:
+`def create_agent(world: CurrentWorld, body: AgentCreate, session: SessionDep)`."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from db.models import Agent, World
+from db.queries.agents import get_agent
+from db.queries.worlds import get_world
+from db.settings import Settings
+from service.auth import Caller, authenticate
+from service.errors import ApiError
+
+bearer = HTTPBearer(auto_error=False, description="An admin key or a world key")
+
+
+def _session(request: Request) -> Iterator[Session]:
+    """One session per request; routes commit once, anything uncommitted is rolled back."""
+    session: Session = request.app.state.sessions()
+    try:
+        yield session
+    finally:
+        session.rollback()
+        session.close()
+
+
+SessionDep = Annotated[Session, Depends(_session)]
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+SettingsDep = Annotated[Settings, Depends(_settings)]
+
+
+def _caller(
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Caller:
+    return authenticate(session, credentials)
+
+
+CallerDep = Annotated[Caller, Depends(_caller)]
+
+
+def _admin(caller: CallerDep) -> Caller:
+    if not caller.is_admin:
+        raise ApiError(403, "forbidden", "this route needs the admin key")
+    return caller
+
+
+AdminDep = Annotated[Caller, Depends(_admin)]
+
+
+def _world(world_id: uuid.UUID, caller: CallerDep, session: SessionDep) -> World:
+    world = get_world(session, world_id) if caller.can_see(world_id) else None
+    if world is None:
+        raise ApiError(404, "not_found", f"no world {world_id}")
+    return world
+
+
+CurrentWorld = Annotated[World, Depends(_world)]
+
+
+def _agent(agent_id: uuid.UUID, world: CurrentWorld, session: SessionDep) -> Agent:
+    agent = get_agent(session, world_id=world.id, agent_id=agent_id)
+    if agent is None:
+        raise ApiError(404, "not_found", f"no agent {agent_id} in this world")
+    return agent
+
+
+CurrentAgent = Annotated[Agent, Depends(_agent)]
+
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key", description="retrying with the same key returns the first answer"
+    ),
+]

@@ -1,0 +1,107 @@
+"""Agents: create (with the paper's seed memories), list, read, update, delete."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Query, Response
+from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
+
+from cognition.types import MemoryKind, MemorySource, NewMemory
+from db.models import Agent
+from db.queries.agents import create_agent, find_agent_by_name, list_agents
+from db.queries.memories import add_memories
+from db.queries.worlds import game_now
+from service.deps import CallerDep, CurrentAgent, CurrentWorld, IdempotencyKeyHeader, SessionDep
+from service.errors import ERROR_RESPONSES, ApiError
+from service.idempotency import run_once
+from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.schemas.agents import AgentCreate, AgentRead, AgentUpdate
+from service.schemas.common import Page
+
+router = APIRouter(prefix="/v1/worlds/{world_id}/agents", tags=["agents"],
+                   responses=ERROR_RESPONSES)  # fmt: skip
+
+
+def agent_read(agent: Agent) -> AgentRead:
+    return AgentRead.model_validate(agent, from_attributes=True)
+
+
+def seed_phrases(background: str) -> list[str]:
+    """The paper seeds memory with each semicolon-separated phrase of the background."""
+    return [phrase.strip() for phrase in background.split(";") if phrase.strip()]
+
+
+@router.post("", status_code=201, response_model=AgentRead, summary="Create an agent")
+def create(
+    body: AgentCreate,
+    world: CurrentWorld,
+    caller: CallerDep,
+    session: SessionDep,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
+    def make() -> tuple[int, AgentRead]:
+        _require_free_name(session, world.id, body.name)
+        agent = create_agent(session, world_id=world.id, fields=body.model_dump())
+        seeds = [NewMemory(description=p, kind=MemoryKind.SEED, source=MemorySource.ADMIN)
+                 for p in seed_phrases(body.background)]  # fmt: skip
+        add_memories(session, world_id=world.id, agent_id=agent.id, items=seeds,
+                     now=game_now(world))  # fmt: skip
+        session.refresh(agent)
+        return 201, agent_read(agent)
+
+    return run_once(session, caller=caller, key=idempotency_key, operation="create_agent",
+                    body=body, world_id=world.id, create=make)  # fmt: skip
+
+
+def _require_free_name(session: Session, world_id: uuid.UUID, name: str) -> None:
+    if find_agent_by_name(session, world_id=world_id, name=name) is not None:
+        raise ApiError(409, "conflict", f"an agent named {name!r} already exists in this world",
+                       field="body.name")  # fmt: skip
+
+
+@router.get("", response_model=Page[AgentRead], summary="List agents (cursor pages)")
+def index(
+    world: CurrentWorld,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
+    cursor: str | None = None,
+) -> Page[AgentRead]:
+    position = decode_cursor(cursor, _position)
+    rows = list_agents(session, world_id=world.id, after=position, limit=limit + 1)
+    page, more = rows[:limit], len(rows) > limit
+    last = page[-1] if more else None
+    next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)]) if last else None
+    return Page[AgentRead](items=[agent_read(a) for a in page], next_cursor=next_cursor)
+
+
+def _position(values: list[object]) -> tuple[datetime, uuid.UUID]:
+    return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
+
+
+@router.get("/{agent_id}", response_model=AgentRead, summary="Read an agent")
+def read(agent: CurrentAgent) -> AgentRead:
+    return agent_read(agent)
+
+
+@router.patch("/{agent_id}", response_model=AgentRead, summary="Change persona fields")
+def update(body: AgentUpdate, agent: CurrentAgent, session: SessionDep) -> AgentRead:
+    changes = body.model_dump(exclude_unset=True)
+    if "name" in changes and changes["name"] is not None and changes["name"] != agent.name:
+        _require_free_name(session, agent.world_id, changes["name"])
+    for field, value in changes.items():
+        if value is not None:
+            setattr(agent, field, value)
+    session.commit()
+    return agent_read(agent)
+
+
+@router.delete("/{agent_id}", status_code=204, summary="Delete an agent and all it remembers")
+def delete(agent: CurrentAgent, session: SessionDep) -> Response:
+    session.execute(sa.delete(Agent).where(Agent.id == agent.id))
+    session.commit()
+    return Response(status_code=204)

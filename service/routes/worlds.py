@@ -1,0 +1,109 @@
+"""Worlds (admin creates; the world's key reads), their keys, and the game clock."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Response
+from fastapi.responses import JSONResponse
+
+from db.models import ApiKey, World
+from db.queries.api_keys import generate_key, store_key
+from db.queries.worlds import advance_clock, configure_clock, create_world, game_now, set_clock
+from service.deps import AdminDep, CurrentWorld, IdempotencyKeyHeader, SessionDep
+from service.errors import ERROR_RESPONSES, ApiError
+from service.idempotency import run_once
+from service.schemas.worlds import (
+    ClockRead,
+    ClockUpdate,
+    KeyCreated,
+    KeyRead,
+    WorldCreate,
+    WorldCreated,
+    WorldRead,
+    WorldSettings,
+)
+
+router = APIRouter(prefix="/v1/worlds", tags=["worlds"], responses=ERROR_RESPONSES)
+
+
+def clock_read(world: World) -> ClockRead:
+    return ClockRead(mode=world.clock_mode, rate=world.clock_rate, now=game_now(world),
+                     paused=world.paused)  # fmt: skip
+
+
+def world_read(world: World) -> WorldRead:
+    return WorldRead(id=world.id, name=world.name, clock=clock_read(world),
+                     settings=WorldSettings.model_validate(world.settings),
+                     created_at=world.created_at)  # fmt: skip
+
+
+@router.post("", status_code=201, response_model=WorldCreated, summary="Create a world (admin)")
+def create(
+    body: WorldCreate,
+    caller: AdminDep,
+    session: SessionDep,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
+    def make() -> tuple[int, WorldCreated]:
+        start = body.clock.start or datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+        world = create_world(session, name=body.name, start=start, mode=body.clock.mode,
+                             rate=body.clock.rate,
+                             settings=body.settings.model_dump(exclude_none=True))  # fmt: skip
+        key = generate_key("world")
+        store_key(session, key, world_id=world.id, name="created with the world")
+        session.refresh(world)
+        return 201, WorldCreated(**world_read(world).model_dump(), api_key=key)
+
+    return run_once(session, caller=caller, key=idempotency_key, operation="create_world",
+                    body=body, world_id=None, create=make)  # fmt: skip
+
+
+@router.get("/{world_id}", response_model=WorldRead, summary="Read a world and its clock")
+def read(world: CurrentWorld) -> WorldRead:
+    return world_read(world)
+
+
+@router.post("/{world_id}/clock", response_model=ClockRead, summary="Set, advance or pause")
+def update_clock(body: ClockUpdate, world: CurrentWorld, session: SessionDep) -> ClockRead:
+    if body.mode is not None or body.rate is not None or body.paused is not None:
+        configure_clock(session, world, mode=body.mode, rate=body.rate, paused=body.paused)
+    if body.set is not None:
+        set_clock(session, world, to=body.set)
+    elif body.advance_minutes is not None:
+        advance_clock(session, world, minutes=body.advance_minutes)
+    session.commit()
+    return clock_read(world)
+
+
+@router.post("/{world_id}/keys", status_code=201, response_model=KeyCreated,
+             summary="Issue another key for the world (rotation; admin)")  # fmt: skip
+def create_key(world: CurrentWorld, caller: AdminDep, session: SessionDep) -> KeyCreated:
+    key = generate_key("world")
+    row = store_key(session, key, world_id=world.id, name="rotated")
+    session.commit()
+    return KeyCreated(id=row.id, prefix=row.prefix, created_at=row.created_at,
+                      revoked_at=None, api_key=key)  # fmt: skip
+
+
+@router.get("/{world_id}/keys", response_model=list[KeyRead], summary="List keys (admin)")
+def list_keys(world: CurrentWorld, caller: AdminDep, session: SessionDep) -> list[KeyRead]:
+    rows = session.scalars(
+        sa.select(ApiKey).where(ApiKey.world_id == world.id).order_by(ApiKey.created_at)
+    )
+    return [KeyRead(id=r.id, prefix=r.prefix, created_at=r.created_at, revoked_at=r.revoked_at)
+            for r in rows]  # fmt: skip
+
+
+@router.delete("/{world_id}/keys/{key_id}", status_code=204, summary="Revoke a key (admin)")
+def revoke_key(
+    key_id: uuid.UUID, world: CurrentWorld, caller: AdminDep, session: SessionDep
+) -> Response:
+    row = session.get(ApiKey, key_id)
+    if row is None or row.world_id != world.id:
+        raise ApiError(404, "not_found", f"no key {key_id} in this world")
+    row.revoked_at = row.revoked_at or datetime.now(UTC)
+    session.commit()
+    return Response(status_code=204)

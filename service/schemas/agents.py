@@ -1,0 +1,54 @@
+"""Agents: the paper's persona fields in, persona + summary + status out."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from service.schemas.common import Name, Text
+
+MAX_AGE = 200
+
+
+class PersonaFields(BaseModel):
+    innate: Text = Field("", description="innate traits, e.g. 'friendly, outgoing, hospitable'")
+    background: Text = Field(
+        "", description="learned traits and history; each `;`-separated phrase is a seed memory"
+    )
+    currently: Text = Field("", description="what the agent is up to these days")
+    lifestyle: Text = Field("", description="e.g. 'goes to bed around 11pm, wakes up around 6am'")
+    living_area: Text = Field("", description="home place path")
+    daily_plan_requirement: Text = ""
+    speaking_style: Text = ""
+
+
+class AgentCreate(PersonaFields):
+    name: Name
+    age: int | None = Field(None, ge=0, le=MAX_AGE)
+
+
+class AgentUpdate(BaseModel):
+    """Every field optional: only what is sent changes."""
+
+    name: Name | None = None
+    age: int | None = Field(None, ge=0, le=MAX_AGE)
+    innate: Text | None = None
+    background: Text | None = None
+    currently: Text | None = None
+    lifestyle: Text | None = None
+    living_area: Text | None = None
+    daily_plan_requirement: Text | None = None
+    speaking_style: Text | None = None
+
+
+class AgentRead(PersonaFields):
+    id: uuid.UUID
+    world_id: uuid.UUID
+    name: str
+    age: int | None
+    place: str | None = Field(None, description="current place path")
+    summary: str | None = Field(None, description="cached summary description (the paper's)")
+    summary_at: datetime | None = None
+    created_at: datetime

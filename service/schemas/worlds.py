@@ -1,0 +1,90 @@
+"""Worlds, their clocks, settings and keys."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from service.schemas.common import GameTime, Name
+
+MAX_RATE = 86_400.0
+"""A day of game time per real second is already far beyond any simulation we serve."""
+MAX_ADVANCE_MINUTES = 7 * 24 * 60
+
+
+class ClockSpec(BaseModel):
+    mode: Literal["driven", "running"] = Field(
+        "driven", description="driven: the game sets the time; running: it advances at `rate`"
+    )
+    rate: float = Field(60.0, gt=0, le=MAX_RATE, description="game seconds per real second")
+    start: GameTime | None = Field(None, description="game time to start at; default: now (UTC)")
+
+
+class Weights(BaseModel):
+    """The α weights of the retrieval score (the paper uses 1, 1, 1)."""
+
+    recency: float = Field(1.0, ge=0, le=100)
+    importance: float = Field(1.0, ge=0, le=100)
+    relevance: float = Field(1.0, ge=0, le=100)
+
+
+class WorldSettings(BaseModel):
+    weights: Weights | None = Field(None, description="default: HEARTH_WEIGHT_*")
+    reflection_threshold: int | None = Field(
+        None, ge=1, le=100_000, description="default: HEARTH_REFLECTION_THRESHOLD (150)"
+    )
+
+
+class WorldCreate(BaseModel):
+    name: Name
+    clock: ClockSpec = ClockSpec()
+    settings: WorldSettings = WorldSettings()
+
+
+class ClockRead(BaseModel):
+    mode: str
+    rate: float
+    now: datetime = Field(description="the world's current game time")
+    paused: bool
+
+
+class WorldRead(BaseModel):
+    id: uuid.UUID
+    name: str
+    clock: ClockRead
+    settings: WorldSettings
+    created_at: datetime
+
+
+class WorldCreated(WorldRead):
+    api_key: str = Field(description="the world's key; shown only in this answer")
+
+
+class ClockUpdate(BaseModel):
+    """Drive or reconfigure the clock; `set` and `advance_minutes` exclude each other."""
+
+    set: GameTime | None = None
+    advance_minutes: float | None = Field(None, gt=0, le=MAX_ADVANCE_MINUTES)
+    paused: bool | None = None
+    mode: Literal["driven", "running"] | None = None
+    rate: float | None = Field(None, gt=0, le=MAX_RATE)
+
+    @model_validator(mode="after")
+    def _one_move(self) -> ClockUpdate:
+        if self.set is not None and self.advance_minutes is not None:
+            raise ValueError("give either `set` or `advance_minutes`, not both")
+        return self
+
+
+class KeyRead(BaseModel):
+    id: uuid.UUID
+    prefix: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class KeyCreated(KeyRead):
+    api_key: str = Field(description="shown only in this answer")
