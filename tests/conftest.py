@@ -23,9 +23,11 @@ from db.embedded import EmbeddedPostgres
 from db.models import Base
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
+from tests.fakes import fake_openai
 from workers.embedded_redis import EmbeddedRedis
 
 REPO = Path(__file__).resolve().parent.parent
+__all__ = ["fake_openai"]  # the fake OpenAI-compatible server fixture, for every test
 WORKER_START_TIMEOUT_S = 60.0
 
 
