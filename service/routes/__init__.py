@@ -2,10 +2,11 @@
 
 from fastapi import APIRouter
 
-from service.routes import agents, health, worlds
+from service.routes import agents, health, usage, worlds
 
 ROUTERS: list[APIRouter] = [
     health.router,
     worlds.router,
     agents.router,
+    usage.router,
 ]

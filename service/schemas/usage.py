@@ -1,0 +1,37 @@
+"""Model usage: calls, tokens and cost, in total and per agent and per operation."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class UsageFigures(BaseModel):
+    calls: int
+    tokens_in: int
+    tokens_out: int
+    cost_usd: Decimal = Field(description="from HEARTH_LLM_PRICES; 0 for the offline mind")
+    errors: int
+    degraded: int = Field(description="calls answered by the offline fallback")
+
+
+class AgentUsage(UsageFigures):
+    agent_id: str = Field(description="empty for world-level calls")
+    agent: str
+
+
+class OperationUsage(UsageFigures):
+    operation: str
+    model: str
+
+
+class UsageReport(BaseModel):
+    basis: Literal["game", "wall"]
+    since: datetime | None
+    until: datetime | None
+    total: UsageFigures
+    by_agent: list[AgentUsage]
+    by_operation: list[OperationUsage]

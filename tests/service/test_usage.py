@@ -1,0 +1,112 @@
+"""Every model call is audited, and `/usage` and the `llm_usage` view report the same."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session, sessionmaker
+
+from cognition.offline import OfflineMind
+from cognition.types import CallRecord
+from db.audit import recorded_calls
+from db.models import Agent, LlmCall
+from service.sql_console import analyst_url, run_query
+
+GAME_NOON = datetime(2023, 2, 13, 12, 0)
+
+
+def _call(operation: str, *, tokens: int = 10, cost: float = 0.0, **extra: Any) -> CallRecord:
+    return CallRecord(operation=operation, model="gpt-test", tokens_in=tokens,
+                      tokens_out=tokens // 2, latency_ms=5.0, cost_usd=cost, **extra)  # fmt: skip
+
+
+@pytest.fixture
+def agent_id(world: dict[str, Any], client: TestClient) -> uuid.UUID:
+    body = {"name": "Rosa"}
+    response = client.post(f"/v1/worlds/{world['id']}/agents", json=body, headers=world["headers"])
+    return uuid.UUID(response.json()["id"])
+
+
+def test_calls_are_recorded_even_when_the_work_fails(
+    sessions: sessionmaker[Session], world: dict[str, Any], agent_id: uuid.UUID
+) -> None:
+    world_id = uuid.UUID(world["id"])
+    with pytest.raises(RuntimeError):  # noqa: SIM117 — the failure must happen inside the block
+        with recorded_calls(sessions, world_id=world_id, agent_id=agent_id,
+                            game_time=GAME_NOON) as sink:  # fmt: skip
+            OfflineMind(audit=sink).rate_importance(["Rosa's cafe caught fire!"])
+            raise RuntimeError("the task failed after the model answered")
+    with sessions() as session:
+        row = session.scalars(sa.select(LlmCall)).one()
+    assert row.operation == "rate_importance" and row.model == "offline-heuristic"
+    assert row.agent_id == agent_id and row.game_time == GAME_NOON and row.tokens_in > 0
+
+
+def test_usage_report_and_the_view_agree(
+    client: TestClient,
+    sessions: sessionmaker[Session],
+    database_url: str,
+    world: dict[str, Any],
+    agent_id: uuid.UUID,
+) -> None:
+    world_id = uuid.UUID(world["id"])
+    with recorded_calls(sessions, world_id=world_id, agent_id=agent_id, game_time=GAME_NOON) as s:
+        s.record(_call("plan_day", tokens=100, cost=0.002))
+        s.record(_call("react", tokens=40, cost=0.001, degraded=True, error="timeout"))
+        s.record(_call("react", tokens=40, cost=0.001))
+    with recorded_calls(sessions, world_id=world_id, agent_id=None,
+                        game_time=datetime(2023, 2, 14, 9)) as s:  # fmt: skip
+        s.record(_call("summarize_agent", tokens=20))
+
+    report = client.get(f"/v1/worlds/{world['id']}/usage", headers=world["headers"]).json()
+    assert report["total"]["calls"] == 4 and report["total"]["tokens_in"] == 200
+    assert float(report["total"]["cost_usd"]) == pytest.approx(0.004)
+    by_op = {r["operation"]: r for r in report["by_operation"]}
+    assert by_op["react"]["calls"] == 2 and by_op["react"]["degraded"] == 1
+    assert by_op["react"]["errors"] == 1
+    by_agent = {r["agent"]: r["calls"] for r in report["by_agent"]}
+    assert by_agent == {"Rosa": 3, "(world)": 1}
+
+    _, rows = run_query(
+        analyst_url(database_url),
+        f"SELECT count(*), sum(tokens_in), sum(cost_usd) FROM llm_usage "
+        f"WHERE world_id = '{world_id}'",
+    )
+    assert rows[0][0] == 4 and rows[0][1] == 200 and float(rows[0][2]) == pytest.approx(0.004)
+
+    first_day = client.get(
+        f"/v1/worlds/{world['id']}/usage",
+        params={"until": "2023-02-14T00:00:00"},
+        headers=world["headers"],
+    )
+    assert first_day.json()["total"]["calls"] == 3
+
+
+def test_usage_is_per_world(
+    client: TestClient, admin_headers: dict[str, str], world: dict[str, Any]
+) -> None:
+    from tests.service.conftest import make_world
+
+    other = make_world(client, admin_headers, name="Elsewhere")
+    assert (
+        client.get(f"/v1/worlds/{other['id']}/usage", headers=world["headers"]).status_code == 404
+    )
+    empty = client.get(f"/v1/worlds/{world['id']}/usage", headers=world["headers"]).json()
+    assert empty["total"]["calls"] == 0 and empty["by_agent"] == []
+
+
+def test_deleting_an_agent_keeps_its_bill(
+    client: TestClient, sessions: sessionmaker[Session], world: dict[str, Any], agent_id: uuid.UUID
+) -> None:
+    with recorded_calls(sessions, world_id=uuid.UUID(world["id"]), agent_id=agent_id,
+                        game_time=GAME_NOON) as s:  # fmt: skip
+        s.record(_call("plan_day"))
+    client.delete(f"/v1/worlds/{world['id']}/agents/{agent_id}", headers=world["headers"])
+    with sessions() as session:
+        assert session.get(Agent, agent_id) is None
+        assert session.scalar(sa.select(sa.func.count()).select_from(LlmCall)) == 1
