@@ -2,11 +2,12 @@
 
 from fastapi import APIRouter
 
-from service.routes import agents, health, usage, worlds
+from service.routes import agents, health, plans, usage, worlds
 
 ROUTERS: list[APIRouter] = [
     health.router,
     worlds.router,
     agents.router,
     usage.router,
+    plans.router,
 ]
