@@ -25,14 +25,27 @@ def add_memories(
     items: Sequence[NewMemory],
     now: datetime,
 ) -> list[Memory]:
-    """Insert a batch in one statement; reflections also get their evidence rows."""
+    """Insert one agent's batch in one statement; reflections also get their evidence rows."""
+    pairs = [(agent_id, item) for item in items]
+    return add_for_agents(session, world_id=world_id, items=pairs, now=now)
+
+
+def add_for_agents(
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    items: Sequence[tuple[uuid.UUID, NewMemory]],
+    now: datetime,
+) -> list[Memory]:
+    """Insert memories of many agents of one world in one statement (the step path)."""
     if not items:
         return []
-    rows = [_row(world_id, agent_id, item, now) for item in items]
-    inserted = list(session.scalars(sa.insert(Memory).returning(Memory), rows))
+    rows = [_row(world_id, agent_id, item, now) for agent_id, item in items]
+    insert = sa.insert(Memory).returning(Memory, sort_by_parameter_order=True)
+    inserted = list(session.scalars(insert, rows))  # in input order: evidence zips by it
     evidence = [
         {"reflection_id": memory.id, "evidence_id": cited}
-        for memory, item in zip(inserted, items, strict=True)
+        for memory, (_, item) in zip(inserted, items, strict=True)
         for cited in item.evidence_ids
     ]
     if evidence:

@@ -51,7 +51,8 @@ def save_items(
     ]  # fmt: skip
     if not rows:
         return []
-    return list(session.scalars(sa.insert(Plan).returning(Plan), rows))
+    insert = sa.insert(Plan).returning(Plan, sort_by_parameter_order=True)
+    return list(session.scalars(insert, rows))  # in input order, as callers pair them
 
 
 def live_plans(

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from service.routes import agents, health, plans, usage, worlds
+from service.routes import agents, health, plans, step, usage, worlds
 
 ROUTERS: list[APIRouter] = [
     health.router,
@@ -10,4 +10,5 @@ ROUTERS: list[APIRouter] = [
     agents.router,
     usage.router,
     plans.router,
+    step.router,
 ]

@@ -1,0 +1,123 @@
+"""The game's hot path in batch: many agents' positions in, their current actions out.
+
+Every query here takes the whole batch at once (`= ANY(:ids)`), so a step of 1000 agents is a
+handful of statements, never a loop of per-agent round trips. No model is called.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from db.models import Agent, Conversation, Memory, Plan, Utterance
+from db.queries.plans import LEVEL_DEPTH
+
+
+@dataclass(frozen=True)
+class Whereabouts:
+    agent_id: uuid.UUID
+    place: str | None
+    position: dict[str, Any] | None
+
+
+def known_agent_ids(
+    session: Session, world_id: uuid.UUID, ids: Sequence[uuid.UUID]
+) -> set[uuid.UUID]:
+    rows = session.scalars(sa.select(Agent.id).where(Agent.world_id == world_id, Agent.id.in_(ids)))
+    return set(rows)
+
+
+def move_agents(session: Session, moves: Sequence[Whereabouts]) -> None:
+    """Record where the game says each agent is (only the fields it sent): ORM bulk UPDATE by
+    primary key, one executemany per field."""
+    for field in ("place", "position"):
+        values = [
+            {"id": m.agent_id, field: getattr(m, field)}
+            for m in moves
+            if getattr(m, field) is not None
+        ]
+        if values:
+            session.execute(sa.update(Agent), values)
+
+
+def last_states(
+    session: Session, agent_ids: Sequence[uuid.UUID], subjects: Sequence[str]
+) -> dict[tuple[uuid.UUID, str], str | None]:
+    """The state each agent last observed for each subject (for not storing repeats)."""
+    query = (
+        sa.select(Memory.agent_id, Memory.subject, Memory.object)
+        .where(
+            Memory.agent_id.in_(agent_ids),
+            Memory.subject.in_(subjects),
+            Memory.kind == "observation",
+        )
+        .order_by(Memory.agent_id, Memory.subject, Memory.created_at.desc(), Memory.id.desc())
+        .distinct(Memory.agent_id, Memory.subject)
+    )
+    return {(r.agent_id, r.subject): r.object for r in session.execute(query)}
+
+
+def current_actions(
+    session: Session, agent_ids: Sequence[uuid.UUID], at: datetime
+) -> dict[uuid.UUID, Plan]:
+    """Each agent's deepest live plan covering `at`, in one query."""
+    depth = sa.case(LEVEL_DEPTH, value=Plan.level)
+    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
+    query = (
+        sa.select(Plan)
+        .where(
+            Plan.agent_id.in_(agent_ids), Plan.status != "superseded", Plan.start <= at, ends > at
+        )
+        .order_by(Plan.agent_id, depth.desc(), Plan.start.desc(), Plan.id.desc())
+        .distinct(Plan.agent_id)
+    )
+    return {plan.agent_id: plan for plan in session.scalars(query)}
+
+
+@dataclass(frozen=True)
+class Speech:
+    conversation_id: int
+    speaker: str
+    text: str
+    spoken_at: datetime
+
+
+def utterances_in_progress(
+    session: Session, agent_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, Speech]:
+    """The latest line of each agent's open conversation (as speaker or listener)."""
+    speaker = sa.func.coalesce(Agent.name, Utterance.speaker_player)
+    latest = (
+        sa.select(
+            Conversation.id,
+            Conversation.initiator_id,
+            Conversation.partner_agent_id,
+            Utterance.text,
+            Utterance.spoken_at,
+            speaker.label("speaker"),
+        )
+        .join(Utterance, Utterance.conversation_id == Conversation.id)
+        .outerjoin(Agent, Agent.id == Utterance.speaker_agent_id)
+        .where(Conversation.status == "open")
+        .where(
+            sa.or_(
+                Conversation.initiator_id.in_(agent_ids),
+                Conversation.partner_agent_id.in_(agent_ids),
+            )
+        )
+        .order_by(Conversation.id, Utterance.seq.desc())
+        .distinct(Conversation.id)
+    )
+    wanted, found = set(agent_ids), dict[uuid.UUID, Speech]()
+    for row in session.execute(latest):
+        speech = Speech(row.id, row.speaker, row.text, row.spoken_at)
+        for agent_id in (row.initiator_id, row.partner_agent_id):
+            if agent_id in wanted and agent_id not in found:
+                found[agent_id] = speech
+    return found

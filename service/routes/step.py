@@ -1,0 +1,145 @@
+"""`POST /v1/worlds/{id}/step`: the game's hot path. Positions and perceptions in, each agent's
+current action out — answered from stored state; no model is called and nothing waits on one."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from fastapi import APIRouter, Request
+from sqlalchemy.orm import Session
+
+from cognition.types import MemoryKind, MemorySource, NewMemory
+from db.models import Plan
+from db.queries.memories import add_for_agents
+from db.queries.plans import end_of
+from db.queries.step import (
+    Whereabouts,
+    current_actions,
+    known_agent_ids,
+    last_states,
+    move_agents,
+    utterances_in_progress,
+)
+from db.queries.worlds import game_now
+from service.deps import CurrentWorld, SessionDep
+from service.enqueue import enqueue_enrichment
+from service.errors import ERROR_RESPONSES, ApiError
+from service.schemas.step import (
+    ActionRead,
+    AgentNow,
+    AgentStep,
+    Perceived,
+    SpeechRead,
+    StepRequest,
+    StepResponse,
+)
+
+router = APIRouter(prefix="/v1/worlds/{world_id}", tags=["game"], responses=ERROR_RESPONSES)
+
+
+@router.post("/step", response_model=StepResponse, summary="Report many agents, get their actions")
+def step(
+    body: StepRequest, world: CurrentWorld, session: SessionDep, request: Request
+) -> StepResponse:
+    ids = _validated_ids(session, world.id, body.agents)
+    now = game_now(world)
+    move_agents(session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents])
+    observations = _new_observations(session, body.agents)
+    stored = add_for_agents(session, world_id=world.id, items=observations, now=now)
+    session.commit()
+    enqueue_enrichment(request.app.state.celery, [m.id for m in stored])
+    counts = {agent_id: 0 for agent_id in ids}
+    for agent_id, _ in observations:
+        counts[agent_id] += 1
+    actions = current_actions(session, ids, now)
+    speech = utterances_in_progress(session, ids)
+    return StepResponse(
+        now=now,
+        agents=[
+            AgentNow(
+                agent_id=agent_id,
+                action=_action(actions.get(agent_id)),
+                utterance=_speech(speech.get(agent_id)),
+                stored=counts[agent_id],
+            )
+            for agent_id in ids
+        ],
+    )
+
+
+def _validated_ids(
+    session: Session, world_id: uuid.UUID, agents: Sequence[AgentStep]
+) -> list[uuid.UUID]:
+    """All or nothing: one unknown or repeated agent rejects the batch before any write."""
+    ids = [a.agent_id for a in agents]
+    known = known_agent_ids(session, world_id, ids)
+    seen: set[uuid.UUID] = set()
+    for index, agent_id in enumerate(ids):
+        if agent_id not in known:
+            raise ApiError(
+                422,
+                "validation_error",
+                f"no agent {agent_id} in this world",
+                field=f"body.agents.{index}.agent_id",
+            )
+        if agent_id in seen:
+            raise ApiError(
+                422,
+                "validation_error",
+                f"agent {agent_id} appears twice",
+                field=f"body.agents.{index}.agent_id",
+            )
+        seen.add(agent_id)
+    return ids
+
+
+def observation(seen: Perceived) -> NewMemory:
+    """The paper's observation form: "<subject> is <state>", with subject/predicate/object."""
+    if seen.kind == "event":
+        return NewMemory(description=str(seen.description), source=MemorySource.GAME)
+    return NewMemory(
+        description=f"{seen.subject} is {seen.state}",
+        subject=seen.subject,
+        predicate="is",
+        object=seen.state,
+        kind=MemoryKind.OBSERVATION,
+        source=MemorySource.GAME,
+    )
+
+
+def _new_observations(
+    session: Session, agents: Sequence[AgentStep]
+) -> list[tuple[uuid.UUID, NewMemory]]:
+    """Perceptions as memories, minus repeats: same subject in the same state as last seen."""
+    subjects = {p.subject for a in agents for p in a.perceived if p.subject}
+    last = last_states(session, [a.agent_id for a in agents], sorted(subjects)) if subjects else {}
+    fresh: list[tuple[uuid.UUID, NewMemory]] = []
+    for agent in agents:
+        for seen in agent.perceived:
+            key = (agent.agent_id, seen.subject or "")
+            if seen.subject and key in last and last[key] == seen.state:
+                continue
+            if seen.subject:
+                last[key] = seen.state
+            fresh.append((agent.agent_id, observation(seen)))
+    return fresh
+
+
+def _action(plan: Plan | None) -> ActionRead | None:
+    if plan is None:
+        return None
+    return ActionRead(
+        plan_id=plan.id,
+        level=plan.level,
+        description=plan.description,
+        location=plan.location,
+        emoji=plan.emoji,
+        object_state=plan.object_state,
+        start=plan.start,
+        end=end_of(plan),
+    )
+
+
+def _speech(speech: object) -> SpeechRead | None:
+    return SpeechRead.model_validate(speech, from_attributes=True) if speech else None

@@ -1,0 +1,72 @@
+"""The step protocol: what the game reports for many agents, and what each is doing now."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from service.schemas.common import Text
+
+MAX_STEP_AGENTS = 2000
+MAX_PERCEIVED = 100
+
+
+class Perceived(BaseModel):
+    """Something an agent perceives: another agent's activity, an object's state, or an event."""
+
+    kind: Literal["agent", "object", "event"] = "event"
+    subject: Text | None = Field(None, description="agent name or place path (agent, object)")
+    state: Text | None = Field(None, description="what the subject is doing / its state")
+    description: Text | None = Field(None, description="free text (event)")
+
+    @model_validator(mode="after")
+    def _complete(self) -> Perceived:
+        if self.kind == "event" and not self.description:
+            raise ValueError("an event needs a description")
+        if self.kind != "event" and not (self.subject and self.state):
+            raise ValueError(f"a perceived {self.kind} needs subject and state")
+        return self
+
+
+class AgentStep(BaseModel):
+    agent_id: uuid.UUID
+    position: dict[str, Any] | None = Field(None, description="game coordinates, stored as is")
+    place: Text | None = Field(None, description="place path the agent is in")
+    perceived: list[Perceived] = Field(default_factory=list, max_length=MAX_PERCEIVED)
+
+
+class StepRequest(BaseModel):
+    agents: list[AgentStep] = Field(min_length=1, max_length=MAX_STEP_AGENTS)
+
+
+class ActionRead(BaseModel):
+    plan_id: int
+    level: str
+    description: str
+    location: str | None
+    emoji: str | None
+    object_state: str | None
+    start: datetime
+    end: datetime
+
+
+class SpeechRead(BaseModel):
+    conversation_id: int
+    speaker: str
+    text: str
+    spoken_at: datetime
+
+
+class AgentNow(BaseModel):
+    agent_id: uuid.UUID
+    action: ActionRead | None = Field(description="null until the agent has a plan for now")
+    utterance: SpeechRead | None = Field(description="latest line of an open conversation")
+    stored: int = Field(description="new observations stored (repeats are not stored twice)")
+
+
+class StepResponse(BaseModel):
+    now: datetime
+    agents: list[AgentNow]

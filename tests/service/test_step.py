@@ -1,0 +1,218 @@
+"""The step protocol: batch in, current actions out, repeats not stored, all-or-nothing."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session, sessionmaker
+
+from cognition.types import PlanItem, PlanLevel
+from db.models import Agent, Conversation, Memory, Utterance
+from db.queries.plans import save_items
+
+NOON = datetime(2023, 2, 13, 12, 0)
+
+
+def _agents(client: TestClient, world: dict[str, Any], *names: str) -> list[uuid.UUID]:
+    url = f"/v1/worlds/{world['id']}/agents"
+    return [
+        uuid.UUID(client.post(url, json={"name": n}, headers=world["headers"]).json()["id"])
+        for n in names
+    ]
+
+
+def _step(client: TestClient, world: dict[str, Any], agents: list[dict[str, Any]]) -> Any:
+    return client.post(
+        f"/v1/worlds/{world['id']}/step", json={"agents": agents}, headers=world["headers"]
+    )
+
+
+def _observations(sessions: sessionmaker[Session]) -> list[str]:
+    with sessions() as session:
+        return list(
+            session.scalars(
+                sa.select(Memory.description)
+                .where(Memory.kind == "observation")
+                .order_by(Memory.id)
+            )
+        )
+
+
+def test_step_moves_agents_stores_perceptions_and_answers_actions(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    rosa, tomas = _agents(client, world, "Rosa", "Tomas")
+    client.post(
+        f"/v1/worlds/{world['id']}/clock", json={"set": NOON.isoformat()}, headers=world["headers"]
+    )
+    with sessions.begin() as session:
+        save_items(
+            session,
+            agent_id=rosa,
+            level=PlanLevel.DAY,
+            items=[
+                PlanItem(
+                    datetime(2023, 2, 13, 11),
+                    120,
+                    "serve lunch at the cafe",
+                    "cafe: counter",
+                    emoji="🍽️",
+                )
+            ],
+        )
+    response = _step(
+        client,
+        world,
+        [
+            {
+                "agent_id": str(rosa),
+                "place": "cafe: counter",
+                "position": {"x": 3, "y": 4},
+                "perceived": [
+                    {"kind": "agent", "subject": "Tomas", "state": "reading a book"},
+                    {"kind": "object", "subject": "cafe: kitchen: stove", "state": "idle"},
+                ],
+            },
+            {
+                "agent_id": str(tomas),
+                "perceived": [{"kind": "event", "description": "it starts to rain"}],
+            },
+        ],
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["now"] == "2023-02-13T12:00:00"
+    by_id = {a["agent_id"]: a for a in body["agents"]}
+    action = by_id[str(rosa)]["action"]
+    assert action["description"] == "serve lunch at the cafe" and action["emoji"] == "🍽️"
+    assert action["end"] == "2023-02-13T13:00:00"
+    assert by_id[str(tomas)]["action"] is None
+    assert by_id[str(rosa)]["stored"] == 2 and by_id[str(tomas)]["stored"] == 1
+    assert _observations(sessions) == [
+        "Tomas is reading a book",
+        "cafe: kitchen: stove is idle",
+        "it starts to rain",
+    ]
+    with sessions() as session:
+        agent = session.get(Agent, rosa)
+        assert agent is not None and agent.place == "cafe: counter"
+        assert agent.position == {"x": 3, "y": 4}
+
+
+def test_repeated_observations_are_not_stored_twice(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    (rosa,) = _agents(client, world, "Rosa")
+    seen = {"kind": "object", "subject": "cafe: kitchen: stove", "state": "idle"}
+    for _ in range(3):
+        _step(client, world, [{"agent_id": str(rosa), "perceived": [seen]}])
+    changed = {**seen, "state": "burning"}
+    last = _step(client, world, [{"agent_id": str(rosa), "perceived": [changed, changed]}])
+    assert last.json()["agents"][0]["stored"] == 1
+    assert _observations(sessions) == [
+        "cafe: kitchen: stove is idle",
+        "cafe: kitchen: stove is burning",
+    ]
+
+
+def test_an_unknown_agent_rejects_the_whole_batch(
+    client: TestClient,
+    admin_headers: dict[str, str],
+    world: dict[str, Any],
+    sessions: sessionmaker[Session],
+) -> None:
+    from tests.service.conftest import make_world
+
+    (rosa,) = _agents(client, world, "Rosa")
+    other = make_world(client, admin_headers, name="Elsewhere")
+    (stranger,) = _agents(client, other, "Stranger")
+    event = [{"kind": "event", "description": "a bell rings"}]
+    response = _step(
+        client,
+        world,
+        [
+            {"agent_id": str(rosa), "perceived": event},
+            {"agent_id": str(stranger), "perceived": event},
+        ],
+    )
+    assert response.status_code == 422
+    assert response.json()["error"]["details"][0]["field"] == "body.agents.1.agent_id"
+    assert _observations(sessions) == []
+    twice = _step(client, world, [{"agent_id": str(rosa)}, {"agent_id": str(rosa)}])
+    assert twice.json()["error"]["details"][0]["field"] == "body.agents.1.agent_id"
+
+
+def test_malformed_perception_names_the_field(client: TestClient, world: dict[str, Any]) -> None:
+    (rosa,) = _agents(client, world, "Rosa")
+    response = _step(
+        client,
+        world,
+        [{"agent_id": str(rosa), "perceived": [{"kind": "object", "subject": "stove"}]}],
+    )
+    assert response.status_code == 422
+    assert response.json()["error"]["details"][0]["field"].startswith("body.agents.0.perceived.0")
+
+
+def test_step_reports_the_line_being_spoken(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    rosa, tomas = _agents(client, world, "Rosa", "Tomas")
+    with sessions.begin() as session:
+        talk = Conversation(
+            world_id=uuid.UUID(world["id"]),
+            initiator_id=rosa,
+            partner_agent_id=tomas,
+            started_at=NOON,
+        )
+        session.add(talk)
+        session.flush()
+        session.add_all(
+            [
+                Utterance(
+                    conversation_id=talk.id,
+                    seq=1,
+                    speaker_agent_id=rosa,
+                    text="Hi Tomas!",
+                    spoken_at=NOON,
+                ),
+                Utterance(
+                    conversation_id=talk.id,
+                    seq=2,
+                    speaker_agent_id=tomas,
+                    text="Hello Rosa, how is the cafe?",
+                    spoken_at=NOON,
+                ),
+            ]
+        )
+    body = _step(client, world, [{"agent_id": str(rosa)}, {"agent_id": str(tomas)}]).json()
+    lines = {a["agent_id"]: a["utterance"] for a in body["agents"]}
+    assert lines[str(rosa)]["speaker"] == "Tomas"
+    assert lines[str(rosa)]["text"] == lines[str(tomas)]["text"] == "Hello Rosa, how is the cafe?"
+
+
+def test_a_thousand_agents_in_one_step(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    world_id = uuid.UUID(world["id"])
+    with sessions.begin() as session:
+        ids = [uuid.uuid4() for _ in range(1000)]
+        session.execute(
+            sa.insert(Agent),
+            [{"id": i, "world_id": world_id, "name": f"npc {n}"} for n, i in enumerate(ids)],
+        )
+    batch = [
+        {
+            "agent_id": str(i),
+            "place": "square",
+            "perceived": [{"kind": "event", "description": "the clock tower strikes noon"}],
+        }
+        for i in ids
+    ]
+    response = _step(client, world, batch)
+    assert response.status_code == 200
+    assert [a["agent_id"] for a in response.json()["agents"]] == [str(i) for i in ids]
+    assert len(_observations(sessions)) == 1000
