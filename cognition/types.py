@@ -205,3 +205,65 @@ class CallRecord:
     prompt: str | None = None
     response: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A react-or-continue decision with the context it was made from: the game's "why"."""
+
+    react: bool
+    what: str
+    talk_to: str | None
+    reason: str
+    context: str
+
+
+@dataclass(frozen=True)
+class Replan:
+    """A re-plan as plan arithmetic: what stays, what is superseded (never deleted), what is new."""
+
+    kept: tuple[PlanItem, ...]
+    superseded: tuple[PlanItem, ...]
+    added: tuple[PlanItem, ...]
+
+    @property
+    def plan(self) -> tuple[PlanItem, ...]:
+        """The live plan after the re-plan, in time order."""
+        return tuple(sorted((*self.kept, *self.added), key=lambda item: item.start))
+
+
+@dataclass(frozen=True)
+class DecompositionWindow:
+    """The plan items near the game clock that still lack their next level of detail."""
+
+    day_items: tuple[PlanItem, ...]
+    """Day items to split into hour chunks."""
+    hour_items: tuple[PlanItem, ...]
+    """Hour chunks to split into 5–15 minute tasks."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One line of a conversation, with the memories the speaker retrieved to say it."""
+
+    speaker: str
+    text: str
+    spoken_at: datetime
+    ends: bool = False
+    memory_ids: tuple[int, ...] = ()
+
+
+class ConversationEnd(StrEnum):
+    """Why a conversation stopped: a side closed it, or it reached the turn cap."""
+
+    SPEAKER = "speaker"
+    CAP = "cap"
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A finished two-agent conversation; `topic` is the intent that opened it."""
+
+    topic: str
+    turns: tuple[Turn, ...]
+    ended_by: ConversationEnd

@@ -5,8 +5,10 @@
    remedy ("put out the fire on the stove"), `talk_to` is None.
 2. Asleep: an agent whose status says they are sleeping reacts to nothing else.
 3. Greeting: a person named in the observation whom the agent knows (the name appears in
-   the retrieved `context` or in the agent's `summary`) is greeted, unless the context or the
-   status already shows a recent conversation with them (talked, chatted, greeted, spoke…).
+   the retrieved `context` or in the agent's `summary`, outside a sentence saying the agent
+   does not know them, as a relationship summary of a stranger does) is greeted, unless the
+   context or the status already shows a recent conversation with them (talked, chatted,
+   greeted, spoke…).
    `talk_to` is that person's name as observed.
 
 Otherwise the agent carries on with the plan.
@@ -42,6 +44,11 @@ _LOOSE_ALARM_RE = re.compile(rf"\b(?:{_STATES}|fire|flood)\b", re.IGNORECASE)
 _RECENT_TALK = re.compile(
     r"\b(talked|talking|chatted|chatting|greeted|said hi|said hello|spoke|speaking|"
     r"conversation|conversed|waved)\b",
+    re.IGNORECASE,
+)
+_UNACQUAINTED = re.compile(
+    r"\b(?:does not|doesn't|do not|don't|has not|hasn't|have not|haven't|never)\s+"
+    r"(?:yet\s+|really\s+)?(?:know|knows|met)\b",
     re.IGNORECASE,
 )
 _ASLEEP = re.compile(r"\b(sleeping|asleep|sleep|napping)\b", re.IGNORECASE)
@@ -102,7 +109,9 @@ def _is_self(person: str, name: str) -> bool:
 
 
 def _knows(person: str, context: str, summary: str) -> bool:
-    return mentions(context, person) or mentions(summary, person)
+    """Named in the summary, or in a context sentence that does not deny knowing them."""
+    acquainted = (line for line in sentences(context) if not _UNACQUAINTED.search(line))
+    return mentions(summary, person) or any(mentions(line, person) for line in acquainted)
 
 
 def _talked_recently(person: str, context: str) -> bool:

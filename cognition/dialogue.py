@@ -1,0 +1,158 @@
+"""Two-agent conversation, turn by turn, and what each side makes of the other afterwards.
+
+Each turn the speaker retrieves its own memories for the line it answers (the opening turn
+retrieves for its intent) and the Mind says the next line, conditioned on the speaker's
+summary, relationship with the listener, intent, those memories and the history so far.
+`turn` is one such step, so a worker can run each turn as its own job; `converse` is a loop
+over `turn` that stops when a side ends the conversation or at the cap (DEFAULT_MAX_TURNS).
+
+Coherence rule: the intent that conditions speech is the very string that drives the plan —
+the reaction's `what` when the agent reacted (the reaction's plan item has that description),
+otherwise the description of the plan item under way. `speaking_intent` is the one place that
+picks it, so an agent never plans one thing and talks about another.
+
+After a conversation, `reflect_on_relationship` updates how one side sees the other from what
+it now remembers of them (summary and sentiment 0–10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from cognition.clamps import clamp_sentiment
+from cognition.errors import InvalidInput
+from cognition.mind import Mind
+from cognition.reacting import relationship_question
+from cognition.store import MemoryStore
+from cognition.types import (
+    Conversation,
+    ConversationEnd,
+    Decision,
+    Persona,
+    PlanItem,
+    RelationshipUpdate,
+    ScoredMemory,
+    Turn,
+)
+
+DEFAULT_MAX_TURNS = 8
+"""The cap on a conversation's lines: long enough to invite and answer, short enough that an
+agent soon returns to its plan (and the fast queue to other work)."""
+DEFAULT_TURN_K = 10
+"""Memories retrieved per turn: enough to ground a line, few enough for a fast prompt."""
+DEFAULT_RELATIONSHIP_K = 30
+"""Memories weighed when an agent reconsiders someone: a slow job, so the fuller picture."""
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """One side of a conversation: who they are, their memory, how they see the other, why."""
+
+    persona: Persona
+    summary: str
+    store: MemoryStore
+    relationship: str
+    intent: str
+
+
+def speaking_intent(*, current: PlanItem | None, decision: Decision | None = None) -> str:
+    """The intent that conditions speech: the reaction's `what`, else the current plan item's
+    description — the same string that drives the plan (the coherence rule above)."""
+    if decision is not None and decision.react and decision.what.strip():
+        return decision.what
+    return current.description if current is not None else ""
+
+
+def turn(
+    *,
+    speaker: Speaker,
+    listener: str,
+    mind: Mind,
+    history: Sequence[Turn],
+    now: datetime,
+    k: int = DEFAULT_TURN_K,
+) -> Turn:
+    """The speaker's next line, grounded in memories retrieved for the line it answers.
+
+    A blank line from the Mind ends the conversation: a speaker with nothing to say is done.
+    """
+    retrieved = speaker.store.retrieve(_query(speaker, listener, history), k=k, now=now)
+    said = mind.next_utterance(
+        speaker=speaker.persona,
+        listener=listener,
+        summary=speaker.summary,
+        relationship=speaker.relationship,
+        intent=speaker.intent,
+        memories=_descriptions(retrieved),
+        history=[(line.speaker, line.text) for line in history],
+        now=now,
+    )
+    text = said.text.strip()
+    return Turn(
+        speaker=speaker.persona.name,
+        text=text,
+        spoken_at=now,
+        ends=said.ends or not text,
+        memory_ids=tuple(scored.memory.id for scored in retrieved),
+    )
+
+
+def converse(
+    *,
+    a: Speaker,
+    b: Speaker,
+    mind: Mind,
+    now: datetime,
+    opening_intent: str | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> Conversation:
+    """`a` opens with `opening_intent` (default: `a.intent`), then the sides alternate.
+
+    The opening intent is the conversation's topic, ready for the conversation's record.
+    """
+    if max_turns < 1:
+        raise InvalidInput(f"max_turns must be >= 1, got {max_turns}", field="max_turns")
+    opener = a if opening_intent is None else replace(a, intent=opening_intent)
+    sides = (opener, b)
+    turns: list[Turn] = []
+    while len(turns) < max_turns:
+        speaker, listener = sides[len(turns) % 2], sides[(len(turns) + 1) % 2]
+        line = turn(
+            speaker=speaker, listener=listener.persona.name, mind=mind, history=turns, now=now
+        )
+        if line.text:
+            turns.append(line)
+        if line.ends:
+            return Conversation(opener.intent, tuple(turns), ConversationEnd.SPEAKER)
+    return Conversation(opener.intent, tuple(turns), ConversationEnd.CAP)
+
+
+def reflect_on_relationship(
+    store: MemoryStore,
+    mind: Mind,
+    *,
+    name: str,
+    other: str,
+    now: datetime,
+    k: int = DEFAULT_RELATIONSHIP_K,
+) -> RelationshipUpdate:
+    """How `name` now sees `other`, from the memories retrieved about them.
+
+    The sentiment is held to 0–10 here too: it goes straight into a checked column.
+    """
+    retrieved = store.retrieve(relationship_question(name, other), k=k, now=now)
+    update = mind.relationship(name=name, other=other, statements=_descriptions(retrieved))
+    return replace(update, sentiment=clamp_sentiment(update.sentiment))
+
+
+def _query(speaker: Speaker, listener: str, history: Sequence[Turn]) -> str:
+    """What the speaker recalls for: the last line said; opening, its intent (else the listener)."""
+    if history:
+        return history[-1].text
+    return speaker.intent.strip() or listener
+
+
+def _descriptions(retrieved: Sequence[ScoredMemory]) -> list[str]:
+    return [scored.memory.description for scored in retrieved]

@@ -1,0 +1,240 @@
+"""The paper's planning (§4.3): a day outline, decomposed recursively just in time.
+
+`plan_day` asks the Mind for the day in broad strokes and repairs what it gets (rules below),
+then mirrors the outline into the memory stream as one plan memory, the paper's "This is
+Eddy's plan for Tuesday February 13: 1) …" thought, so later retrievals can recall it.
+`decompose_hours` splits a day item into hour chunks and `decompose_tasks` an hour chunk into
+5–15 minute actions, each with a location, an emoji and the state of the object it uses.
+
+Repair of a day outline (models drift; the game needs a usable plan every time):
+  1. items without a description are dropped; none left raises `InvalidOutput`;
+  2. items are sorted by start; the day begins at the first item (wake-up), clamped into the
+     plan's date, and lasts 24 hours: starts before it are clamped to it, items starting after
+     it are dropped;
+  3. the outline is made contiguous: each item lasts until the next begins (overlaps are cut,
+     gaps are filled by the item before) and the last lasts to the end of the day — so there
+     is always a current item, and an agent is never left with nothing to do;
+  4. more than 8 items: the adjacent pair with the shortest total is merged ("A; then B",
+     keeping both texts), earliest first on ties; fewer than 5: the longest item is halved,
+     earliest first on ties. A 24-hour day always splits to 5;
+  5. an item without a location gets `mind.choose_location` over the known places.
+
+Plan arithmetic (spans, the current item, tiling a span, the just-in-time window of what to
+decompose next) lives in `cognition.schedule`; `covering`, `active_at` and
+`window_to_decompose` are re-exported here for callers that think of them as planning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from cognition import prompting
+from cognition.clamps import order_day_plan
+from cognition.errors import InvalidOutput
+from cognition.mind import Mind
+from cognition.places import SEPARATOR
+from cognition.schedule import active_at, covering, tile, whole_minutes, window_to_decompose
+from cognition.store import MemoryStore
+from cognition.types import (
+    Granularity,
+    MemoryKind,
+    MemorySource,
+    NewMemory,
+    Persona,
+    PlanItem,
+)
+
+__all__ = [
+    "active_at",
+    "covering",
+    "decompose_hours",
+    "decompose_tasks",
+    "nearest_first",
+    "plan_day",
+    "plan_memory",
+    "previous_day_summary",
+    "repair_day_plan",
+    "window_to_decompose",
+]
+
+MIN_DAY_ITEMS = 5
+MAX_DAY_ITEMS = 8
+"""The paper's outline is "5 to 8" broad strokes."""
+DAY = timedelta(days=1)
+"""A day plan covers 24 hours from wake-up to the next wake-up."""
+
+
+def plan_day(
+    store: MemoryStore,
+    mind: Mind,
+    *,
+    persona: Persona,
+    summary: str,
+    previous_day: str,
+    directives: Sequence[str],
+    now: datetime,
+    known_places: Sequence[str],
+) -> list[PlanItem]:
+    """The day outline, repaired and located, also written to the stream as a plan memory."""
+    drafted = mind.plan_day(
+        persona=persona,
+        summary=summary,
+        previous_day=previous_day,
+        directives=directives,
+        now=now,
+    )
+    items = [_located(mind, item, known_places) for item in repair_day_plan(drafted, now=now)]
+    store.add([plan_memory(items, name=persona.name, now=now)], now=now)
+    return items
+
+
+def repair_day_plan(items: Sequence[PlanItem], *, now: datetime) -> list[PlanItem]:
+    """Rules 1–4 of the module docstring: a contiguous 24-hour outline of 5–8 items."""
+    usable = [item for item in items if item.description.strip()]
+    if not usable:
+        raise InvalidOutput("the day plan has no usable items")
+    ordered = order_day_plan(usable)
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    day_start = min(max(ordered[0].start, midnight), midnight + DAY - timedelta(minutes=1))
+    day_end = day_start + DAY
+    clamped = [replace(i, start=max(i.start, day_start)) for i in ordered if i.start < day_end]
+    return _fit_count(_contiguous(clamped, end=day_end))
+
+
+def decompose_hours(
+    mind: Mind, item: PlanItem, *, persona: Persona, summary: str
+) -> list[PlanItem]:
+    """Hour chunks (at most 60 minutes) covering the day item exactly, at the item's place."""
+    steps = mind.decompose(
+        item=item, granularity=Granularity.HOUR, persona=persona, summary=summary
+    )
+    return tile(item, steps, Granularity.HOUR)
+
+
+def decompose_tasks(
+    mind: Mind,
+    hour_item: PlanItem,
+    *,
+    persona: Persona,
+    summary: str,
+    known_places: Sequence[str],
+) -> list[PlanItem]:
+    """5–15 minute actions covering the hour chunk exactly, each located and illustrated.
+
+    Places near the chunk's own location are offered first, so on a tie the agent stays
+    where the chunk put it.
+    """
+    steps = mind.decompose(
+        item=hour_item, granularity=Granularity.TASK, persona=persona, summary=summary
+    )
+    places = nearest_first(hour_item.location, known_places)
+    return [_dressed(mind, task, places) for task in tile(hour_item, steps, Granularity.TASK)]
+
+
+def previous_day_summary(plans_of_yesterday: Sequence[PlanItem]) -> str:
+    """ "1) wake up and complete the morning routine at 6:00 am, 2) …": the paper's yesterday.
+
+    The planning prompt itself says "On Tuesday February 12, Eddy did this:"; pass the items
+    that were actually lived (not the superseded ones).
+    """
+    ordered = sorted(plans_of_yesterday, key=lambda i: i.start)
+    return ", ".join(
+        f"{n}) {prompting.one_line(i.description)} at {prompting.clock(i.start)}"
+        for n, i in enumerate(ordered, start=1)
+    )
+
+
+def plan_memory(items: Sequence[PlanItem], *, name: str, now: datetime) -> NewMemory:
+    """The outline as one plan memory, worded as the paper's planning thought."""
+    day = items[0].start.date() if items else now.date()
+    text = f"This is {name}'s plan for {prompting.day(day)}: {previous_day_summary(items)}."
+    return NewMemory(
+        description=text,
+        kind=MemoryKind.PLAN,
+        created_at=now,
+        subject=name,
+        source=MemorySource.AGENT,
+    )
+
+
+def nearest_first(location: str | None, known_places: Sequence[str]) -> list[str]:
+    """Known places sorted by how much of `location`'s path they share, most first (stable)."""
+    here = _path(location or "")
+    return sorted(known_places, key=lambda place: -_shared_prefix(here, _path(place)))
+
+
+def _located(mind: Mind, item: PlanItem, known_places: Sequence[str]) -> PlanItem:
+    if item.location or not known_places:
+        return item
+    return replace(item, location=mind.choose_location(item.description, known_places) or None)
+
+
+def _dressed(mind: Mind, task: PlanItem, places: Sequence[str]) -> PlanItem:
+    """A task with its place, emoji, and the state of the object at the end of its place."""
+    chosen = mind.choose_location(task.description, places) if places else ""
+    location = chosen or task.location
+    leaf = _path(location or "")[-1:]
+    state = mind.object_state(task.description, leaf[0]) if leaf else None
+    return replace(task, location=location, emoji=mind.emoji(task.description), object_state=state)
+
+
+def _contiguous(items: Sequence[PlanItem], *, end: datetime) -> list[PlanItem]:
+    """Each item runs until the next starts, the last until `end`; empty items vanish."""
+    nexts = [i.start for i in items[1:]] + [end]
+    stretched = [
+        replace(i, duration_min=whole_minutes(n - i.start))
+        for i, n in zip(items, nexts, strict=True)
+    ]
+    return [i for i in stretched if i.duration_min > 0]
+
+
+def _fit_count(items: Sequence[PlanItem]) -> list[PlanItem]:
+    """Merge the shortest adjacent pair while over 8, halve the longest item while under 5."""
+    result = list(items)
+    while len(result) > MAX_DAY_ITEMS:
+        i = min(range(len(result) - 1), key=lambda k: _pair_length(result, k))
+        result[i : i + 2] = [_merged(result[i], result[i + 1])]
+    while len(result) < MIN_DAY_ITEMS:
+        i = max(range(len(result)), key=lambda k: (result[k].duration_min, -k))
+        if result[i].duration_min <= 1:
+            break  # cannot happen for a 24-hour day; guards the loop all the same
+        result[i : i + 1] = _halves(result[i])
+    return result
+
+
+def _pair_length(items: Sequence[PlanItem], k: int) -> tuple[int, int]:
+    return items[k].duration_min + items[k + 1].duration_min, k
+
+
+def _merged(a: PlanItem, b: PlanItem) -> PlanItem:
+    """One item doing both, at the place of the longer (the first on a tie, else any known)."""
+    longer, shorter = (a, b) if a.duration_min >= b.duration_min else (b, a)
+    return PlanItem(
+        start=a.start,
+        duration_min=a.duration_min + b.duration_min,
+        description=f"{a.description}; then {b.description}",
+        location=longer.location or shorter.location,
+    )
+
+
+def _halves(item: PlanItem) -> list[PlanItem]:
+    half = item.duration_min // 2
+    second = replace(
+        item, start=item.start + timedelta(minutes=half), duration_min=item.duration_min - half
+    )
+    return [replace(item, duration_min=half), second]
+
+
+def _path(place: str) -> list[str]:
+    return [part.strip() for part in place.split(SEPARATOR) if part.strip()]
+
+
+def _shared_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    shared = 0
+    for x, y in zip(a, b, strict=False):
+        if x.casefold() != y.casefold():
+            break
+        shared += 1
+    return shared

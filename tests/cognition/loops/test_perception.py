@@ -1,0 +1,69 @@
+"""Perception rules: the paper's wording, repeats not stored twice, what may need a reaction."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from cognition.hashing_embedder import HashingEmbedder
+from cognition.perception import (
+    is_repeat,
+    needs_reaction,
+    new_observation,
+    observation_text,
+)
+from cognition.testing import InMemoryStore
+from cognition.types import MemoryKind, NewMemory
+
+from ..offline.personas import NOW
+
+STOVE = "Fernbrook: Juniper Cafe: kitchen: stove"
+AGENTS = ("Rosa Delgado", "Tomas Okafor")
+
+
+def test_observations_read_as_the_paper_writes_them() -> None:
+    assert observation_text(STOVE, "burning") == "stove is burning"
+    assert (
+        observation_text("Tomas Okafor", " is  reading a book. ")
+        == "Tomas Okafor is reading a book"
+    )
+    memory = new_observation(STOVE, "burning", now=NOW)
+    assert (memory.subject, memory.predicate, memory.object) == (STOVE, "is", "burning")
+    assert (memory.kind, memory.created_at) == (MemoryKind.OBSERVATION, NOW)
+
+
+def test_the_same_state_of_the_same_subject_is_a_repeat() -> None:
+    store = InMemoryStore(HashingEmbedder())
+    (stored,) = store.add([new_observation(STOVE, "idle", now=NOW)], now=NOW)
+    later = NOW + timedelta(minutes=10)
+    assert is_repeat(new_observation(STOVE, "Idle", now=later), stored)
+    assert not is_repeat(new_observation(STOVE, "burning", now=later), stored)
+    assert not is_repeat(new_observation("Fernbrook: Cafe: oven", "idle", now=later), stored)
+    assert not is_repeat(new_observation(STOVE, "idle", now=later), None)
+
+
+def test_only_observations_repeat() -> None:
+    said = NewMemory("Tomas Okafor is reading", kind=MemoryKind.UTTERANCE, subject="Tomas Okafor")
+    seen = NewMemory("Tomas Okafor is reading", subject="Tomas Okafor")
+    assert is_repeat(seen, seen)
+    assert not is_repeat(seen, said)
+    assert not is_repeat(NewMemory("a bell rings"), NewMemory("a bell rings"))  # no subject
+
+
+def test_another_agent_may_need_a_reaction_but_oneself_never() -> None:
+    tomas = new_observation("Tomas Okafor", "entering the cafe", now=NOW)
+    rosa = new_observation("Rosa Delgado", "serving customers", now=NOW)
+    assert needs_reaction(tomas, observer="Rosa Delgado", agents=AGENTS)
+    assert not needs_reaction(rosa, observer="Rosa Delgado", agents=AGENTS)
+
+
+def test_an_object_needs_a_reaction_only_when_its_state_changed() -> None:
+    burning = new_observation(STOVE, "burning", now=NOW)
+    idle = new_observation(STOVE, "idle", now=NOW)
+    assert needs_reaction(burning, observer="Rosa Delgado", last_seen_state="idle")
+    assert not needs_reaction(burning, observer="Rosa Delgado", last_seen_state="Burning")
+    assert needs_reaction(burning, observer="Rosa Delgado")  # first sight, not idle
+    assert not needs_reaction(idle, observer="Rosa Delgado")  # first sight of an idle object
+
+
+def test_free_text_without_a_subject_goes_to_the_mind() -> None:
+    assert needs_reaction(NewMemory("someone screams outside"), observer="Rosa Delgado")

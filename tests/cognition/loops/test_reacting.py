@@ -1,0 +1,159 @@
+"""React-or-continue: the paper's two retrievals as context, the decision, and re-planning."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from itertools import pairwise
+
+import pytest
+
+from cognition.errors import InvalidInput
+from cognition.mind import Mind
+from cognition.offline import OfflineMind
+from cognition.reacting import DEFAULT_CONTEXT_K, decide, reaction_item, replan_from
+from cognition.schedule import ends_at
+from cognition.testing import ScriptedMind
+from cognition.types import Decision, PlanItem, Reaction, RelationshipUpdate
+
+from ..offline.personas import NOW, ROSA
+from .support import RecordingStore, remember
+
+MEMORIES = [
+    "Tomas Okafor is a regular at Juniper Cafe",
+    "Tomas Okafor ordered an almond croissant",
+    "the oven is preheating",
+    "Tomas Okafor is studying for his chemistry exam",
+    "Helen Park is filling prescriptions",
+]
+OBSERVATION = "Tomas Okafor is entering Juniper Cafe"
+
+
+def _decide(store: RecordingStore, mind: Mind) -> Decision:
+    return decide(
+        store,
+        mind,
+        persona=ROSA,
+        summary="Rosa runs Juniper Cafe.",
+        status="serving customers at the counter",
+        observation=OBSERVATION,
+        observed_entity="Tomas Okafor",
+        now=NOW,
+    )
+
+
+def test_context_is_the_relationship_summary_then_the_observation_statements(
+    store: RecordingStore,
+) -> None:
+    remember(store, MEMORIES, start=NOW - timedelta(hours=3))
+    mind = ScriptedMind(
+        {
+            "relationship": [RelationshipUpdate("Rosa is fond of Tomas, a regular.", 8)],
+            "react": [Reaction(True, "say hello to Tomas", "Tomas Okafor", "he is a regular")],
+        }
+    )
+
+    decision = _decide(store, mind)
+
+    about, situation = store.retrievals
+    assert about.query == "What is Rosa Delgado's relationship with Tomas Okafor?"
+    assert situation.query == OBSERVATION
+    assert about.k == situation.k == DEFAULT_CONTEXT_K
+    assert mind.inputs("relationship")[0]["statements"] == about.descriptions
+    expected = "\n".join(["Rosa is fond of Tomas, a regular.", *situation.descriptions])
+    assert decision.context == expected
+    assert mind.inputs("react")[0]["context"] == expected
+    assert mind.inputs("react")[0]["status"] == "serving customers at the counter"
+
+
+def test_the_decision_keeps_what_whom_and_why(store: RecordingStore) -> None:
+    remember(store, MEMORIES, start=NOW - timedelta(hours=3))
+    mind = ScriptedMind(
+        {"react": [Reaction(True, " say hello to Tomas ", "  ", "Rosa knows Tomas well")]}
+    )
+    decision = _decide(store, mind)
+    assert (decision.react, decision.what, decision.talk_to) == (True, "say hello to Tomas", None)
+    assert decision.reason == "Rosa knows Tomas well"
+
+
+def test_carrying_on_has_no_action_but_keeps_the_reason(store: RecordingStore) -> None:
+    mind = ScriptedMind({"react": [Reaction(False, "stray words", "Tomas", "busy baking")]})
+    decision = _decide(store, mind)
+    assert (decision.react, decision.what, decision.talk_to) == (False, "", None)
+    assert decision.reason == "busy baking"
+    with pytest.raises(InvalidInput):
+        reaction_item(decision, at=NOW)
+
+
+def test_the_offline_mind_greets_a_regular_it_remembers(store: RecordingStore) -> None:
+    remember(store, MEMORIES, start=NOW - timedelta(hours=3))
+    decision = _decide(store, OfflineMind())
+    assert decision.react
+    assert decision.talk_to == "Tomas Okafor"
+    assert decision.reason
+    assert "Tomas Okafor is a regular at Juniper Cafe" in decision.context
+
+
+def test_the_offline_mind_does_not_greet_a_stranger(store: RecordingStore) -> None:
+    remember(store, MEMORIES, start=NOW - timedelta(hours=3))
+    decision = decide(
+        store,
+        OfflineMind(),
+        persona=ROSA,
+        summary="Rosa runs Juniper Cafe.",
+        status="serving customers at the counter",
+        observation="Mara Quist is entering Juniper Cafe",
+        observed_entity="Mara Quist",
+        now=NOW,
+    )
+    assert not decision.react
+    assert "does not know" in decision.context  # the relationship summary says so
+
+
+MIDNIGHT = datetime(2024, 2, 13)
+
+
+def at(hour: int, minute: int = 0) -> datetime:
+    return MIDNIGHT + timedelta(hours=hour, minutes=minute)
+
+
+PLAN = [
+    PlanItem(at(6), 120, "morning routine", "flat"),
+    PlanItem(at(8), 240, "work at the counter", "cafe"),
+    PlanItem(at(12), 60, "have lunch", "cafe"),
+    PlanItem(at(13), 240, "work in the afternoon", "cafe"),
+]
+
+
+def test_replan_supersedes_the_interrupted_item_and_keeps_the_rest() -> None:
+    greet = PlanItem(at(0), 20, "say hello to Tomas and chat", "cafe")
+    replan = replan_from(PLAN, at=at(9, 10) + timedelta(seconds=42), reaction_item=greet)
+
+    assert replan.kept == (PLAN[0], PLAN[2], PLAN[3])
+    assert replan.superseded == (PLAN[1],)
+    assert [(i.start, i.duration_min, i.description) for i in replan.added] == [
+        (at(8), 70, "work at the counter"),
+        (at(9, 10), 20, "say hello to Tomas and chat"),
+        (at(9, 30), 150, "work at the counter"),
+    ]
+    plan = replan.plan
+    assert plan[0].start == at(6) and ends_at(plan[-1]) == at(17)
+    assert all(ends_at(a) == b.start for a, b in pairwise(plan))
+
+
+def test_a_reaction_across_a_boundary_supersedes_both_items() -> None:
+    chat = PlanItem(at(0), 30, "talk with Maria about the party")
+    replan = replan_from(PLAN, at=at(11, 50), reaction_item=chat)
+    assert replan.superseded == (PLAN[1], PLAN[2])
+    assert replan.kept == (PLAN[0], PLAN[3])
+    lunch_rest = [i for i in replan.added if i.description == "have lunch"]
+    assert [(i.start, i.duration_min) for i in lunch_rest] == [(at(12, 20), 40)]
+
+
+def test_a_reaction_at_an_item_start_leaves_no_empty_head() -> None:
+    stove = reaction_item(
+        Decision(True, "put out the fire on the stove", None, "it is burning", ""), at=at(12)
+    )
+    replan = replan_from(PLAN, at=at(12), reaction_item=stove)
+    assert replan.superseded == (PLAN[2],)
+    assert [i.start for i in replan.added] == [at(12), at(12, 15)]
+    assert all(i.duration_min > 0 for i in replan.added)
