@@ -97,10 +97,20 @@ def _walk(
         where = f"{field_prefix}.{index}"
         name = _checked_name(node.get("name", ""), seen, field=f"{where}.name")
         path = join_path([*(parse_path(parent) if parent else ()), name])
-        yield PlaceSpec(path=path, name=name, depth=depth, parent=parent,
-                        state=node.get("state"), norms=node.get("norms") or {})  # fmt: skip
-        yield from _walk(node.get("children") or [], parent=path, depth=depth + 1,
-                         field_prefix=f"{where}.children")  # fmt: skip
+        yield PlaceSpec(
+            path=path,
+            name=name,
+            depth=depth,
+            parent=parent,
+            state=node.get("state"),
+            norms=node.get("norms") or {},
+        )
+        yield from _walk(
+            node.get("children") or [],
+            parent=path,
+            depth=depth + 1,
+            field_prefix=f"{where}.children",
+        )
 
 
 def _checked_name(raw: str, seen: set[str], *, field: str) -> str:
@@ -108,8 +118,9 @@ def _checked_name(raw: str, seen: set[str], *, field: str) -> str:
     if not name:
         raise InvalidInput("a place needs a name", field=field)
     if SEPARATOR in name:
-        raise InvalidInput(f"{SEPARATOR!r} separates path segments; not allowed in a name",
-                           field=field)  # fmt: skip
+        raise InvalidInput(
+            f"{SEPARATOR!r} separates path segments; not allowed in a name", field=field
+        )
     if name in seen:
         raise InvalidInput(f"two places under one parent are both named {name!r}", field=field)
     seen.add(name)

@@ -1,6 +1,6 @@
 """The memory store protocol: how cognition reads and writes one agent's memory stream.
 
-`db.store.MemoryStore` implements it on PostgreSQL; `cognition.testing.InMemoryStore`
+`db.store.PgMemoryStore` implements it on PostgreSQL; `cognition.testing.InMemoryStore`
 implements it over a list for unit tests, ranking with `cognition.retrieval.rank`. Both must
 answer `retrieve` identically — the paper's function, exactly.
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from cognition.adapters.llm_config import LLMConfig
 from cognition.embedding_cache import CachedEmbedder
+from cognition.frugal import FrugalMind
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.mind import Embedder, Mind
 from cognition.offline import OfflineMind
@@ -33,13 +34,23 @@ def llm_config(settings: Settings) -> LLMConfig:
 
 
 def build_mind(settings: Settings) -> Mind:
-    """The LLM mind when a model is configured, else the offline heuristic mind."""
+    """The LLM mind when a model is configured, else the offline heuristic mind.
+
+    The LLM mind is frugal (`cognition.frugal`): HEARTH_LLM_CHEAP_OPERATIONS go to the offline
+    heuristics, and an item that already fits one step is not sent to be decomposed."""
     offline = OfflineMind()
     if not settings.llm_configured:
         return offline
     from cognition.adapters.llm import LLMMind
 
-    return LLMMind(llm_config(settings), fallback=offline if settings.llm_fallback else None)
+    llm = LLMMind(llm_config(settings), fallback=offline if settings.llm_fallback else None)
+    return FrugalMind(llm, cheap=offline, cheap_operations=cheap_operations(settings))
+
+
+def cheap_operations(settings: Settings) -> frozenset[str]:
+    """The operations named in HEARTH_LLM_CHEAP_OPERATIONS."""
+    names = (name.strip() for name in settings.llm_cheap_operations.split(","))
+    return frozenset(name for name in names if name)
 
 
 def build_embedder(settings: Settings) -> Embedder:

@@ -16,6 +16,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 DEFAULT_REFLECTION_THRESHOLD = 150
 """The paper's trigger: reflect once the importance of recent observations sums past 150."""
 
+DEFAULT_VISIBILITY_TIMEOUT_S = 600
+"""How long Redis holds a delivered, unacknowledged job before another worker gets it."""
+
 DEFAULT_EMBEDDING_DIMENSION = 384
 """all-MiniLM-L6-v2's dimension; the hashing embedder matches it so both share a schema."""
 
@@ -74,6 +77,16 @@ class Settings(BaseSettings):
     weight_importance: float = Field(1.0, ge=0)
     weight_relevance: float = Field(1.0, ge=0)
     reflection_threshold: int = Field(DEFAULT_REFLECTION_THRESHOLD, ge=1)
+    llm_cheap_operations: str = Field(
+        "choose_location,emoji,object_state",
+        description="Mind operations the offline heuristics answer even with a model configured "
+        "(comma-separated; empty sends every operation to the model)",
+    )
+    visibility_timeout_s: int = Field(
+        DEFAULT_VISIBILITY_TIMEOUT_S,
+        ge=1,
+        description="seconds before a job whose worker died unacknowledged is delivered again",
+    )
 
     @field_validator("database_url", "redis_url", "analyst_database_url")
     @classmethod

@@ -7,8 +7,10 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from db.providers import build_embedder, build_mind
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
+from service.body_limit import BodyLimit
 from service.errors import install_error_handlers
 from service.routes import ROUTERS
 from workers.app import make_celery
@@ -22,10 +24,13 @@ API_DESCRIPTION = (
 
 
 def create_app(settings: Settings) -> FastAPI:
-    """Build the API for a database and Redis that are already running (URLs in settings)."""
+    """Build the API for a database and Redis that are already running (URLs in settings).
+
+    `hearth api` checks the embedding space before building it (`service.reembed`)."""
     if settings.database_url is None or settings.redis_url is None:
         raise RuntimeError("create_app needs database and Redis URLs; `hearth api` resolves them")
     engine = make_engine(settings.database_url)
+    embedder = build_embedder(settings)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -36,8 +41,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_session_factory(engine)
+    app.state.embedder = embedder
+    app.state.mind = build_mind(settings)
     app.state.redis_url = settings.redis_url
     app.state.celery = make_celery(redis_url=settings.redis_url)
+    app.add_middleware(BodyLimit)
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)

@@ -6,6 +6,8 @@ hearth worker --queues Q   a Celery worker for fast, slow or both
 hearth beat                the periodic world sweep
 hearth db upgrade|check    migrations
 hearth sql "SELECT …"      a query as the read-only analyst role
+hearth reembed             re-embed every memory with the configured embedder (resumable)
+hearth demo [--hours H]     the 25-agent demo town, driven through the API, then a report
 hearth status              what is running and how much is stored
 """
 
@@ -21,6 +23,7 @@ from db import migrate
 from db.session import make_engine, make_session_factory, session_scope
 from db.settings import Settings, load_settings
 from service.admin_key import AdminKey, ensure_admin_key
+from service.reembed import MISMATCH_EXIT, check_space, run_reembed
 from service.sql_console import analyst_url, format_table, run_query
 from service.stack import Stack, running_stack
 from service.supervisor import ChildSpec, Supervisor, hearth_command
@@ -32,6 +35,8 @@ Command = Callable[[argparse.Namespace, Settings], int]
 def cmd_up(args: argparse.Namespace, settings: Settings) -> int:
     with running_stack(settings) as stack:
         migrate.upgrade(stack.database_url)
+        if not check_space(stack.settings):
+            return MISMATCH_EXIT
         admin = _admin_key(stack)
         s = stack.settings
         base = f"http://{s.api_host}:{s.api_port}"
@@ -82,6 +87,8 @@ def cmd_api(args: argparse.Namespace, settings: Settings) -> int:
     from service.app import create_app
 
     with running_stack(settings) as stack:
+        if not check_space(stack.settings):
+            return MISMATCH_EXIT
         s = stack.settings
         uvicorn.run(create_app(s), host=args.host or s.api_host, port=args.port or s.api_port,
                     log_level="warning")  # fmt: skip
@@ -91,8 +98,11 @@ def cmd_api(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
     queues = ",".join(q.strip() for q in args.queues.split(",") if q.strip())
     with running_stack(settings) as stack:
+        if not check_space(stack.settings):
+            return MISMATCH_EXIT
         _export(stack)
-        app = make_celery(redis_url=stack.redis_url)
+        app = make_celery(redis_url=stack.redis_url,
+                          visibility_timeout_s=stack.settings.visibility_timeout_s)  # fmt: skip
         name = f"{queues.replace(',', '+')}@%h"
         app.worker_main(
             ["worker", "-Q", queues, "-c", str(args.concurrency), "-n", name,
@@ -171,6 +181,20 @@ def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
+    with running_stack(settings, need_redis=False) as stack:
+        return run_reembed(stack.settings, batch_size=args.batch_size)
+
+
+def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    from hearth_client.demo.drive import DemoConfig
+
+    from service.demo import demo
+
+    config = DemoConfig(hours=args.hours, step_minutes=args.step_minutes, settle_s=args.settle)
+    return demo(settings, config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hearth", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -210,6 +234,17 @@ def build_parser() -> argparse.ArgumentParser:
     ping.add_argument("--queue", choices=["fast", "slow"], default="fast")
     ping.add_argument("--timeout", type=float, default=5.0)
     ping.set_defaults(func=cmd_ping)
+
+    reembed = sub.add_parser("reembed", help="re-embed every memory with the configured embedder")
+    reembed.add_argument("--batch-size", type=int, default=500, help="memories per transaction")
+    reembed.set_defaults(func=cmd_reembed)
+
+    demo = sub.add_parser("demo", help="run the 25-agent demo town and report on it")
+    demo.add_argument("--hours", type=float, default=12.0, help="game hours to run")
+    demo.add_argument("--step-minutes", type=int, default=15, help="game minutes per step")
+    demo.add_argument("--settle", type=float, default=20.0,
+                      help="seconds a step may wait for the workers to plan")  # fmt: skip
+    demo.set_defaults(func=cmd_demo)
 
     status = sub.add_parser("status", help="what is running and stored")
     status.set_defaults(func=cmd_status)

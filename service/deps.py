@@ -9,8 +9,9 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
+from cognition.mind import Embedder, Mind
 from db.models import Agent, World
 from db.queries.agents import get_agent
 from db.queries.worlds import get_world
@@ -32,6 +33,15 @@ def _session(request: Request) -> Iterator[Session]:
 
 
 SessionDep = Annotated[Session, Depends(_session)]
+
+
+def _session_factory(request: Request) -> sessionmaker[Session]:
+    """For work that must commit apart from the request's transaction (the model-call audit)."""
+    factory: sessionmaker[Session] = request.app.state.sessions
+    return factory
+
+
+SessionFactoryDep = Annotated[sessionmaker[Session], Depends(_session_factory)]
 
 
 def _settings(request: Request) -> Settings:
@@ -79,6 +89,23 @@ def _agent(agent_id: uuid.UUID, world: CurrentWorld, session: SessionDep) -> Age
 
 
 CurrentAgent = Annotated[Agent, Depends(_agent)]
+
+
+def _mind(request: Request) -> Mind:
+    """The process's Mind (LLM or offline); routes bind their own audit sink to it."""
+    mind: Mind = request.app.state.mind
+    return mind
+
+
+MindDep = Annotated[Mind, Depends(_mind)]
+
+
+def _embedder(request: Request) -> Embedder:
+    embedder: Embedder = request.app.state.embedder
+    return embedder
+
+
+EmbedderDep = Annotated[Embedder, Depends(_embedder)]
 
 IdempotencyKeyHeader = Annotated[
     str | None,

@@ -4,6 +4,7 @@ is down loses nothing: the beat sweep finds unenriched memories through their pa
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Sequence
 
 from celery import Celery
@@ -22,4 +23,21 @@ def enqueue_enrichment(celery: Celery, memory_ids: Sequence[int]) -> bool:
         return True
     except Exception:  # broker down: the sweep will pick the rows up
         log.warning("could not enqueue enrichment of %d memories", len(memory_ids), exc_info=True)
+        return False
+
+
+REACT_TASK = "hearth.decide_reaction"
+
+
+def enqueue_reactions(celery: Celery, decisions: Sequence[tuple[uuid.UUID, int]]) -> bool:
+    """Ask the fast queue to decide whether each (agent, observation) calls for a reaction.
+    The task id is the decision's key, so a retried request cannot queue a second copy's work
+    (the decision row is unique anyway). False if the broker refused."""
+    try:
+        for agent_id, memory_id in decisions:
+            celery.send_task(REACT_TASK, args=[str(agent_id), memory_id],
+                             task_id=f"decide_reaction:{agent_id}:{memory_id}")  # fmt: skip
+        return True
+    except Exception:  # broker down: those observations go undecided, the game goes on
+        log.warning("could not enqueue %d reaction decisions", len(decisions), exc_info=True)
         return False

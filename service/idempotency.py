@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from db.models import IdempotencyKey
@@ -27,8 +28,16 @@ REPLAY_HEADER = "Idempotent-Replayed"
 
 
 def request_hash(body: Any) -> str:
-    canonical = json.dumps(jsonable_encoder(body), sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps(plain(body), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready data, as `jsonable_encoder` gives; a pydantic model is dumped by pydantic-core
+    directly (the encoder re-walks the dump in Python: milliseconds on a 1000-memory batch)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    return jsonable_encoder(value)
 
 
 def run_once(
@@ -46,13 +55,13 @@ def run_once(
         raise ApiError(422, "validation_error", "Idempotency-Key is too long",
                        field="header.Idempotency-Key")  # fmt: skip
     scope = f"{caller.key_id}:{operation}"
-    digest = request_hash(body)
+    digest = request_hash(body) if key is not None else ""
     if key is not None:
         stored = _stored(session, scope, key)
         if stored is not None:
             return _replay(stored, digest)
     status, payload = create()
-    content = jsonable_encoder(payload)
+    content = plain(payload)
     if key is not None:
         session.add(IdempotencyKey(scope=scope, key=key, request_hash=digest, status_code=status,
                                    response=content, world_id=world_id))  # fmt: skip

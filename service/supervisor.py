@@ -39,11 +39,14 @@ class Supervisor:
         self.children: dict[str, subprocess.Popen[bytes]] = {}
         self._stopping = False
 
-    def start(self) -> None:
+    def start(self, *, trap_signals: bool = True) -> None:
+        """Start the children; with `trap_signals`, Ctrl-C/SIGTERM end `run_until_stopped`
+        (otherwise Ctrl-C raises KeyboardInterrupt in the caller as usual)."""
         for spec in self.specs:
             self.children[spec.name] = subprocess.Popen(spec.args, env=self.env)
-        signal.signal(signal.SIGINT, self._on_signal)
-        signal.signal(signal.SIGTERM, self._on_signal)
+        if trap_signals:
+            signal.signal(signal.SIGINT, self._on_signal)
+            signal.signal(signal.SIGTERM, self._on_signal)
 
     def _on_signal(self, signum: int, _frame: FrameType | None) -> None:
         self._stopping = True

@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
@@ -70,10 +71,31 @@ def engine(database_url: str) -> Iterator[sa.Engine]:
     eng.dispose()
 
 
+TRUNCATE_ATTEMPTS = 5
+TRUNCATE_LOCK_TIMEOUT = "3s"
+END_OTHER_CONNECTIONS = (
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+    "AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+)
+
+
 def truncate_all(engine: sa.Engine) -> None:
+    """Empty every table. The session's worker may still be finishing a job of the last test
+    and hold locks: a deadlock aborts one side (retry); a long wait ends the other
+    connections (their jobs then fail on rows that no longer exist) and retries."""
     tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
-    with engine.begin() as conn:
-        conn.execute(sa.text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    for attempt in range(TRUNCATE_ATTEMPTS):
+        try:
+            with engine.begin() as conn:
+                conn.execute(sa.text(f"SET LOCAL lock_timeout = '{TRUNCATE_LOCK_TIMEOUT}'"))
+                conn.execute(sa.text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+            return
+        except sa.exc.OperationalError as exc:
+            if attempt == TRUNCATE_ATTEMPTS - 1:
+                raise
+            if isinstance(exc.orig, psycopg.errors.LockNotAvailable):
+                with engine.begin() as conn:
+                    conn.execute(sa.text(END_OTHER_CONNECTIONS))
 
 
 @pytest.fixture

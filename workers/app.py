@@ -18,22 +18,50 @@ class Queue(StrEnum):
     SLOW = "slow"
 
 
-TASK_MODULES = ["workers.tasks.health", "workers.tasks.sweep"]
+TASK_MODULES = [
+    "workers.tasks.health",
+    "workers.tasks.sweep",
+    "workers.tasks.memories",
+    "workers.tasks.reflections",
+    "workers.tasks.plans",
+    "workers.tasks.reactions",
+    "workers.tasks.conversations",
+    "workers.tasks.summaries",
+]
 
 TASK_QUEUES: dict[str, Queue] = {
     "hearth.ping": Queue.FAST,
     "hearth.sweep_worlds": Queue.FAST,
+    "hearth.enrich_memories": Queue.FAST,
+    "hearth.enrich_backlog": Queue.FAST,
+    "hearth.enrich_world": Queue.FAST,
+    "hearth.reflect": Queue.SLOW,
+    "hearth.plan_day": Queue.SLOW,
+    "hearth.decompose": Queue.SLOW,
+    "hearth.decide_reaction": Queue.FAST,
+    "hearth.converse": Queue.FAST,
+    "hearth.converse_turn": Queue.FAST,
+    "hearth.end_conversation": Queue.FAST,
+    "hearth.summarize": Queue.SLOW,
 }
 """Routing by task name; a task missing here goes to `fast`, the default queue."""
 
 DEFAULT_SWEEP_INTERVAL_S = 5.0
 """How often beat looks at each world's game clock for work that has come due."""
 
+DEFAULT_BACKLOG_INTERVAL_S = 30.0
+"""How often beat looks for memories whose enrichment job was lost (`hearth.enrich_backlog`)."""
+
 DEFAULT_VISIBILITY_TIMEOUT_S = 600
 """An unacknowledged job (its worker died) is redelivered after this long."""
 
 
-def make_celery(*, redis_url: str, sweep_interval_s: float | None = None) -> Celery:
+def make_celery(
+    *,
+    redis_url: str,
+    sweep_interval_s: float | None = None,
+    visibility_timeout_s: int | None = None,
+) -> Celery:
     """A Celery app on Redis with Hearth's job conventions (DESIGN.md §5)."""
     app = Celery("hearth", include=TASK_MODULES, set_as_current=True)
     app.conf.update(
@@ -50,14 +78,35 @@ def make_celery(*, redis_url: str, sweep_interval_s: float | None = None) -> Cel
         task_routes={name: {"queue": queue.value} for name, queue in TASK_QUEUES.items()},
         result_expires=3600,
         broker_connection_retry_on_startup=True,
-        broker_transport_options={"visibility_timeout": DEFAULT_VISIBILITY_TIMEOUT_S},
+        broker_transport_options=transport_options(
+            visibility_timeout_s or DEFAULT_VISIBILITY_TIMEOUT_S
+        ),
         worker_hijack_root_logger=False,
         beat_schedule={
             "sweep-worlds": {
                 "task": "hearth.sweep_worlds",
                 "schedule": sweep_interval_s or DEFAULT_SWEEP_INTERVAL_S,
-            }
+            },
+            "enrich-backlog": {
+                "task": "hearth.enrich_backlog",
+                "schedule": DEFAULT_BACKLOG_INTERVAL_S,
+            },
         },
         timezone="UTC",
     )
     return app
+
+
+RESTORE_CHECKS_PER_TIMEOUT = 10
+"""How often, per visibility timeout, a worker looks for jobs whose worker died."""
+
+
+def transport_options(visibility_timeout_s: int) -> dict[str, int]:
+    """Redelivery after `visibility_timeout_s` (HEARTH_VISIBILITY_TIMEOUT_S), checked often
+    enough that a job of a killed worker waits about that long, not kombu's 100 s sweep."""
+    every = max(1, min(10, visibility_timeout_s // RESTORE_CHECKS_PER_TIMEOUT))
+    return {
+        "visibility_timeout": visibility_timeout_s,
+        "unacked_restore_interval": every,
+        "unacked_restore_throttle": 1,
+    }

@@ -1,4 +1,5 @@
-"""What a worker process needs at hand — settings, engine, sessions — built once per process.
+"""What a worker process needs at hand — settings, engine, sessions, the Mind and the
+Embedder — built once per process (the embedder's content-hash cache lives as long as it).
 
 Built on `worker_process_init` (after the prefork fork, so no connection crosses a fork), or on
 first use in processes that never fork (tests calling task bodies directly).
@@ -8,16 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
 from celery.signals import worker_process_init
 from sqlalchemy.orm import Session, sessionmaker
 
+from cognition.mind import Embedder, Mind
+from db.providers import build_embedder, build_mind
 from db.session import make_engine, make_session_factory
 from db.session import session_scope as _session_scope
 from db.settings import Settings, load_settings
+from workers.dispatch import CeleryDispatch, Dispatch
 
 WORKER_POOL_SIZE = 2
 
@@ -27,6 +31,10 @@ class Runtime:
     settings: Settings
     engine: sa.Engine
     sessions: sessionmaker[Session]
+    mind: Mind
+    embedder: Embedder
+    dispatch: Dispatch = field(default_factory=CeleryDispatch)
+    """How tasks enqueue follow-up work (tests and the bench install `LocalDispatch`)."""
 
 
 _runtime: Runtime | None = None
@@ -36,7 +44,9 @@ def build_runtime(settings: Settings) -> Runtime:
     if settings.database_url is None:
         raise RuntimeError("workers need HEARTH_DATABASE_URL; start them with `hearth worker`")
     engine = make_engine(settings.database_url, pool_size=WORKER_POOL_SIZE)
-    return Runtime(settings=settings, engine=engine, sessions=make_session_factory(engine))
+    return Runtime(settings=settings, engine=engine, sessions=make_session_factory(engine),
+                   mind=build_mind(settings), embedder=build_embedder(settings),
+                   dispatch=CeleryDispatch(guard_ttl_s=settings.visibility_timeout_s))  # fmt: skip
 
 
 def get_runtime() -> Runtime:

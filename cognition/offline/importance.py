@@ -100,10 +100,10 @@ OTHER_PERSON_PRONOUNS: frozenset[str] = word_set("he she him her his hers they t
 def rate(text: str) -> int:
     """The poignancy of one memory, 1–10, by the rule table in the module docstring."""
     tokens = [stem(w) for w in words(text)]
-    poignancy = min(POIGNANCY_CAP, sum(w for p, w in POIGNANT_PHRASES if _has(tokens, p)))
+    poignancy = min(POIGNANCY_CAP, sum(_matching(tokens, _POIGNANT_INDEX)))
     score = BASE_SCORE + poignancy
     if poignancy == 0:
-        hits = sum(1 for p in MUNDANE_PHRASES if _has(tokens, p))
+        hits = len(_matching(tokens, _MUNDANE_INDEX))
         score -= min(MUNDANE_CAP, hits * MUNDANE_PENALTY)
     score += _person_bonus(text)
     score += min(EMOTION_CAP, EMOTION_BONUS * sum(1 for t in tokens if t in EMOTION_WORDS))
@@ -117,11 +117,33 @@ def rate_all(texts: Sequence[str]) -> list[int]:
     return [rate(t) for t in texts]
 
 
-def _has(tokens: list[str], phrase: str) -> bool:
-    """Whether the stemmed phrase occurs as consecutive whole tokens."""
-    target = [stem(w) for w in re.findall(r"[a-z]+", phrase.lower())]
+_Index = dict[str, list[tuple[tuple[str, ...], int]]]
+
+
+def _index(vocabulary: Sequence[tuple[str, int]]) -> _Index:
+    """Stemmed phrases (with their weights) by first word: rating runs on every memory write,
+    so a text is checked only against the phrases that could occur in it."""
+    index: _Index = {}
+    for phrase, weight in vocabulary:
+        target = tuple(stem(w) for w in re.findall(r"[a-z]+", phrase.lower()))
+        index.setdefault(target[0] if target else "", []).append((target, weight))
+    return index
+
+
+_POIGNANT_INDEX = _index(POIGNANT_PHRASES)
+_MUNDANE_INDEX = _index([(phrase, 1) for phrase in MUNDANE_PHRASES])
+
+
+def _matching(tokens: list[str], index: _Index) -> list[int]:
+    """The weight of each vocabulary entry whose phrase occurs as consecutive whole tokens."""
+    firsts = ["", *dict.fromkeys(tokens)]
+    return [weight for first in firsts for target, weight in index.get(first, ())
+            if _occurs(tokens, target)]  # fmt: skip
+
+
+def _occurs(tokens: list[str], target: tuple[str, ...]) -> bool:
     width = len(target)
-    return any(tokens[i : i + width] == target for i in range(len(tokens) - width + 1))
+    return any(tuple(tokens[i : i + width]) == target for i in range(len(tokens) - width + 1))
 
 
 def _person_bonus(text: str) -> int:

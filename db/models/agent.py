@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -44,5 +44,10 @@ class Agent(Base):
 
     importance_since_reflection: Mapped[int] = mapped_column(default=0)
     reflections_done: Mapped[int] = mapped_column(default=0)
+
+    planned_day: Mapped[date | None] = mapped_column(doc="the last game day given an outline")
+    current_plan_id: Mapped[int | None] = mapped_column(
+        sa.BigInteger, doc="the plan leaf last announced as action_changed"
+    )
 
     created_at: Mapped[WallTime]

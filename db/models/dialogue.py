@@ -34,6 +34,12 @@ class Conversation(Base):
     status: Mapped[str] = mapped_column(sa.String(8), default="open")
     started_at: Mapped[GameTime]
     ended_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=False))
+    decision_id: Mapped[int | None] = mapped_column(
+        sa.BigInteger,
+        sa.ForeignKey("reaction_decisions.id", ondelete="SET NULL"),
+        unique=True,
+        doc="the reaction that opened it: a redelivered job finds this conversation",
+    )
 
 
 class Utterance(Base):

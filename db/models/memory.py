@@ -13,6 +13,11 @@ from db.models.base import Base, BigPk, GameTime, WallTime, agent_fk, world_fk
 
 MEMORY_KINDS = ("observation", "reflection", "plan", "utterance", "seed", "directive")
 MEMORY_SOURCES = ("game", "player", "agent", "admin", "system")
+COVERED_DIMENSIONS = 640
+"""Vectors up to this many dimensions are copied into `ix_memories_agent_vectors`: a b-tree
+entry holds at most 2704 bytes (a third of a page) and a 640-dimension float32 vector takes
+2568 with its header, leaving room for the other included columns. Larger spaces (1536-d…) are
+read from the heap instead; their inserts never touch the index."""
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:
@@ -36,6 +41,23 @@ class Memory(Base):
         sa.Index("ix_memories_unenriched", "agent_id", "id",
                  postgresql_where=sa.text("embedding IS NULL OR NOT importance_scored")),
         sa.Index("ix_memories_content_hash", "content_hash"),
+        # Retrieval (db/queries/retrieval*.py): exact per-kind extremes of recency and
+        # importance; extreme vector dimensions and norms (may the pass skip per-row checks);
+        # the covering index the pass, the probe and the repair read an agent's vectors from,
+        # contiguous (the heap interleaves every agent of a world), in (importance, recency)
+        # order; the few memories still awaiting their embedding.
+        sa.Index("ix_memories_agent_kind_accessed", "agent_id", "kind", "last_accessed_at"),
+        sa.Index("ix_memories_agent_kind_importance", "agent_id", "kind", "importance",
+                 "last_accessed_at"),
+        sa.Index("ix_memories_agent_vector", "agent_id",
+                 sa.func.vector_dims(sa.column("embedding")), "embedding_norm",
+                 postgresql_where=sa.text("embedding IS NOT NULL")),
+        sa.Index("ix_memories_agent_vectors", "agent_id", "importance", "last_accessed_at",
+                 postgresql_include=["id", "kind", "embedding_norm", "embedding"],
+                 postgresql_where=sa.text(
+                     f"embedding IS NOT NULL AND vector_dims(embedding) <= {COVERED_DIMENSIONS}")),
+        sa.Index("ix_memories_agent_unembedded", "agent_id", "importance", "last_accessed_at",
+                 postgresql_where=sa.text("embedding IS NULL")),
     )  # fmt: skip
 
     id: Mapped[BigPk]
@@ -52,6 +74,12 @@ class Memory(Base):
     importance: Mapped[int] = mapped_column(sa.SmallInteger)
     importance_scored: Mapped[bool] = mapped_column(default=False)
     embedding: Mapped[list[float] | None] = mapped_column(Vector())
+    embedding_norm: Mapped[float | None] = mapped_column(
+        sa.Double,
+        sa.Computed("vector_norm(embedding)", persisted=True),
+        doc="|embedding| in float64, kept by PostgreSQL: retrieval's float32 pass divides by it "
+        "and trusts its error bound only for norms in a safe range",
+    )
     content_hash: Mapped[str] = mapped_column(sa.String(64))
     depth: Mapped[int] = mapped_column(sa.SmallInteger, default=0)
     source: Mapped[str] = mapped_column(sa.String(16), default="game")

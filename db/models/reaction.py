@@ -25,5 +25,7 @@ class ReactionDecision(Base):
     what: Mapped[str] = mapped_column(sa.Text, default="")
     talk_to: Mapped[str | None] = mapped_column(sa.String(200))
     reason: Mapped[str] = mapped_column(sa.Text, default="")
+    context: Mapped[str] = mapped_column(sa.Text, default="", server_default="")
+    asked_mind: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
     decided_at: Mapped[GameTime]
     created_at: Mapped[WallTime]

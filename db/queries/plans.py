@@ -14,8 +14,9 @@ from datetime import date, datetime, time, timedelta
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from cognition.types import PlanItem, PlanLevel
-from db.models import Plan
+from cognition.types import Granularity, PlanItem, PlanLevel
+from db import locks
+from db.models import Agent, Plan
 
 LEVEL_DEPTH = {PlanLevel.DAY.value: 0, PlanLevel.HOUR.value: 1, PlanLevel.TASK.value: 2}
 
@@ -86,6 +87,93 @@ def supersede_from(
         .values(status="superseded", superseded_by=replacement_id)
     )
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def to_item(plan: Plan) -> PlanItem:
+    """Row → the domain value the planning loops read."""
+    return PlanItem(start=plan.start, duration_min=plan.duration_min,
+                    description=plan.description, location=plan.location, emoji=plan.emoji,
+                    object_state=plan.object_state)  # fmt: skip
+
+
+def lock_tree(session: Session, agent_id: uuid.UUID) -> None:
+    """Hold the agent's plan-tree lock until the transaction ends: writers of one agent's tree
+    (outline, decomposition, re-plan) take it after their model calls, then re-check."""
+    locks.hold(session, f"plans:{agent_id}")
+
+
+def save_outline(
+    session: Session,
+    *,
+    agent_id: uuid.UUID,
+    day: date,
+    items: Sequence[PlanItem],
+    decided_at: datetime,
+) -> list[Plan] | None:
+    """The day outline, if `day` is not planned yet (claimed on the agent row); else None."""
+    lock_tree(session, agent_id)
+    claimed = session.scalar(
+        sa.update(Agent)
+        .where(Agent.id == agent_id)
+        .where(sa.or_(Agent.planned_day.is_(None), Agent.planned_day < day))
+        .values(planned_day=day)
+        .returning(Agent.id)
+        .execution_options(synchronize_session=False)
+    )
+    if claimed is None:
+        return None
+    return save_items(session, agent_id=agent_id, items=items, level=PlanLevel.DAY,
+                      decided_at=decided_at)  # fmt: skip
+
+
+def decomposable(
+    session: Session, *, agent_id: uuid.UUID, plan_id: int, granularity: Granularity
+) -> Plan | None:
+    """The plan to split into `granularity` steps, if it is live, of the level above, and
+    has no live children yet; else None (done already, superseded, or the wrong level)."""
+    parent_level = PlanLevel.DAY if granularity is Granularity.HOUR else PlanLevel.HOUR
+    plan = session.get(Plan, plan_id, populate_existing=True)
+    if plan is None or plan.agent_id != agent_id or plan.status == "superseded":
+        return None
+    if plan.level != parent_level.value or _has_live_children(session, plan_id):
+        return None
+    return plan
+
+
+def save_children(
+    session: Session,
+    *,
+    parent: Plan,
+    items: Sequence[PlanItem],
+    granularity: Granularity,
+    decided_at: datetime,
+) -> list[Plan] | None:
+    """Steps under `parent`, unless a re-plan superseded it or another job decomposed it
+    while the model was thinking (re-checked under the tree lock); then None."""
+    lock_tree(session, parent.agent_id)
+    if decomposable(session, agent_id=parent.agent_id, plan_id=parent.id,
+                    granularity=granularity) is None:  # fmt: skip
+        return None
+    level = PlanLevel.HOUR if granularity is Granularity.HOUR else PlanLevel.TASK
+    return save_items(session, agent_id=parent.agent_id, items=items, level=level,
+                      parent_id=parent.id, decided_at=decided_at)  # fmt: skip
+
+
+def lived_day(session: Session, *, agent_id: uuid.UUID, day: date) -> list[PlanItem]:
+    """The live (never superseded) day items that started on `day`: what the agent did."""
+    start = datetime.combine(day, time.min)
+    rows = session.scalars(
+        sa.select(Plan)
+        .where(Plan.agent_id == agent_id, Plan.level == "day", Plan.status != "superseded")
+        .where(Plan.start >= start, Plan.start < start + timedelta(days=1))
+        .order_by(Plan.start, Plan.id)
+    )
+    return [to_item(row) for row in rows]
+
+
+def _has_live_children(session: Session, plan_id: int) -> bool:
+    query = sa.select(Plan.id).where(Plan.parent_id == plan_id, Plan.status != "superseded")
+    return session.scalar(query.limit(1)) is not None
 
 
 @dataclass

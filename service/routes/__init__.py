@@ -2,13 +2,34 @@
 
 from fastapi import APIRouter
 
-from service.routes import agents, health, plans, step, usage, worlds
+from service.routes import (
+    agents,
+    chat,
+    events,
+    health,
+    inner_voice,
+    interview,
+    memories,
+    personas,
+    places,
+    plans,
+    step,
+    usage,
+    worlds,
+)
 
 ROUTERS: list[APIRouter] = [
     health.router,
     worlds.router,
     agents.router,
+    memories.router,
     usage.router,
     plans.router,
     step.router,
+    chat.router,
+    interview.router,
+    places.router,
+    personas.router,
+    inner_voice.router,
+    events.router,
 ]

@@ -11,15 +11,22 @@ from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from cognition.types import MemoryKind, MemorySource, NewMemory
 from db.models import Agent
-from db.queries.agents import create_agent, find_agent_by_name, list_agents
-from db.queries.memories import add_memories
+from db.queries.agents import find_agent_by_name, list_agents
+from db.queries.events import emit
 from db.queries.worlds import game_now
 from service.deps import CallerDep, CurrentAgent, CurrentWorld, IdempotencyKeyHeader, SessionDep
 from service.errors import ERROR_RESPONSES, ApiError
 from service.idempotency import run_once
 from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.personas import (
+    PLACEMENT_FIELDS,
+    agent_reads,
+    announce_update,
+    create_persona,
+    resolve_placement,
+    update_persona,
+)
 from service.schemas.agents import AgentCreate, AgentRead, AgentUpdate
 from service.schemas.common import Page
 
@@ -27,13 +34,8 @@ router = APIRouter(prefix="/v1/worlds/{world_id}/agents", tags=["agents"],
                    responses=ERROR_RESPONSES)  # fmt: skip
 
 
-def agent_read(agent: Agent) -> AgentRead:
-    return AgentRead.model_validate(agent, from_attributes=True)
-
-
-def seed_phrases(background: str) -> list[str]:
-    """The paper seeds memory with each semicolon-separated phrase of the background."""
-    return [phrase.strip() for phrase in background.split(";") if phrase.strip()]
+def agent_read(session: Session, agent: Agent) -> AgentRead:
+    return agent_reads(session, [agent])[0]
 
 
 @router.post("", status_code=201, response_model=AgentRead, summary="Create an agent")
@@ -46,13 +48,12 @@ def create(
 ) -> JSONResponse:
     def make() -> tuple[int, AgentRead]:
         _require_free_name(session, world.id, body.name)
-        agent = create_agent(session, world_id=world.id, fields=body.model_dump())
-        seeds = [NewMemory(description=p, kind=MemoryKind.SEED, source=MemorySource.ADMIN)
-                 for p in seed_phrases(body.background)]  # fmt: skip
-        add_memories(session, world_id=world.id, agent_id=agent.id, items=seeds,
-                     now=game_now(world))  # fmt: skip
+        placement = resolve_placement(session, world_id=world.id, start_place=body.start_place,
+                                      known_places=body.known_places, field="body")  # fmt: skip
+        agent = create_persona(session, world=world, fields=body.model_dump(
+            exclude=set(PLACEMENT_FIELDS)), placement=placement, now=game_now(world))  # fmt: skip
         session.refresh(agent)
-        return 201, agent_read(agent)
+        return 201, agent_read(session, agent)
 
     return run_once(session, caller=caller, key=idempotency_key, operation="create_agent",
                     body=body, world_id=world.id, create=make)  # fmt: skip
@@ -76,7 +77,7 @@ def index(
     page, more = rows[:limit], len(rows) > limit
     last = page[-1] if more else None
     next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)]) if last else None
-    return Page[AgentRead](items=[agent_read(a) for a in page], next_cursor=next_cursor)
+    return Page[AgentRead](items=agent_reads(session, page), next_cursor=next_cursor)
 
 
 def _position(values: list[object]) -> tuple[datetime, uuid.UUID]:
@@ -84,24 +85,32 @@ def _position(values: list[object]) -> tuple[datetime, uuid.UUID]:
 
 
 @router.get("/{agent_id}", response_model=AgentRead, summary="Read an agent")
-def read(agent: CurrentAgent) -> AgentRead:
-    return agent_read(agent)
+def read(agent: CurrentAgent, session: SessionDep) -> AgentRead:
+    return agent_read(session, agent)
 
 
-@router.patch("/{agent_id}", response_model=AgentRead, summary="Change persona fields")
-def update(body: AgentUpdate, agent: CurrentAgent, session: SessionDep) -> AgentRead:
-    changes = body.model_dump(exclude_unset=True)
+@router.patch("/{agent_id}", response_model=AgentRead,
+              summary="Change persona fields, move the agent, teach it places")  # fmt: skip
+def update(
+    body: AgentUpdate, agent: CurrentAgent, world: CurrentWorld, session: SessionDep
+) -> AgentRead:
+    changes = body.model_dump(exclude_unset=True, exclude=set(PLACEMENT_FIELDS))
     if "name" in changes and changes["name"] is not None and changes["name"] != agent.name:
         _require_free_name(session, agent.world_id, changes["name"])
-    for field, value in changes.items():
-        if value is not None:
-            setattr(agent, field, value)
+    placement = resolve_placement(session, world_id=world.id, start_place=body.start_place,
+                                  known_places=body.known_places or [], field="body")  # fmt: skip
+    fields = {name: value for name, value in changes.items() if value is not None}
+    changed = update_persona(session, agent=agent, fields=fields, placement=placement,
+                             move=True, now=game_now(world))  # fmt: skip
+    announce_update(session, agent, changed)
     session.commit()
-    return agent_read(agent)
+    return agent_read(session, agent)
 
 
 @router.delete("/{agent_id}", status_code=204, summary="Delete an agent and all it remembers")
 def delete(agent: CurrentAgent, session: SessionDep) -> Response:
     session.execute(sa.delete(Agent).where(Agent.id == agent.id))
+    emit(session, world_id=agent.world_id, type="agent_deleted",
+         payload={"agent_id": str(agent.id), "name": agent.name})  # fmt: skip
     session.commit()
     return Response(status_code=204)

@@ -13,6 +13,7 @@ from cognition.types import MemoryKind, MemorySource, NewMemory
 from db.models import Plan
 from db.queries.memories import add_for_agents
 from db.queries.plans import end_of
+from db.queries.reactions import candidates as reaction_candidates
 from db.queries.step import (
     Whereabouts,
     current_actions,
@@ -23,7 +24,7 @@ from db.queries.step import (
 )
 from db.queries.worlds import game_now
 from service.deps import CurrentWorld, SessionDep
-from service.enqueue import enqueue_enrichment
+from service.enqueue import enqueue_enrichment, enqueue_reactions
 from service.errors import ERROR_RESPONSES, ApiError
 from service.schemas.step import (
     ActionRead,
@@ -47,8 +48,10 @@ def step(
     move_agents(session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents])
     observations = _new_observations(session, body.agents)
     stored = add_for_agents(session, world_id=world.id, items=observations, now=now)
+    to_decide = reaction_candidates(session, world_id=world.id, memories=stored)
     session.commit()
     enqueue_enrichment(request.app.state.celery, [m.id for m in stored])
+    enqueue_reactions(request.app.state.celery, to_decide)
     counts = {agent_id: 0 for agent_id in ids}
     for agent_id, _ in observations:
         counts[agent_id] += 1

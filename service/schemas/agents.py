@@ -8,8 +8,16 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from service.schemas.common import Name, Text
+from service.schemas.places import PlacePath
 
 MAX_AGE = 200
+MAX_KNOWN_PLACES = 1000
+
+START_PLACE_DOC = "place path the agent is in (must be in the world's map); the agent knows it"
+KNOWN_PLACES_DOC = (
+    "place paths of the world's map the agent knows (each with its ancestors); "
+    "on update these are added to what it knows"
+)
 
 
 class PersonaFields(BaseModel):
@@ -27,6 +35,10 @@ class PersonaFields(BaseModel):
 class AgentCreate(PersonaFields):
     name: Name
     age: int | None = Field(None, ge=0, le=MAX_AGE)
+    start_place: PlacePath | None = Field(None, description=START_PLACE_DOC)
+    known_places: list[PlacePath] = Field(
+        default_factory=list, max_length=MAX_KNOWN_PLACES, description=KNOWN_PLACES_DOC
+    )
 
 
 class AgentUpdate(BaseModel):
@@ -41,6 +53,10 @@ class AgentUpdate(BaseModel):
     living_area: Text | None = None
     daily_plan_requirement: Text | None = None
     speaking_style: Text | None = None
+    start_place: PlacePath | None = Field(None, description="moves the agent there")
+    known_places: list[PlacePath] | None = Field(
+        None, max_length=MAX_KNOWN_PLACES, description=KNOWN_PLACES_DOC
+    )
 
 
 class AgentRead(PersonaFields):
@@ -49,6 +65,9 @@ class AgentRead(PersonaFields):
     name: str
     age: int | None
     place: str | None = Field(None, description="current place path")
+    known_places: list[str] = Field(
+        default_factory=list, description="every place path the agent knows, sorted"
+    )
     summary: str | None = Field(None, description="cached summary description (the paper's)")
     summary_at: datetime | None = None
     created_at: datetime

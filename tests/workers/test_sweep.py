@@ -1,12 +1,23 @@
-"""The beat sweep as a task body and through a real worker process."""
+"""The beat sweep as a task body and through a real worker process: what comes due on each
+running world's game clock is enqueued once however often the sweep runs; a paused world's
+schedules wait; changed current actions are announced once."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
+import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from cognition.testing import ScriptedMind
+from cognition.types import PlanItem, PlanLevel
+from db.models import Agent, Event, World
+from db.queries.plans import save_items
+from db.queries.worlds import configure_clock, set_clock
 from db.settings import Settings
-from tests.factories import make_world
+from tests.factories import GAME_START, make_agent, make_world
+from tests.workers.support import installed, seeded
 from workers.app import make_celery
 from workers.runtime import build_runtime, set_runtime
 from workers.tasks.sweep import sweep_worlds
@@ -18,9 +29,67 @@ def test_sweep_body_counts_worlds(settings: Settings, sessions: sessionmaker[Ses
         make_world(session, name="Second")
     set_runtime(build_runtime(settings))
     try:
-        assert sweep_worlds() == {"worlds": 2}
+        assert sweep_worlds() == {"worlds": 2, "enqueued": 0, "actions_changed": 0}
     finally:
         set_runtime(None)
+
+
+def test_due_work_is_enqueued_once_and_a_paused_world_waits(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    world, isabella, klaus = seeded(sessions)
+    with sessions.begin() as session:
+        session.get_one(Agent, klaus.id).summary_at = None  # never summarised: summary first
+        session.get_one(Agent, isabella.id).importance_since_reflection = 151
+    with installed(settings, sessions, ScriptedMind()) as queue:
+        first = sweep_worlds()
+        again = sweep_worlds()
+        jobs = sorted((name, args) for name, args, _ in queue.queue)
+        queue.queue.clear()
+        with sessions.begin() as session:
+            configure_clock(session, session.get_one(World, world.id), paused=True)
+        paused = sweep_worlds()
+    isabella_id, klaus_id = str(isabella.id), str(klaus.id)
+    assert jobs == sorted(
+        [
+            ("hearth.plan_day", (isabella_id, "2023-02-13")),
+            ("hearth.reflect", (isabella_id, 1)),
+            ("hearth.summarize", (klaus_id,)),  # Klaus plans once he has a summary
+        ]
+    )
+    assert (first["enqueued"], again["enqueued"]) == (3, 0)
+    assert paused == {"worlds": 0, "enqueued": 0, "actions_changed": 0}
+    assert not queue.queue
+
+
+def test_a_changed_current_action_is_announced_once(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    with sessions.begin() as session:
+        world = make_world(session)
+        agent = make_agent(
+            session, world, summary="s", summary_at=GAME_START, planned_day=GAME_START.date()
+        )
+        save_items(
+            session,
+            agent_id=agent.id,
+            level=PlanLevel.DAY,
+            items=[
+                PlanItem(GAME_START, 30, "make coffee"),
+                PlanItem(GAME_START + timedelta(minutes=30), 30, "read the news"),
+            ],
+        )
+    with installed(settings, sessions, ScriptedMind()):
+        assert sweep_worlds()["actions_changed"] == 1
+        assert sweep_worlds()["actions_changed"] == 0
+        with sessions.begin() as session:
+            set_clock(session, session.get_one(World, world.id), to=datetime(2023, 2, 13, 7, 40))
+        assert sweep_worlds()["actions_changed"] == 1
+    with sessions() as session:
+        announced = session.scalars(
+            sa.select(Event).where(Event.type == "action_changed").order_by(Event.id)
+        ).all()
+    assert [e.payload["description"] for e in announced] == ["make coffee", "read the news"]
 
 
 @pytest.mark.worker
@@ -31,4 +100,4 @@ def test_sweep_runs_in_a_real_worker(
         make_world(session)
     app = make_celery(redis_url=str(settings.redis_url))
     result = app.send_task("hearth.sweep_worlds")
-    assert result.get(timeout=30) == {"worlds": 1}
+    assert result.get(timeout=30) == {"worlds": 1, "enqueued": 0, "actions_changed": 0}

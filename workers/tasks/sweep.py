@@ -1,21 +1,81 @@
 """The periodic world sweep that beat runs: per world, what has come due on its game clock.
 
-For now it only counts the worlds it would look at; the agent-loop work (day plans,
-decomposition ahead of the clock, stale summaries, missed reflections) hangs off it.
+For every running world (a paused world's schedules are paused), `db.queries.schedule` reads
+what each agent needs now — its day outline, decompositions inside the just-in-time window, a
+stale summary, a reflection whose job was lost — and announces changed current actions. The
+sweep enqueues each piece of work under its deterministic key, so repeated sweeps never queue
+a job twice (`workers.dispatch`) and a job that runs twice does nothing twice (its result key
+in the database). Only one sweep runs at a time (a transaction-scoped advisory lock); one
+that finds another running returns at once. Open agent conversations whose ending job was
+lost are ended. Unenriched memories are `hearth.enrich_backlog`'s, on its own beat entry.
 """
 
 from __future__ import annotations
 
-import sqlalchemy as sa
+from datetime import timedelta
+
 from celery import shared_task
 
-from db.models import World
-from workers.runtime import session_scope
+from db import locks
+from db.queries.conversations import stale_open
+from db.queries.schedule import AgentDue, due_in_world, running_worlds
+from workers.dispatch import Dispatch
+from workers.runtime import get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
+from workers.tasks.conversations import END, end_key
+from workers.tasks.plans import DECOMPOSE, PLAN_DAY, decompose_key, plan_day_key
+from workers.tasks.reflections import REFLECT, reflect_key
+from workers.tasks.summaries import SUMMARIZE, summarize_key
+
+SWEEP_LOCK = "sweep_worlds"
+STALE_CONVERSATION = timedelta(hours=1)
+"""Game time after which a still-open agent conversation is taken to have lost its jobs."""
 
 
 @shared_task(name="hearth.sweep_worlds", **RETRY_POLICY)
 def sweep_worlds() -> dict[str, int]:
+    runtime = get_runtime()
+    due: list[AgentDue] = []
     with session_scope() as session:
-        worlds = session.scalar(sa.select(sa.func.count()).select_from(World)) or 0
-    return {"worlds": int(worlds)}
+        if not locks.try_hold(session, SWEEP_LOCK):
+            return {"worlds": 0, "enqueued": 0, "actions_changed": 0}
+        worlds = [
+            due_in_world(session, w, settings=runtime.settings) for w in running_worlds(session)
+        ]
+        for world in worlds:
+            due += world.agents
+        stale = [
+            conversation
+            for w in worlds
+            for conversation in stale_open(
+                session, world_ids=[w.world.id], before=w.now - STALE_CONVERSATION
+            )
+        ]
+    sent = sum(_enqueue(runtime.dispatch, agent) for agent in due)
+    sent += sum(runtime.dispatch.send(END, [c], key=end_key(c)) for c in stale)
+    return {
+        "worlds": len(worlds),
+        "enqueued": sent,
+        "actions_changed": sum(w.actions_changed for w in worlds),
+    }
+
+
+def _enqueue(dispatch: Dispatch, due: AgentDue) -> int:
+    """Send the agent's due work, each under its key; how many were sent."""
+    agent = str(due.agent_id)
+    sent = 0
+    if due.summarize:
+        sent += dispatch.send(SUMMARIZE, [agent], key=summarize_key(agent))
+    if due.plan_day is not None:
+        sent += dispatch.send(
+            PLAN_DAY, [agent, due.plan_day.isoformat()], key=plan_day_key(agent, due.plan_day)
+        )
+    for plan_id, level in due.decompose:
+        sent += dispatch.send(
+            DECOMPOSE, [agent, plan_id, level.value], key=decompose_key(agent, plan_id, level)
+        )
+    if due.reflect_seq is not None:
+        sent += dispatch.send(
+            REFLECT, [agent, due.reflect_seq], key=reflect_key(agent, due.reflect_seq)
+        )
+    return sent

@@ -1,0 +1,218 @@
+"""A stand-in language model for benches and tests: it reads each Mind operation's prompt back
+into the operation's inputs and answers what the offline heuristics answer, as JSON in the
+operation's schema — so a whole town runs through the real LLM path (prompt rendering, the
+`openai` client, HTTP, parsing, clamps, the audit) with plausible, deterministic content.
+
+Plug it into the fake OpenAI-compatible server (`tests/fakes/openai_server.py`) as its chat
+responder. `overrides` replaces the answer of any operation (a test scripts importances,
+reactions or lines), given the parsed `Prompt`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import date, datetime
+from typing import Any
+
+from cognition.offline import OfflineMind
+from cognition.types import Granularity, Persona, PlanItem
+
+FENCE = re.compile(r"^<<<(\w+)\n(.*?)\n>>>$", re.S | re.M)
+NUMBERED = re.compile(r"^(\d+)\. (.*)$", re.M)
+LABELS = {
+    "Innate traits": "innate",
+    "Background": "background",
+    "Currently": "currently",
+    "Lifestyle": "lifestyle",
+    "Living area": "living_area",
+    "Daily plan requirement": "daily_plan_requirement",
+    "Speaking style": "speaking_style",
+}
+EMPTY = "(none)"
+
+Override = Callable[["Prompt"], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One chat request as the operation that asked it: its name, text and fenced data."""
+
+    operation: str
+    text: str
+    blocks: Mapping[str, str]
+
+    def block(self, label: str) -> str:
+        value = self.blocks.get(label, "")
+        return "" if value == EMPTY else value
+
+    def numbered(self, label: str) -> list[str]:
+        return [text for _, text in NUMBERED.findall(self.block(label))]
+
+    def bulleted(self, label: str) -> list[str]:
+        return [line[2:] for line in self.block(label).splitlines() if line.startswith("- ")]
+
+    def number(self, pattern: str, default: int) -> int:
+        found = re.search(pattern, self.text)
+        return int(found.group(1)) if found else default
+
+    def character(self) -> tuple[Persona, str]:
+        """The persona block back into a `Persona`, and the summary line(s) after it."""
+        fields: dict[str, Any] = {}
+        summary: list[str] = []
+        for line in self.block("character").splitlines():
+            label, _, value = line.partition(": ")
+            if label == "Name":
+                found = re.match(r"(.*?)(?: \(age: (\d+)\))?$", value)
+                assert found is not None
+                fields["name"], age = found.group(1), found.group(2)
+                fields["age"] = int(age) if age else None
+            elif label in LABELS:
+                fields[LABELS[label]] = value
+            else:
+                summary.append(line)
+        return Persona(**fields), "\n".join(summary)
+
+
+def read(body: Mapping[str, Any]) -> Prompt:
+    """The request's operation (the json_schema name) and its first user message."""
+    form = body.get("response_format") or {}
+    operation = str((form.get("json_schema") or {}).get("name", ""))
+    asked = next(m["content"] for m in body["messages"] if m["role"] == "user")
+    return Prompt(operation, asked, {label: text for label, text in FENCE.findall(asked)})
+
+
+class OfflineResponder:
+    """Answers chat requests with the offline mind's answers (see the module docstring)."""
+
+    def __init__(self, *, year: int, overrides: Mapping[str, Override] | None = None) -> None:
+        self.year = year
+        self.overrides = dict(overrides or {})
+        self._mind = OfflineMind()
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        prompt = read(body)
+        answer = self.overrides.get(prompt.operation) or getattr(self, prompt.operation)
+        return json.dumps(answer(prompt))
+
+    def rate_importance(self, p: Prompt) -> dict[str, Any]:
+        return {"ratings": self._mind.rate_importance(p.numbered("memories"))}
+
+    def reflection_questions(self, p: Prompt) -> dict[str, Any]:
+        n = p.number(r"what are (\d+) most salient", 3)
+        return {"questions": self._mind.reflection_questions(p.numbered("statements"), n)}
+
+    def insights(self, p: Prompt) -> dict[str, Any]:
+        n = p.number(r"What (\d+) high-level insights", 5)
+        found = self._mind.insights(p.block("question"), p.numbered("statements"), n)
+        return {"insights": [{"text": i.text, "because": list(i.cited_indices)} for i in found]}
+
+    def plan_day(self, p: Prompt) -> dict[str, Any]:
+        persona, summary = p.character()
+        items = self._mind.plan_day(
+            persona=persona,
+            summary=summary,
+            previous_day=p.block("yesterday"),
+            directives=p.bulleted("requirements"),
+            now=self._today(p),
+        )
+        return {
+            "items": [
+                {
+                    "start": f"{i.start:%H:%M}",
+                    "duration_min": i.duration_min,
+                    "description": i.description,
+                    "location": i.location,
+                }
+                for i in items
+            ]
+        }
+
+    def decompose(self, p: Prompt) -> dict[str, Any]:
+        persona, summary = p.character()
+        found = re.search(r"From (.+?) to .+? \(total duration in minutes: (\d+)\)", p.text)
+        assert found is not None, p.text
+        start = datetime.combine(
+            self._today(p).date(), datetime.strptime(found.group(1), "%I:%M %p").time()
+        )
+        item = PlanItem(start, int(found.group(2)), p.block("plan"), p.block("place") or None)
+        level = Granularity.TASK if "increments of 5 to 15" in p.text else Granularity.HOUR
+        steps = self._mind.decompose(item=item, granularity=level, persona=persona, summary=summary)
+        return {
+            "steps": [{"description": s.description, "duration_min": s.duration_min} for s in steps]
+        }
+
+    def choose_location(self, p: Prompt) -> dict[str, Any]:
+        return {"location": self._mind.choose_location(p.block("action"), p.bulleted("places"))}
+
+    def object_state(self, p: Prompt) -> dict[str, Any]:
+        return {"state": self._mind.object_state(p.block("action"), p.block("object"))}
+
+    def emoji(self, p: Prompt) -> dict[str, Any]:
+        return {"emoji": self._mind.emoji(p.block("action"))}
+
+    def react(self, p: Prompt) -> dict[str, Any]:
+        persona, summary = p.character()
+        reaction = self._mind.react(
+            persona=persona,
+            summary=summary,
+            status=p.block("status"),
+            observation=p.block("observation"),
+            context=p.block("context"),
+            now=self._today(p),
+        )
+        return asdict(reaction)
+
+    def relationship(self, p: Prompt) -> dict[str, Any]:
+        name = p.text.split(" remembers these statements")[0].splitlines()[-1]
+        update = self._mind.relationship(
+            name=name, other=p.block("person"), statements=p.numbered("statements")
+        )
+        return asdict(update)
+
+    def next_utterance(self, p: Prompt) -> dict[str, Any]:
+        persona, summary = p.character()
+        history = [tuple(line.split(": ", 1)) for line in p.block("dialogue").splitlines()]
+        said = self._mind.next_utterance(
+            speaker=persona,
+            listener=p.block("listener"),
+            summary=summary,
+            relationship=p.block("relationship"),
+            intent=p.block("intent"),
+            memories=p.numbered("memories"),
+            now=self._today(p),
+            history=[(h[0], h[1]) for h in history if len(h) == 2],
+        )
+        return {"text": said.text, "ends": said.ends}
+
+    def summarize_agent(self, p: Prompt) -> dict[str, Any]:
+        persona, _ = p.character()
+        retrieved: dict[str, list[str]] = {}
+        for part in re.split(r"^About ", p.block("statements"), flags=re.M)[1:]:
+            key, _, rest = part.partition(":\n")
+            retrieved[key] = [text for _, text in NUMBERED.findall(rest)]
+        return {"summary": self._mind.summarize_agent(persona=persona, retrieved=retrieved)}
+
+    def answer(self, p: Prompt) -> dict[str, Any]:
+        persona, summary = p.character()
+        said = self._mind.answer(
+            question=p.block("question"),
+            persona=persona,
+            summary=summary,
+            asker=p.block("asker"),
+            memories=p.numbered("memories"),
+        )
+        return {"answer": said.text, "cited": list(said.cited)}
+
+    def _today(self, p: Prompt) -> datetime:
+        """The prompt's "Today is Monday February 13" (or "It is February 13, 2023, …")."""
+        found = re.search(r"Today is (\w+ \w+ \d+)", p.text)
+        if found:
+            day = datetime.strptime(f"{found.group(1)} {self.year}", "%A %B %d %Y")
+            return datetime.combine(day.date(), datetime.min.time())
+        found = re.search(r"It is (\w+ \d+, \d+, \d+:\d+ [ap]m)", p.text)
+        if found:
+            return datetime.strptime(found.group(1), "%B %d, %Y, %I:%M %p")
+        return datetime.combine(date(self.year, 1, 1), datetime.min.time())

@@ -1,0 +1,297 @@
+"""Retrieval benchmark: the exact fast path against brute force, at 10k and 100k memories.
+
+    python -m bench.retrieval [--rows 1000000] [--queries 200] [--home DIR]
+
+Starts its own embedded PostgreSQL (in DIR, or a temporary folder), migrates it, builds a town
+of `--rows` memories (one agent with 100k, one with 10k, the rest spread over other agents,
+all interleaved in game-time order) unless DIR already holds the same town, then for both
+agents times top-10 `search` over `--queries` queries, checks every result against `rank`
+over all the agent's memories, and times an in-process numpy brute force on the same queries
+(vectors preloaded as a float32 matrix). Prints figures; never asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+from bench import retrieval_data as data
+from bench.retrieval_numpy import NumpyIndex
+from cognition.retrieval import rank
+from cognition.types import Memory, RetrievalWeights, ScoredMemory
+from db import migrate
+from db.embedded import EmbeddedPostgres
+from db.queries.retrieval import SearchTrace, load_memories, search
+from db.session import make_engine, make_session_factory
+
+TARGET_SIZES = (100_000, 10_000)
+K = 10
+WARMUP_QUERIES = 10
+QUERY_SEED = 2024
+MARKER = "bench-retrieval.json"
+PERCENTILE_P99 = 0.99
+VERIFY_WORKERS = 2
+
+
+@dataclass
+class AgentReport:
+    size: int
+    load: tuple[float, float]
+    """The machine's 1-minute load average before and after the timed searches: other work
+    on the same cores shows in the latencies."""
+    latencies: list[float]
+    exact: int
+    checked: int
+    numpy_latencies: list[float]
+    numpy_agrees: int
+    traces: list[SearchTrace]
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _arguments(argv)
+    home = Path(args.home) if args.home else Path(tempfile.mkdtemp(prefix="hearth-bench-"))
+    server = EmbeddedPostgres(home / "postgres")
+    url = _start(server, args.shared_buffers)
+    try:
+        town = data.build_town(args.seed, args.rows, TARGET_SIZES)
+        _ensure_town(url, home, town, args)
+        engine = make_engine(url, pool_size=2)
+        sessions = make_session_factory(engine)
+        reports = [
+            _bench_agent(sessions, town, agent, args.queries, check=args.check)
+            for agent in town.agents[: len(TARGET_SIZES)]
+        ]
+        _print(reports, args, home)
+        engine.dispose()
+    finally:
+        server.stop()
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.retrieval",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--rows", type=int, default=1_000_000, help="memories in the town")
+    parser.add_argument("--queries", type=int, default=200, help="timed queries per agent")
+    parser.add_argument("--home", help="data folder to create or reuse (default: temporary)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--check",
+        type=int,
+        default=None,
+        help="compare only the first N results with rank (default: all; each costs seconds "
+        "at 100k memories: the reference is pure Python)",
+    )
+    parser.add_argument(
+        "--shared-buffers",
+        default="4GB",
+        help="PostgreSQL shared_buffers ('' keeps the server default)",
+    )
+    args = parser.parse_args(argv)
+    if args.rows < sum(TARGET_SIZES):
+        parser.error(f"--rows must be at least {sum(TARGET_SIZES)}")
+    return args
+
+
+def _start(server: EmbeddedPostgres, shared_buffers: str) -> str:
+    """Start, migrate, and size shared_buffers (a restart) as a deployment would."""
+    url = server.start()
+    migrate.upgrade(url)
+    if not shared_buffers:
+        return url
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    with engine.connect() as conn:
+        current = conn.execute(sa.text("SHOW shared_buffers")).scalar_one()
+        if current.lower() != shared_buffers.lower():
+            conn.execute(sa.text(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers}'"))
+            server.stop()
+            url = server.start()
+    engine.dispose()
+    return url
+
+
+def _ensure_town(url: str, home: Path, town: data.Town, args: argparse.Namespace) -> None:
+    """Load the town unless the folder already holds this exact one (same rows and seed)."""
+    marker = home / MARKER
+    wanted = {"rows": args.rows, "seed": args.seed, "sizes": [a.size for a in town.agents]}
+    if marker.exists() and json.loads(marker.read_text()) == wanted:
+        print(f"reusing the town in {home}", file=sys.stderr)
+        return
+    raw = url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(raw) as conn:
+        conn.execute("TRUNCATE memories, agents, worlds CASCADE")
+        conn.commit()
+        started = time.monotonic()
+        data.load(conn, town)
+        print(
+            f"loaded {args.rows:,} memories in {time.monotonic() - started:.0f} s", file=sys.stderr
+        )
+    with psycopg.connect(raw, autocommit=True) as conn:
+        print("vacuum analyze…", file=sys.stderr)
+        conn.execute("VACUUM (ANALYZE) memories")
+    marker.write_text(json.dumps(wanted))
+
+
+def _bench_agent(
+    sessions: sessionmaker[Session],
+    town: data.Town,
+    agent: data.Agent,
+    count: int,
+    *,
+    check: int | None,
+) -> AgentReport:
+    queries = town.queries(agent, WARMUP_QUERIES + count, QUERY_SEED + agent.size)
+    weights, now = RetrievalWeights(), town.now
+    results, latencies, traces = [], [], []
+    load_before = os.getloadavg()[0]
+    for index, query in enumerate(queries):
+        trace = SearchTrace()
+        with sessions() as session:
+            started = time.perf_counter()
+            found = search(
+                session,
+                agent_id=agent.id,
+                query_embedding=query,
+                now=now,
+                weights=weights,
+                k=K,
+                trace=trace,
+            )
+            elapsed = time.perf_counter() - started
+            session.commit()  # as a caller would after `touch`; a rollback would also drop
+            # psycopg's prepared statements (it clears them on ROLLBACK)
+        if index >= WARMUP_QUERIES:
+            results.append(found)
+            latencies.append(elapsed * 1000.0)
+            traces.append(trace)
+        _progress(f"agent {agent.size:,}: search", index + 1, len(queries))
+    load = (load_before, os.getloadavg()[0])
+    with sessions() as session:
+        memories = load_memories(session, agent_id=agent.id)
+    timed = queries[WARMUP_QUERIES:]
+    numpy_index = NumpyIndex(memories, now)
+    numpy_latencies, numpy_ids = numpy_index.time(timed, weights, K)
+    checked = len(timed) if check is None else min(check, len(timed))
+    exact = _verify(memories, timed[:checked], results[:checked], now, weights)
+    agrees = sum(ids == [s.memory.id for s in r] for ids, r in zip(numpy_ids, results, strict=True))
+    return AgentReport(agent.size, load, latencies, exact, checked, numpy_latencies, agrees, traces)
+
+
+_SHARED: dict[str, Any] = {}
+
+
+def _verify(
+    memories: list[Memory],
+    queries: list[list[float]],
+    results: list[list[ScoredMemory]],
+    now: datetime,
+    weights: RetrievalWeights,
+) -> int:
+    """How many results equal `rank` over all the agent's memories (in worker processes that
+    inherit the memories by fork)."""
+    _SHARED.update(memories=memories, now=now, weights=weights)
+    context = multiprocessing.get_context("fork")
+    with context.Pool(VERIFY_WORKERS) as pool:
+        expected = []
+        for i, ranked in enumerate(pool.imap(_reference, queries)):
+            expected.append(ranked)
+            _progress("  checking against rank", i + 1, len(queries))
+    return sum(found == wanted for found, wanted in zip(results, expected, strict=True))
+
+
+def _reference(query: list[float]) -> list[ScoredMemory]:
+    return rank(
+        _SHARED["memories"],
+        query_embedding=query,
+        now=_SHARED["now"],
+        weights=_SHARED["weights"],
+        k=K,
+    )
+
+
+def _progress(label: str, done: int, total: int) -> None:
+    end = "\n" if done == total else ""
+    print(f"\r{label}: {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _print(reports: list[AgentReport], args: argparse.Namespace, home: Path) -> None:
+    print(
+        f"\nretrieval benchmark: {args.rows:,} memories, top-{K}, {args.queries} queries "
+        f"per agent, shared_buffers={args.shared_buffers or 'server default'}, data in {home}"
+    )
+    header = (
+        f"{'agent':>8} | {'search p50':>10} {'p99':>8} | {'exact':>6} | {'numpy p50':>9} "
+        f"{'p99':>7} | {'p50 ratio':>9} | {'numpy=exact':>11}"
+    )
+    print(header)
+    print("-" * len(header))
+    for r in reports:
+        n = len(r.latencies)
+        p50, p99 = statistics.median(r.latencies), _p(r.latencies, PERCENTILE_P99)
+        numpy50, numpy99 = (
+            statistics.median(r.numpy_latencies),
+            _p(r.numpy_latencies, PERCENTILE_P99),
+        )
+        print(
+            f"{r.size:>8,} | {p50:>7.2f} ms {p99:>5.2f} ms | {_share(r.exact, r.checked)} | "
+            f"{numpy50:>6.2f} ms {numpy99:>4.2f} ms | {p50 / numpy50:>8.1f}× | "
+            f"{100 * r.numpy_agrees / n:>10.1f}%"
+        )
+    print()
+    for r in reports:
+        _print_details(r)
+
+
+def _share(count: int, total: int) -> str:
+    return "  n/a " if total == 0 else f"{100 * count / total:>5.1f}%"
+
+
+def _print_details(r: AgentReport) -> None:
+    stages: dict[str, list[float]] = {}
+    for t in r.traces:
+        for name, ms in t.milliseconds.items():
+            stages.setdefault(name, []).append(ms)
+    parts = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in stages.items())
+    passes = Counter(t.passes for t in r.traces)
+    paths = Counter(t.path for t in r.traces)
+    print(
+        f"agent {r.size:,}: median ms by stage: {parts}; load average {r.load[0]:.2f} → "
+        f"{r.load[1]:.2f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"  passes per query {dict(sorted(passes.items()))}; relevance estimate "
+        f"{dict(Counter(t.relevance for t in r.traces))}; paths {dict(paths)}"
+    )
+    print(
+        f"  captured by the pass p50 {statistics.median(t.captured for t in r.traces):.0f} "
+        f"(max {max(t.captured for t in r.traces)}), repaired p50 "
+        f"{statistics.median(t.repaired for t in r.traces):.0f} "
+        f"(max {max(t.repaired for t in r.traces)}), ranked exactly p50 "
+        f"{statistics.median(t.ranked for t in r.traces):.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Drive the demo town as a headless game would: advance the clock, report where everyone is
+and what they see, read back what they are doing — only through the public HTTP API.
+
+Perception follows one simple rule a game engine would compute from positions: an agent sees
+the other agents in the same area (the first segment of the place path) and the state of any
+object someone there is using. Each step waits (up to `settle_s`) until every agent has an
+action for the new time, so the workers planning in the background keep up with the clock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from hearth_client.client import Hearth
+from hearth_client.demo import TOWN_START, load_town
+from hearth_client.game_types import Action, AgentNow, AgentStep, Perceived, StepResult
+from hearth_client.types import Agent
+
+SETTLE_POLL_S = 0.5
+
+
+@dataclass(frozen=True)
+class DemoConfig:
+    hours: float = 12.0
+    step_minutes: int = 15
+    settle_s: float = 20.0
+    world_name: str = "Larkspur"
+
+
+@dataclass
+class Progress:
+    """What one step looked like, for a progress line."""
+
+    step: int
+    steps: int
+    now: str
+    acting: int
+    talking: int
+    agents: int
+
+
+@dataclass
+class TownRun:
+    world_id: str
+    world_key: str
+    agents: list[Agent]
+    steps: int = 0
+    actions_seen: Counter[str] = field(default_factory=Counter)
+
+
+def area(place: str | None) -> str:
+    return place.split(":")[0].strip() if place else ""
+
+
+def perceptions(me: Agent, now: dict[str, AgentNow], agents: Sequence[Agent]) -> list[Perceived]:
+    """What `me` sees: the others in its area and what they are doing, and their objects."""
+    mine = area(where(me, now))
+    seen: list[Perceived] = []
+    for other in agents:
+        action = action_of(other, now)
+        if other["id"] == me["id"] or not action or area(where(other, now)) != mine:
+            continue
+        seen.append({"kind": "agent", "subject": other["name"], "state": action["description"]})
+        if action["object_state"] and action["location"]:
+            seen.append(
+                {"kind": "object", "subject": action["location"], "state": action["object_state"]}
+            )
+    return seen
+
+
+def where(agent: Agent, now: dict[str, AgentNow]) -> str | None:
+    """Where the game puts an agent: at its current action's location, else where it was."""
+    action = action_of(agent, now)
+    return (action["location"] if action else None) or agent["place"]
+
+
+def action_of(agent: Agent, now: dict[str, AgentNow]) -> Action | None:
+    entry = now.get(agent["id"])
+    return entry["action"] if entry is not None else None
+
+
+def step_town(client: Hearth, run: TownRun, now: dict[str, AgentNow]) -> StepResult:
+    batch: list[AgentStep] = []
+    for agent in run.agents:
+        entry: AgentStep = {
+            "agent_id": agent["id"],
+            "perceived": perceptions(agent, now, run.agents),
+        }
+        if place := where(agent, now):
+            entry["place"] = place
+        batch.append(entry)
+    return client.step(run.world_id, batch)
+
+
+def settle(client: Hearth, run: TownRun, result: StepResult, settle_s: float) -> StepResult:
+    """Re-read (without new perceptions) until every agent has an action, or time is up."""
+    deadline = time.monotonic() + settle_s
+    while any(a["action"] is None for a in result["agents"]) and time.monotonic() < deadline:
+        time.sleep(SETTLE_POLL_S)
+        result = client.step(run.world_id, [{"agent_id": a["id"]} for a in run.agents])
+    return result
+
+
+def start_town(admin: Hearth, base_url: str, config: DemoConfig) -> tuple[Hearth, TownRun]:
+    """A fresh world on the pack's date, the pack imported; returns the world's own client."""
+    world = admin.create_world(config.world_name, clock={"mode": "driven", "start": TOWN_START})
+    client = Hearth(base_url, api_key=world["api_key"])
+    client.import_personas(world["id"], load_town())
+    agents = list(client.list_agents(world["id"]))
+    return client, TownRun(world_id=world["id"], world_key=world["api_key"], agents=agents)
+
+
+def drive(
+    client: Hearth, run: TownRun, config: DemoConfig, on_step: Callable[[Progress], None]
+) -> None:
+    steps = max(1, int(config.hours * 60 // config.step_minutes))
+    now: dict[str, AgentNow] = {}
+    for index in range(steps):
+        if index:
+            client.advance_clock(run.world_id, config.step_minutes)
+        result = settle(client, run, step_town(client, run, now), config.settle_s)
+        now = {a["agent_id"]: a for a in result["agents"]}
+        run.steps += 1
+        for entry in result["agents"]:
+            if entry["action"]:
+                run.actions_seen[entry["agent_id"]] += 1
+        on_step(
+            Progress(
+                step=index + 1,
+                steps=steps,
+                now=result["now"],
+                agents=len(run.agents),
+                acting=sum(1 for a in result["agents"] if a["action"]),
+                talking=sum(1 for a in result["agents"] if a["utterance"]),
+            )
+        )

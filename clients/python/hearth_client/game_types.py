@@ -1,0 +1,204 @@
+"""What the game loop reads and writes: memories, retrieval, steps, chat, plans and usage.
+
+Re-exported by `hearth_client.types`; import from there.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+__all__ = [
+    "Action",
+    "AgentNow",
+    "AgentStep",
+    "ChatReply",
+    "Component",
+    "Components",
+    "InterviewAnswer",
+    "InterviewMode",
+    "Memory",
+    "MemoryDetail",
+    "MemoryKind",
+    "NewMemory",
+    "Perceived",
+    "PlanDay",
+    "PlanNode",
+    "SearchResponse",
+    "SearchResult",
+    "Speech",
+    "StepResult",
+    "Usage",
+    "UsedMemory",
+    "Weights",
+]
+
+
+class Weights(TypedDict, total=False):
+    recency: float
+    importance: float
+    relevance: float
+
+
+# --- memories -------------------------------------------------------------------------------
+
+MemoryKind = Literal["observation", "reflection", "plan", "utterance", "seed", "directive"]
+
+
+class NewMemory(TypedDict):
+    description: str
+    kind: NotRequired[Literal["observation", "utterance", "seed", "directive"]]
+    created_at: NotRequired[str]
+    source: NotRequired[Literal["game", "player", "admin"]]
+    subject: NotRequired[str]
+    predicate: NotRequired[str]
+    object: NotRequired[str]
+
+
+class Memory(TypedDict):
+    id: int
+    kind: MemoryKind
+    description: str
+    created_at: str
+    last_accessed_at: str
+    importance: int
+    importance_scored: bool
+    depth: int
+    source: str
+    embedded: bool
+    subject: str | None
+    predicate: str | None
+    object: str | None
+
+
+class MemoryDetail(Memory):
+    evidence: list[MemoryDetail]
+
+
+class Component(TypedDict):
+    raw: float
+    normalized: float
+
+
+class Components(TypedDict):
+    recency: Component
+    importance: Component
+    relevance: Component
+
+
+class SearchResult(TypedDict):
+    id: int
+    description: str
+    kind: MemoryKind
+    created_at: str
+    importance: int
+    score: float
+    components: Components
+
+
+class SearchResponse(TypedDict):
+    results: list[SearchResult]
+    weights: Weights
+    at: str
+
+
+# --- the game loop, plans, usage, health ---------------------------------------------------
+
+
+class Perceived(TypedDict, total=False):
+    kind: Literal["agent", "object", "event"]
+    subject: str
+    state: str
+    description: str
+
+
+class AgentStep(TypedDict):
+    agent_id: str
+    place: NotRequired[str]
+    position: NotRequired[dict[str, Any]]
+    perceived: NotRequired[list[Perceived]]
+
+
+class Action(TypedDict):
+    plan_id: int
+    level: str
+    description: str
+    location: str | None
+    emoji: str | None
+    object_state: str | None
+    start: str
+    end: str
+
+
+class Speech(TypedDict):
+    conversation_id: int
+    speaker: str
+    text: str
+    spoken_at: str
+
+
+class AgentNow(TypedDict):
+    agent_id: str
+    action: Action | None
+    utterance: Speech | None
+    stored: int
+
+
+class StepResult(TypedDict):
+    now: str
+    agents: list[AgentNow]
+
+
+class UsedMemory(TypedDict):
+    id: int
+    kind: str
+    description: str
+
+
+class ChatReply(TypedDict):
+    conversation_id: int
+    reply: str
+    ends: bool
+    memories: list[UsedMemory]
+    player_memory_id: int
+    reply_memory_id: int
+
+
+InterviewMode = Literal[
+    "full", "no_reflection", "no_planning", "no_reflection_no_planning", "no_memory"
+]
+
+
+class InterviewAnswer(TypedDict):
+    answer: str
+    mode: str
+    memories: list[UsedMemory]
+
+
+class PlanNode(TypedDict):
+    id: int
+    level: Literal["day", "hour", "task"]
+    start: str
+    duration_min: int
+    location: str | None
+    description: str
+    emoji: str | None
+    object_state: str | None
+    status: Literal["planned", "active", "done", "superseded"]
+    superseded_by: int | None
+    children: list[PlanNode]
+
+
+class PlanDay(TypedDict):
+    day: str
+    now: str
+    current_action: PlanNode | None
+    items: list[PlanNode]
+
+
+class Usage(TypedDict):
+    basis: Literal["game", "wall"]
+    since: str | None
+    until: str | None
+    total: dict[str, Any]
+    by_agent: list[dict[str, Any]]
+    by_operation: list[dict[str, Any]]

@@ -1,0 +1,299 @@
+"""Sparing model calls: what a town can skip asking a language model, and why it loses nothing.
+
+The paper's reference implementation spends about 1,300 model calls per agent per game day,
+most of them on small questions asked once per 5–15 minute action (which place, which emoji,
+what state the object takes) and on re-deriving facts it already knew. The loops here ask the
+Mind the same questions; these rules decide which Mind answers, or answer from what is known:
+
+- `FrugalMind` answers the *cheap operations* (`choose_location`, `emoji`, `object_state`:
+  word-level lookups the heuristics do as well as a model) with the offline mind, and
+  decomposes an item that already fits one step of the next level as itself (a 15-minute
+  reaction is its own task; a 45-minute meal its own hour chunk) — no model is asked.
+- `KnownRelationships` answers "what is A's relationship with B" from the relationship the
+  agent already holds (made after their last conversation, or by an earlier reaction), so a
+  reaction asks the model only whether to react.
+- `needs_detail`: sleep is not decomposed; the day item is the action all night.
+- `reaction_gate`: a routine observation is not put to the Mind when the answer is already
+  known — the agent considered the same subject within the last hours, is in a conversation,
+  talked with that person lately, or is asleep (objects still wake a sleeper). A notable one
+  (importance 6 or more: a fire, someone crying) is always considered.
+
+Every rule is a pure function of its inputs; the workers pass in what the database knows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from cognition.clamps import STEP_BOUNDS
+from cognition.mind import AuditSink, Mind
+from cognition.types import (
+    Answer,
+    Granularity,
+    Insight,
+    Persona,
+    PlanItem,
+    Reaction,
+    RelationshipUpdate,
+    Utterance,
+)
+
+CHEAP_OPERATIONS: frozenset[str] = frozenset({"choose_location", "emoji", "object_state"})
+"""Operations the offline heuristics answer as well as a model: keyword lookups per action."""
+DEFAULT_REACTION_COOLDOWN = timedelta(hours=3)
+"""Game time before an agent reconsiders the same subject (the paper's agents perceive every
+step; a neighbour moving on to their next errand is not news every ten minutes)."""
+DEFAULT_NOTABLE_IMPORTANCE = 6
+"""An observation at least this important is always put to the Mind (past every cooldown, and
+to a sleeper): someone crying, a fight, a fire."""
+DEFAULT_CHAT_COOLDOWN = timedelta(hours=3)
+"""Game time before two agents who talked strike up another conversation (the reference
+code's chat buffer serves the same purpose)."""
+
+_SLEEP = re.compile(r"\b(sleep|sleeping|asleep|nap|napping|go(?:es)? to bed|bedtime)\b", re.I)
+
+
+def is_sleep(description: str) -> bool:
+    """Whether an action is sleeping (or going to bed for the night)."""
+    return bool(_SLEEP.search(description))
+
+
+def needs_detail(item: PlanItem) -> bool:
+    """Whether a plan item is worth decomposing further: sleep is one action all night."""
+    return not is_sleep(item.description)
+
+
+def fits_one_step(item: PlanItem, granularity: Granularity) -> bool:
+    """Whether the item is already no longer than one step of `granularity`."""
+    return item.duration_min <= STEP_BOUNDS[granularity][1]
+
+
+@dataclass(frozen=True)
+class GateFacts:
+    """What the database knows about an observer when an observation arrives."""
+
+    subject_is_agent: bool
+    importance: int = 1
+    """The observation's importance (the Mind's, or the provisional one until it is scored)."""
+    asleep: bool = False
+    in_conversation: bool = False
+    last_decided_about: datetime | None = None
+    last_talked_with: datetime | None = None
+
+
+def reaction_gate(
+    facts: GateFacts,
+    *,
+    now: datetime,
+    cooldown: timedelta = DEFAULT_REACTION_COOLDOWN,
+    chat_cooldown: timedelta = DEFAULT_CHAT_COOLDOWN,
+    notable: int = DEFAULT_NOTABLE_IMPORTANCE,
+) -> str | None:
+    """Why the Mind need not be asked about this observation, or None to ask it."""
+    routine = facts.importance < notable
+    decided = facts.last_decided_about
+    if routine and decided is not None and now - decided < cooldown:
+        return f"already considered this subject at {decided:%H:%M}"
+    if not facts.subject_is_agent:
+        return None
+    if facts.in_conversation:
+        return "already in a conversation"
+    if routine and facts.asleep:
+        return "asleep"
+    talked = facts.last_talked_with
+    if routine and talked is not None and now - talked < chat_cooldown:
+        return f"talked with them at {talked:%H:%M}"
+    return None
+
+
+class _Delegating:
+    """A Mind that forwards each operation to `_route(operation)`; subclasses choose."""
+
+    def __init__(self, primary: Mind) -> None:
+        self._primary = primary
+
+    @property
+    def model(self) -> str:
+        return self._primary.model
+
+    def _route(self, operation: str) -> Mind:
+        return self._primary
+
+    def with_audit(self, audit: AuditSink) -> Mind:
+        raise NotImplementedError
+
+    def rate_importance(self, memories: Sequence[str]) -> list[int]:
+        return self._route("rate_importance").rate_importance(memories)
+
+    def reflection_questions(self, records: Sequence[str], n: int = 3) -> list[str]:
+        return self._route("reflection_questions").reflection_questions(records, n)
+
+    def insights(self, question: str, statements: Sequence[str], n: int = 5) -> list[Insight]:
+        return self._route("insights").insights(question, statements, n)
+
+    def plan_day(
+        self,
+        *,
+        persona: Persona,
+        summary: str,
+        previous_day: str,
+        directives: Sequence[str],
+        now: datetime,
+    ) -> list[PlanItem]:
+        return self._route("plan_day").plan_day(
+            persona=persona,
+            summary=summary,
+            previous_day=previous_day,
+            directives=directives,
+            now=now,
+        )
+
+    def decompose(
+        self, *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
+    ) -> list[PlanItem]:
+        return self._route("decompose").decompose(
+            item=item, granularity=granularity, persona=persona, summary=summary
+        )
+
+    def choose_location(self, action: str, known_places: Sequence[str]) -> str:
+        return self._route("choose_location").choose_location(action, known_places)
+
+    def react(
+        self,
+        *,
+        persona: Persona,
+        summary: str,
+        status: str,
+        observation: str,
+        context: str,
+        now: datetime,
+    ) -> Reaction:
+        return self._route("react").react(
+            persona=persona,
+            summary=summary,
+            status=status,
+            observation=observation,
+            context=context,
+            now=now,
+        )
+
+    def relationship(
+        self, *, name: str, other: str, statements: Sequence[str]
+    ) -> RelationshipUpdate:
+        return self._route("relationship").relationship(
+            name=name, other=other, statements=statements
+        )
+
+    def next_utterance(
+        self,
+        *,
+        speaker: Persona,
+        listener: str,
+        summary: str,
+        relationship: str,
+        intent: str,
+        memories: Sequence[str],
+        history: Sequence[tuple[str, str]],
+        now: datetime,
+    ) -> Utterance:
+        return self._route("next_utterance").next_utterance(
+            speaker=speaker,
+            listener=listener,
+            summary=summary,
+            relationship=relationship,
+            intent=intent,
+            memories=memories,
+            history=history,
+            now=now,
+        )
+
+    def summarize_agent(self, *, persona: Persona, retrieved: Mapping[str, Sequence[str]]) -> str:
+        return self._route("summarize_agent").summarize_agent(persona=persona, retrieved=retrieved)
+
+    def object_state(self, action: str, obj: str) -> str | None:
+        return self._route("object_state").object_state(action, obj)
+
+    def emoji(self, action: str) -> str:
+        return self._route("emoji").emoji(action)
+
+    def answer(
+        self, *, question: str, persona: Persona, summary: str, asker: str, memories: Sequence[str]
+    ) -> Answer:
+        return self._route("answer").answer(
+            question=question, persona=persona, summary=summary, asker=asker, memories=memories
+        )
+
+
+class FrugalMind(_Delegating):
+    """The primary mind, with cheap operations answered by `cheap` and one-step items kept whole.
+
+    Calls answered by `cheap` are audited as its calls (model "offline-heuristic", no cost).
+    """
+
+    def __init__(
+        self,
+        primary: Mind,
+        *,
+        cheap: Mind,
+        cheap_operations: frozenset[str] = CHEAP_OPERATIONS,
+    ) -> None:
+        super().__init__(primary)
+        self._cheap = cheap
+        self._cheap_operations = cheap_operations
+
+    def with_audit(self, audit: AuditSink) -> FrugalMind:
+        return FrugalMind(
+            self._primary.with_audit(audit),
+            cheap=self._cheap.with_audit(audit),
+            cheap_operations=self._cheap_operations,
+        )
+
+    def _route(self, operation: str) -> Mind:
+        return self._cheap if operation in self._cheap_operations else self._primary
+
+    def decompose(
+        self, *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
+    ) -> list[PlanItem]:
+        """An item no longer than one step is that step; otherwise the primary decomposes."""
+        if fits_one_step(item, granularity):
+            return [
+                PlanItem(
+                    start=item.start,
+                    duration_min=item.duration_min,
+                    description=item.description,
+                    location=item.location,
+                )
+            ]
+        return super().decompose(
+            item=item, granularity=granularity, persona=persona, summary=summary
+        )
+
+
+class KnownRelationships(_Delegating):
+    """A mind that answers `relationship` from what the agent already holds about `other`.
+
+    Relationships it had to ask for are kept in `learned`, so the caller can store them.
+    """
+
+    def __init__(self, primary: Mind, known: Mapping[str, RelationshipUpdate]) -> None:
+        super().__init__(primary)
+        self._known = {name.casefold(): update for name, update in known.items()}
+        self.learned: dict[str, RelationshipUpdate] = {}
+
+    def with_audit(self, audit: AuditSink) -> KnownRelationships:
+        twin = KnownRelationships(self._primary.with_audit(audit), {})
+        twin._known, twin.learned = self._known, self.learned
+        return twin
+
+    def relationship(
+        self, *, name: str, other: str, statements: Sequence[str]
+    ) -> RelationshipUpdate:
+        known = self._known.get(other.casefold())
+        if known is not None:
+            return known
+        update = super().relationship(name=name, other=other, statements=statements)
+        self.learned[other] = update
+        return update

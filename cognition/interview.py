@@ -1,0 +1,80 @@
+"""Interviewing an agent, with the paper's ablations (§6 evaluation).
+
+An interview happens outside the world: it reads memory without touching it (recency is not
+disturbed) and is not remembered. `mode` removes kinds of memory from what the agent can
+recall, the paper's conditions: no reflection; no reflection and no planning; no memory at all
+(the agent answers from its persona alone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from cognition.mind import Mind
+from cognition.store import MemoryStore
+from cognition.types import Answer, MemoryKind, Persona, ScoredMemory
+
+DEFAULT_INTERVIEW_K = 12
+"""Memories put before the agent for one question: the paper's answers cite a handful."""
+
+
+class InterviewMode(StrEnum):
+    FULL = "full"
+    NO_REFLECTION = "no_reflection"
+    NO_PLANNING = "no_planning"
+    NO_REFLECTION_NO_PLANNING = "no_reflection_no_planning"
+    NO_MEMORY = "no_memory"
+
+
+ABLATED: dict[InterviewMode, frozenset[MemoryKind]] = {
+    InterviewMode.FULL: frozenset(),
+    InterviewMode.NO_REFLECTION: frozenset({MemoryKind.REFLECTION}),
+    InterviewMode.NO_PLANNING: frozenset({MemoryKind.PLAN}),
+    InterviewMode.NO_REFLECTION_NO_PLANNING: frozenset({MemoryKind.REFLECTION, MemoryKind.PLAN}),
+    InterviewMode.NO_MEMORY: frozenset(MemoryKind),
+}
+
+
+@dataclass(frozen=True)
+class InterviewAnswer:
+    answer: Answer
+    used: tuple[ScoredMemory, ...]
+    """The retrieved memories the answer cites (all retrieved ones if it cites none)."""
+
+
+def persona_summary(persona: Persona) -> str:
+    """Identity without memory, for the no-memory condition."""
+    age = f" (age: {persona.age})" if persona.age is not None else ""
+    return f"Name: {persona.name}{age}\nInnate traits: {persona.innate}".strip()
+
+
+def interview(
+    store: MemoryStore,
+    mind: Mind,
+    *,
+    persona: Persona,
+    summary: str,
+    question: str,
+    interviewer: str,
+    mode: InterviewMode,
+    now: datetime,
+    k: int = DEFAULT_INTERVIEW_K,
+) -> InterviewAnswer:
+    """Ask `question` as `interviewer`; the answer cites the memories it used."""
+    allowed = frozenset(MemoryKind) - ABLATED[mode]
+    retrieved = (
+        store.retrieve(question, k=k, now=now, kinds=allowed, touch=False) if allowed else []
+    )
+    if mode is InterviewMode.NO_MEMORY:
+        summary = persona_summary(persona)
+    answer = mind.answer(
+        question=question,
+        persona=persona,
+        summary=summary,
+        asker=interviewer,
+        memories=[s.memory.description for s in retrieved],
+    )
+    cited = [retrieved[i - 1] for i in answer.cited if 1 <= i <= len(retrieved)]
+    return InterviewAnswer(answer=answer, used=tuple(cited or retrieved))

@@ -1,0 +1,197 @@
+"""Enrichment: what a memory gains after it is written — its embedding and the Mind's importance.
+
+Writes never wait on a model: a memory is stored with a provisional importance and no
+embedding, retrievable at once, and `enrich` completes it from the fast queue. For a batch of
+ids it embeds every text still missing a vector in one embedder call (a text whose
+content_hash already has a vector in the database copies it, and identical texts are embedded
+once), rates every unscored memory with one Mind call per world (audited to that world), and
+adds each newly scored observation's importance to its agent's reflection accumulator.
+
+`enrich` is a unit of work of three short transactions, because no transaction may stay open
+across a model call (an LLM answer takes seconds; meanwhile the transaction would pin locks,
+and the audit rows written beside it could queue behind DDL waiting on it): read what is
+missing; ask the models, with no transaction open (each Mind call audited in its own); lock
+the rows in id order, re-read them, and write only what is still missing (one UPDATE for the
+batch). So a redelivered or concurrent run changes nothing twice, and the accumulator counts
+only memories whose `importance_scored` flips in this run. The SQL is `db.queries.enrichment`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+from cognition.errors import InvalidOutput
+from cognition.mind import Embedder, Mind
+from cognition.reflection import should_reflect
+from db.audit import recorded_calls
+from db.models import World
+from db.queries import enrichment as queries
+from db.queries.enrichment import Accumulated, Enrichment, Pending
+from db.queries.worlds import game_now
+from db.session import session_scope
+from db.settings import Settings
+from db.store import reflection_threshold
+
+DEFAULT_RATE_BATCH = 100
+"""Memories per `rate_importance` call: one call for a typical batch, while a 1000-memory
+backlog still fits an LLM's prompt and output comfortably."""
+
+DEFAULT_BACKLOG_LIMIT = 500
+
+IMPORTANCE_RANGE = (1, 10)
+
+
+@dataclass(frozen=True)
+class Enriched:
+    embedded: int = 0
+    scored: int = 0
+    accumulated: list[Accumulated] = field(default_factory=list)
+
+
+def enrich(
+    sessions: sessionmaker[Session],
+    ids: Sequence[int],
+    *,
+    embedder: Embedder,
+    mind: Mind,
+    rate_batch: int = DEFAULT_RATE_BATCH,
+) -> Enriched:
+    """Embed and rate whichever of `ids` still need it; commits its own transactions."""
+    with session_scope(sessions) as session:
+        seen = queries.pending(session, ids)
+        to_embed = [p for p in seen if p.needs_embedding]
+        copies = queries.donors(session, {p.content_hash for p in to_embed},
+                                dimension=embedder.dimension)  # fmt: skip
+        scopes = _audit_scopes(session, [p for p in seen if p.needs_score])
+    if not seen:
+        return Enriched()
+    fresh = _embed_missing([p for p in to_embed if p.content_hash not in copies], embedder)
+    scores = _rate([p for p in seen if p.needs_score], mind, sessions, scopes, rate_batch)
+    with session_scope(sessions) as session:
+        locked = queries.pending(session, [p.id for p in seen], lock=True)
+        items = [_enrichment(p, fresh, copies, scores) for p in locked]
+        queries.store(session, items)
+        newly_scored = {i.id: i.score for i in items if i.score is not None}
+        accumulated = queries.accumulate(
+            session, queries.observation_importance(locked, newly_scored)
+        )
+    return Enriched(
+        embedded=sum(1 for i in items if i.vector is not None or i.donor is not None),
+        scored=len(newly_scored),
+        accumulated=accumulated,
+    )
+
+
+def backlog(session: Session, *, limit: int = DEFAULT_BACKLOG_LIMIT) -> list[int]:
+    """Memories whose enrichment job was lost or failed (see `db.queries.enrichment`)."""
+    return queries.backlog(session, limit=limit)
+
+
+def after_enrichment(
+    session: Session, accumulated: Sequence[Accumulated], *, settings: Settings
+) -> list[uuid.UUID]:
+    """The agents whose accumulator crossed their world's reflection threshold in this run.
+
+    The hook for the reflection loop: each crossing is reported by exactly one run (the one
+    whose addition carried the sum past the threshold), so enqueueing one reflection per
+    returned agent reflects once per crossing."""
+    if not accumulated:
+        return []
+    worlds = {w.id: w for w in session.scalars(
+        sa.select(World).where(World.id.in_({a.world_id for a in accumulated})))}  # fmt: skip
+    crossed = []
+    for item in accumulated:
+        threshold = reflection_threshold(worlds[item.world_id], settings)
+        # "Exceeds", as `cognition.reflection.should_reflect`: reaching exactly the threshold
+        # is not a crossing yet; the addition that goes past it is.
+        if not should_reflect(item.before, threshold) and should_reflect(item.after, threshold):
+            crossed.append(item.agent_id)
+    return crossed
+
+
+def _embed_missing(pending: Sequence[Pending], embedder: Embedder) -> dict[str, list[float]]:
+    """One embedder call for the distinct texts, keyed by content hash."""
+    texts = {p.content_hash: p.description for p in pending}
+    if not texts:
+        return {}
+    vectors = embedder.embed(list(texts.values()))
+    if len(vectors) != len(texts):
+        raise InvalidOutput(f"embedder returned {len(vectors)} vectors for {len(texts)} texts")
+    return dict(zip(texts, vectors, strict=True))
+
+
+@dataclass(frozen=True)
+class AuditScope:
+    """Whom a world's Mind call is recorded against: the world, its agent when the batch has
+    only one, and the world's game time."""
+
+    agent_id: uuid.UUID | None
+    game_time: datetime | None
+
+
+def _audit_scopes(session: Session, pending: Sequence[Pending]) -> dict[uuid.UUID, AuditScope]:
+    agents: dict[uuid.UUID, set[uuid.UUID]] = defaultdict(set)
+    for p in pending:
+        agents[p.world_id].add(p.agent_id)
+    scopes = {}
+    for world_id, members in agents.items():
+        world = session.get(World, world_id)
+        scopes[world_id] = AuditScope(agent_id=next(iter(members)) if len(members) == 1 else None,
+                                      game_time=game_now(world) if world else None)  # fmt: skip
+    return scopes
+
+
+def _rate(
+    pending: Sequence[Pending],
+    mind: Mind,
+    audit_to: sessionmaker[Session],
+    scopes: dict[uuid.UUID, AuditScope],
+    rate_batch: int,
+) -> dict[int, int]:
+    """The Mind's importance for each memory id: one call per world (per `rate_batch` distinct
+    texts), each recorded in `llm_calls` in its own transaction."""
+    by_world: dict[uuid.UUID, list[Pending]] = defaultdict(list)
+    for p in pending:
+        by_world[p.world_id].append(p)
+    scores: dict[int, int] = {}
+    for world_id, items in by_world.items():
+        texts = list(dict.fromkeys(p.description for p in items))
+        scope = scopes[world_id]
+        with recorded_calls(audit_to, world_id=world_id, agent_id=scope.agent_id,
+                            game_time=scope.game_time) as sink:  # fmt: skip
+            rated = _rate_texts(mind.with_audit(sink), texts, rate_batch)
+        by_text = dict(zip(texts, rated, strict=True))
+        scores.update({p.id: by_text[p.description] for p in items})
+    return scores
+
+
+def _rate_texts(mind: Mind, texts: Sequence[str], rate_batch: int) -> list[int]:
+    scores: list[int] = []
+    for start in range(0, len(texts), rate_batch):
+        chunk = texts[start : start + rate_batch]
+        scores += _checked(mind.rate_importance(chunk), len(chunk))
+    return scores
+
+
+def _checked(scores: Sequence[int], expected: int) -> list[int]:
+    if len(scores) != expected:
+        raise InvalidOutput(f"the mind rated {len(scores)} memories of {expected}")
+    low, high = IMPORTANCE_RANGE
+    return [max(low, min(high, int(s))) for s in scores]
+
+
+def _enrichment(
+    p: Pending, fresh: dict[str, list[float]], copies: dict[str, int], scores: dict[int, int]
+) -> Enrichment:
+    """What is still missing for `p` (its state read under the row lock)."""
+    vector = fresh.get(p.content_hash) if p.needs_embedding else None
+    donor = copies.get(p.content_hash) if p.needs_embedding and vector is None else None
+    return Enrichment(id=p.id, vector=vector, donor=donor,
+                      score=scores.get(p.id) if p.needs_score else None)  # fmt: skip

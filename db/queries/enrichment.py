@@ -1,0 +1,198 @@
+"""The SQL of enrichment: which memories await it, whose vector a repeated text can copy, and
+the one statement that stores a batch's embeddings and scores.
+
+Write amplification matters here: every UPDATE of a memory writes a new row version into all of
+the table's indexes, so a batch's embeddings and scores go out in a single UPDATE (one new
+version per memory, not two) with the vectors as one array parameter.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+import sqlalchemy as sa
+from pgvector import Vector
+from sqlalchemy.orm import Session
+
+from db.models import Agent, Memory
+
+BACKLOG_GRACE = timedelta(seconds=60)
+"""The backlog leaves younger memories to the job their write enqueued."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A memory still missing its embedding, its Mind score, or both."""
+
+    id: int
+    world_id: uuid.UUID
+    agent_id: uuid.UUID
+    kind: str
+    description: str
+    content_hash: str
+    needs_embedding: bool
+    needs_score: bool
+
+
+@dataclass(frozen=True)
+class Enrichment:
+    """What to store for one memory: a fresh vector, a donor's id to copy one from, a score."""
+
+    id: int
+    vector: Sequence[float] | None = None
+    donor: int | None = None
+    score: int | None = None
+
+
+@dataclass(frozen=True)
+class Accumulated:
+    """An agent's reflection accumulator before and after this run added to it."""
+
+    agent_id: uuid.UUID
+    world_id: uuid.UUID
+    before: int
+    after: int
+
+
+def pending(session: Session, ids: Sequence[int], *, lock: bool = False) -> list[Pending]:
+    """Which of `ids` are unenriched, and in which way. With `lock`, the rows are locked in id
+    order first (no deadlock between concurrent runs) and the answer is their state under the
+    lock, so it stays true until the caller commits."""
+    if not ids:
+        return []
+    query = sa.select(
+        Memory.id, Memory.world_id, Memory.agent_id, Memory.kind, Memory.description,
+        Memory.content_hash, Memory.embedding.is_(None), ~Memory.importance_scored,
+    ).where(Memory.id.in_(list(ids))).order_by(Memory.id)  # fmt: skip
+    if lock:
+        query = query.with_for_update(of=Memory)
+    return [Pending(*row) for row in session.execute(query) if row[-1] or row[-2]]
+
+
+def pending_in_world(session: Session, *, world_id: uuid.UUID, limit: int) -> list[int]:
+    """A world's unenriched memories, whatever their age: what the agent loop wrote (plans,
+    reflections, utterances) is enriched in one batch per world (`hearth.enrich_world`)."""
+    unenriched = sa.or_(Memory.embedding.is_(None), ~Memory.importance_scored)
+    query = (
+        sa.select(Memory.id)
+        .where(unenriched, Memory.world_id == world_id)
+        .order_by(Memory.agent_id, Memory.id)
+        .limit(limit)
+    )
+    return list(session.scalars(query))
+
+
+def backlog(session: Session, *, limit: int) -> list[int]:
+    """Unenriched memories older than the grace period (their job was lost or failed), read
+    through the partial index `ix_memories_unenriched` (its predicate, spelled identically)."""
+    cutoff = sa.func.now() - BACKLOG_GRACE
+    unenriched = sa.or_(Memory.embedding.is_(None), ~Memory.importance_scored)
+    query = (
+        sa.select(Memory.id)
+        .where(unenriched, Memory.inserted_at < cutoff)
+        .order_by(Memory.agent_id, Memory.id)
+        .limit(limit)
+    )
+    return list(session.scalars(query))
+
+
+DONOR_SCAN = 32
+"""Index entries of a content hash looked at for a vector to copy. Bounded because during a
+backlog a repeated text has thousands of rows not yet embedded (and an updated row's live
+version sits last in the hash's index order): an unbounded look-up scanned them all. Missing
+a donor only costs embedding the text again."""
+
+
+def donors(session: Session, hashes: set[str], *, dimension: int) -> dict[str, int]:
+    """For each content hash, a memory that already has its vector in this space."""
+    if not hashes:
+        return {}
+    rows = session.execute(
+        sa.text(
+            "SELECT h.hash, d.id FROM unnest(CAST(:hashes AS varchar[])) AS h(hash) "
+            "JOIN LATERAL (SELECT c.id FROM (SELECT m.id, m.embedding FROM memories AS m "
+            "WHERE m.content_hash = h.hash LIMIT :scan) AS c "
+            "WHERE c.embedding IS NOT NULL AND vector_dims(c.embedding) = :dimension "
+            "LIMIT 1) AS d ON true"
+        ),
+        {"hashes": sorted(hashes), "scan": DONOR_SCAN, "dimension": dimension},
+    )
+    return {h: d for h, d in rows}
+
+
+def store(session: Session, items: Sequence[Enrichment]) -> None:
+    """Write vectors, copied vectors and scores in one UPDATE (callers hold the row locks)."""
+    if not items:
+        return
+    session.execute(
+        sa.text(
+            "UPDATE memories AS m SET "
+            "embedding = COALESCE(CAST(v.vector AS vector), "
+            "(SELECT d.embedding FROM memories AS d WHERE d.id = v.donor), m.embedding), "
+            "importance = COALESCE(v.score, m.importance), "
+            "importance_scored = m.importance_scored OR v.score IS NOT NULL "
+            "FROM unnest(CAST(:ids AS bigint[]), CAST(:vectors AS text[]), "
+            "CAST(:donors AS bigint[]), CAST(:scores AS smallint[])) "
+            "AS v(id, vector, donor, score) "
+            "WHERE m.id = v.id"
+        ),
+        {
+            "ids": [i.id for i in items],
+            "vectors": [
+                None if i.vector is None else Vector(list(i.vector)).to_text() for i in items
+            ],
+            "donors": [i.donor for i in items],
+            "scores": [i.score for i in items],
+        },
+    )
+
+
+def _text(vector: Sequence[float] | None) -> str | None:
+    """pgvector's text form; the whole batch travels as one text[] parameter."""
+    return None if vector is None else Vector(list(vector)).to_text()
+
+
+def accumulate(session: Session, added: dict[uuid.UUID, int]) -> list[Accumulated]:
+    """Add importance to agents' reflection accumulators in one atomic UPDATE (agents locked in
+    id order first), reporting each sum before and after."""
+    added = {agent: n for agent, n in added.items() if n}
+    if not added:
+        return []
+    ids = sorted(added)
+    # FOR NO KEY UPDATE, not FOR UPDATE: a slow job writing rows that reference the agent (a
+    # reflection's claim, plans, memories) holds a KEY SHARE lock on it until it commits, and
+    # the fast queue must not wait for that job's model calls.
+    session.execute(
+        sa.select(Agent.id)
+        .where(Agent.id.in_(ids))
+        .order_by(Agent.id)
+        .with_for_update(key_share=True)
+    )
+    rows = session.execute(
+        sa.text(
+            "UPDATE agents AS a "
+            "SET importance_since_reflection = a.importance_since_reflection + v.added "
+            "FROM unnest(CAST(:ids AS uuid[]), CAST(:added AS integer[])) AS v(id, added) "
+            "WHERE a.id = v.id "
+            "RETURNING a.id, a.world_id, a.importance_since_reflection - v.added, "
+            "a.importance_since_reflection"
+        ),
+        {"ids": ids, "added": [added[i] for i in ids]},
+    )
+    return [Accumulated(*row) for row in rows]
+
+
+def observation_importance(
+    items: Sequence[Pending], scores: dict[int, int]
+) -> dict[uuid.UUID, int]:
+    """Per agent, the summed new scores of its observations (the paper's reflection trigger
+    counts what the agent perceived)."""
+    added: dict[uuid.UUID, int] = defaultdict(int)
+    for item in items:
+        if item.kind == "observation" and item.id in scores:
+            added[item.agent_id] += scores[item.id]
+    return dict(added)

@@ -1,0 +1,73 @@
+"""Relationships: how an agent sees another agent (or a player) now, with earlier views kept."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from cognition.types import RelationshipUpdate
+from db.models import Relationship
+
+
+def set_relationship(
+    session: Session,
+    *,
+    agent_id: uuid.UUID,
+    other_name: str,
+    other_agent_id: uuid.UUID | None,
+    summary: str,
+    sentiment: int,
+    at: datetime,
+) -> bool:
+    """Record the current view; the one it replaces goes to `history`. False if unchanged."""
+    row = session.scalar(
+        sa.select(Relationship).where(
+            Relationship.agent_id == agent_id, Relationship.other_name == other_name
+        )
+    )
+    if row is None:
+        session.add(
+            Relationship(
+                agent_id=agent_id,
+                other_name=other_name,
+                summary=summary,
+                other_agent_id=other_agent_id,
+                sentiment=sentiment,
+                history=[],
+                updated_at=at,
+            )
+        )
+        session.flush()
+        return True
+    if (row.summary, row.sentiment, row.other_agent_id) == (summary, sentiment, other_agent_id):
+        return False
+    earlier = {"summary": row.summary, "sentiment": row.sentiment, "until": at.isoformat()}
+    row.history = [*row.history, earlier]
+    row.summary, row.sentiment, row.other_agent_id, row.updated_at = (
+        summary,
+        sentiment,
+        other_agent_id,
+        at,
+    )
+    session.flush()
+    return True
+
+
+def recent_views(
+    session: Session, *, agent_id: uuid.UUID, since: datetime
+) -> dict[str, RelationshipUpdate]:
+    """How the agent sees each other it formed or revised a view of since `since` (game
+    time), by the other's name: a reaction reuses these instead of asking the Mind again."""
+    rows = session.execute(
+        sa.select(Relationship.other_name, Relationship.summary, Relationship.sentiment).where(
+            Relationship.agent_id == agent_id, Relationship.updated_at >= since
+        )
+    )
+    return {
+        name: RelationshipUpdate(summary=summary, sentiment=sentiment)
+        for name, summary, sentiment in rows
+        if summary
+    }

@@ -1,0 +1,213 @@
+"""What has come due on a world's game clock, read in a few batched queries per world.
+
+The beat sweep asks, for every agent of every running (unpaused) world at its game time now:
+
+- a day outline: no live day item covers now, and today is not planned yet (an agent that
+  was never summarised is summarised first, so its first outline reads a summary);
+- decomposition: `cognition.schedule.window_to_decompose` over the live items not over yet —
+  hour chunks for the next two day items, tasks for the next two hour chunks — leaving out
+  sleep (`cognition.frugal.needs_detail`);
+- a summary: `cognition.summary.is_stale` (never made, a game day old, or 50 memories since);
+- a reflection: the accumulator is above the world's threshold, so run reflections_done + 1
+  (a crossing whose job was lost is found here; the run's claim keeps it to one);
+- and it announces `action_changed` for each agent whose current plan leaf is not the one last
+  announced (`agents.current_plan_id`).
+
+Four queries per world whatever its size: worlds, agents with their bounded count of memories
+since their summary, live plan rows within a day of now, and the marker update.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from cognition.frugal import needs_detail
+from cognition.reflection import should_reflect
+from cognition.schedule import window_to_decompose
+from cognition.summary import DEFAULT_MAX_NEW_MEMORIES, is_stale
+from cognition.types import Granularity, PlanItem
+from db.models import Agent, Plan, World
+from db.queries.events import emit
+from db.queries.plans import LEVEL_DEPTH, end_of, to_item
+from db.queries.worlds import game_now
+from db.settings import Settings
+from db.store import reflection_threshold
+
+PLAN_REACH = timedelta(days=1)
+"""No plan item lasts longer than a day (an outline spans 24 hours), so the live items that
+matter now start within a day of it."""
+
+
+@dataclass
+class AgentDue:
+    """The work due for one agent now; empty fields mean nothing is due."""
+
+    agent_id: uuid.UUID
+    world_id: uuid.UUID
+    plan_day: date | None = None
+    decompose: list[tuple[int, Granularity]] = field(default_factory=list)
+    summarize: bool = False
+    reflect_seq: int | None = None
+
+
+@dataclass
+class WorldDue:
+    world: World
+    now: datetime
+    agents: list[AgentDue]
+    actions_changed: int = 0
+
+
+def running_worlds(session: Session) -> list[World]:
+    """Worlds whose clocks run their schedules: pausing a world pauses every schedule."""
+    return list(session.scalars(sa.select(World).where(~World.paused).order_by(World.id)))
+
+
+def due_in_world(session: Session, world: World, *, settings: Settings) -> WorldDue:
+    """Everything due in `world` at its game time now (module docstring); announces changed
+    actions as events in the caller's transaction."""
+    now = game_now(world)
+    agents = _agents_with_backlog(session, world.id)
+    plans = _live_plans(session, [agent.id for agent, _ in agents], now)
+    threshold = reflection_threshold(world, settings)
+    due = [_agent_due(agent, since, plans[agent.id], now, threshold) for agent, since in agents]
+    changed = announce_actions(
+        session, world=world, agents=[a for a, _ in agents], plans=plans, now=now
+    )
+    return WorldDue(world=world, now=now, agents=due, actions_changed=changed)
+
+
+def due_for_agent(
+    session: Session, agent: Agent, *, now: datetime
+) -> list[tuple[int, Granularity]]:
+    """The decompositions due for one agent now (after a re-plan, without waiting a sweep)."""
+    plans = _live_plans(session, [agent.id], now)[agent.id]
+    return _decompositions(plans, now)
+
+
+def announce_actions(
+    session: Session,
+    *,
+    world: World,
+    agents: Sequence[Agent],
+    plans: dict[uuid.UUID, list[Plan]],
+    now: datetime,
+) -> int:
+    """Emit `action_changed` for agents whose current leaf changed; the marker update is
+    conditional, so two overlapping sweeps announce a change once."""
+    changed = 0
+    for agent in agents:
+        leaf = _current_leaf(plans[agent.id], now)
+        leaf_id = leaf.id if leaf is not None else None
+        if leaf_id == agent.current_plan_id:
+            continue
+        claimed = session.scalar(
+            sa.update(Agent)
+            .where(Agent.id == agent.id, Agent.current_plan_id.is_distinct_from(leaf_id))
+            .values(current_plan_id=leaf_id)
+            .returning(Agent.id)
+            .execution_options(synchronize_session=False)
+        )
+        if claimed is not None:
+            emit(
+                session,
+                world_id=world.id,
+                type="action_changed",
+                payload=action_payload(agent, leaf),
+            )
+            changed += 1
+    return changed
+
+
+def action_payload(agent: Agent, leaf: Plan | None) -> dict[str, object]:
+    if leaf is None:
+        return {"agent_id": str(agent.id), "name": agent.name, "plan_id": None}
+    return {
+        "agent_id": str(agent.id),
+        "name": agent.name,
+        "plan_id": leaf.id,
+        "level": leaf.level,
+        "description": leaf.description,
+        "location": leaf.location,
+        "emoji": leaf.emoji,
+        "object_state": leaf.object_state,
+        "start": leaf.start.isoformat(),
+        "end": end_of(leaf).isoformat(),
+    }
+
+
+def _agent_due(
+    agent: Agent, memories_since: int, plans: list[Plan], now: datetime, threshold: int
+) -> AgentDue:
+    due = AgentDue(agent_id=agent.id, world_id=agent.world_id)
+    due.summarize = is_stale(summary_at=agent.summary_at, memories_since=memories_since, now=now)
+    covered = any(p.level == "day" and p.start <= now < end_of(p) for p in plans)
+    planned = agent.planned_day is not None and agent.planned_day >= now.date()
+    if not covered and not planned and agent.summary_at is not None:
+        due.plan_day = now.date()
+    due.decompose = _decompositions(plans, now)
+    if should_reflect(agent.importance_since_reflection, threshold):
+        due.reflect_seq = agent.reflections_done + 1
+    return due
+
+
+def _decompositions(plans: Sequence[Plan], now: datetime) -> list[tuple[int, Granularity]]:
+    """`window_to_decompose` over the live rows, mapped back to plan ids."""
+    ids: dict[int, int] = {}
+    levels: dict[str, list[PlanItem]] = defaultdict(list)
+    for row in plans:
+        item = to_item(row)
+        ids[id(item)] = row.id
+        levels[row.level].append(item)
+    window = window_to_decompose(
+        [d for d in levels["day"] if needs_detail(d)],
+        now,
+        hour_items=levels["hour"],
+        task_items=levels["task"],
+    )
+    return [(ids[id(i)], Granularity.HOUR) for i in window.day_items] + [
+        (ids[id(i)], Granularity.TASK) for i in window.hour_items
+    ]
+
+
+def _current_leaf(plans: Sequence[Plan], now: datetime) -> Plan | None:
+    """The deepest live plan covering now (as `db.queries.step.current_actions` reads it)."""
+    covering = [p for p in plans if p.start <= now < end_of(p)]
+    return max(covering, key=lambda p: (LEVEL_DEPTH[p.level], p.start, p.id), default=None)
+
+
+def _agents_with_backlog(session: Session, world_id: uuid.UUID) -> list[tuple[Agent, int]]:
+    """The world's agents, each with its memories since its summary (up to the bound)."""
+    count: sa.ColumnElement[int] = sa.literal_column(
+        "(SELECT count(*) FROM (SELECT 1 FROM memories AS m WHERE m.agent_id = agents.id"
+        " AND (agents.summary_at IS NULL OR m.created_at > agents.summary_at)"
+        f" LIMIT {int(DEFAULT_MAX_NEW_MEMORIES)}) AS recent)"
+    )
+    query = sa.select(Agent, count).where(Agent.world_id == world_id).order_by(Agent.id)
+    return [(agent, int(n)) for agent, n in session.execute(query)]
+
+
+def _live_plans(
+    session: Session, agent_ids: Sequence[uuid.UUID], now: datetime
+) -> dict[uuid.UUID, list[Plan]]:
+    """Live plan rows not over at `now`, per agent, in start order."""
+    found: dict[uuid.UUID, list[Plan]] = {agent_id: [] for agent_id in agent_ids}
+    if not agent_ids:
+        return found
+    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
+    query = (
+        sa.select(Plan)
+        .where(Plan.agent_id.in_(list(agent_ids)), Plan.status != "superseded")
+        .where(Plan.start >= now - PLAN_REACH, Plan.start < now + PLAN_REACH, ends > now)
+        .order_by(Plan.agent_id, Plan.start, Plan.id)
+    )
+    for plan in session.scalars(query):
+        found[plan.agent_id].append(plan)
+    return found

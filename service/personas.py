@@ -1,0 +1,140 @@
+"""Writing personas, shared by the agents routes and the persona-pack import, so an agent made
+either way gets the same seed memories, place knowledge and events."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from cognition.errors import InvalidInput
+from cognition.places import ancestors, normalize_path
+from cognition.types import MemoryKind, MemorySource, NewMemory
+from db.models import Agent, Place, World
+from db.queries.agents import create_agent
+from db.queries.events import emit
+from db.queries.memories import add_memories
+from db.queries.places import known_paths, known_place_ids, learn_places, places_by_path
+from service.errors import ApiError
+from service.schemas.agents import AgentRead
+
+PLACEMENT_FIELDS = ("start_place", "known_places")
+"""Request fields that are not persona columns: they write `agents.place` and `agent_places`."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where an agent starts and every place it knows (listed ones and their ancestors)."""
+
+    start: Place | None
+    known: list[Place]
+
+
+def resolve_placement(
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    start_place: str | None,
+    known_places: Sequence[str],
+    field: str,
+) -> Placement:
+    """Check every path against the world's map; an unknown one is a 422 naming it."""
+    listed = [(f"{field}.known_places.{i}", path) for i, path in enumerate(known_places)]
+    if start_place is not None:
+        listed.append((f"{field}.start_place", start_place))
+    canonical = [(where, _canonical(path, where)) for where, path in listed]
+    wanted = {p for _, path in canonical for p in (*ancestors(path), path)}
+    found = places_by_path(session, world_id=world_id, paths=wanted)
+    for where, path in canonical:
+        if path not in found:
+            raise ApiError(
+                422, "validation_error", f"no place {path!r} in this world's map", field=where
+            )
+    start = found[_canonical(start_place, field)] if start_place is not None else None
+    return Placement(start=start, known=[found[path] for path in sorted(wanted)])
+
+
+def _canonical(path: str, where: str) -> str:
+    try:
+        return normalize_path(path)
+    except InvalidInput as exc:
+        raise ApiError(422, "validation_error", str(exc), field=where) from None
+
+
+def seed_phrases(background: str) -> list[str]:
+    """The paper seeds memory with each semicolon-separated phrase of the background."""
+    return [phrase.strip() for phrase in background.split(";") if phrase.strip()]
+
+
+def create_persona(
+    session: Session, *, world: World, fields: dict[str, Any], placement: Placement, now: datetime
+) -> Agent:
+    """A new agent with its seed memories, standing at its start place, knowing its places."""
+    place = placement.start.path if placement.start else None
+    agent = create_agent(session, world_id=world.id, fields={**fields, "place": place})
+    seeds = [
+        NewMemory(description=p, kind=MemoryKind.SEED, source=MemorySource.ADMIN)
+        for p in seed_phrases(agent.background)
+    ]
+    add_memories(session, world_id=world.id, agent_id=agent.id, items=seeds, now=now)
+    learn_places(session, agent_ids=[agent.id], places=placement.known, at=now)
+    emit(
+        session,
+        world_id=world.id,
+        type="agent_created",
+        payload={"agent_id": str(agent.id), "name": agent.name},
+    )
+    return agent
+
+
+def update_persona(
+    session: Session,
+    *,
+    agent: Agent,
+    fields: dict[str, Any],
+    placement: Placement,
+    move: bool,
+    now: datetime,
+) -> list[str]:
+    """Apply what differs; learn places not yet known; move to the start place if `move`.
+
+    Returns the names of what changed (empty: nothing did); the caller announces it.
+    """
+    changed = [name for name, value in fields.items() if getattr(agent, name) != value]
+    for name in changed:
+        setattr(agent, name, fields[name])
+    known = known_place_ids(session, agent.id)
+    new = [place for place in placement.known if place.id not in known]
+    learn_places(session, agent_ids=[agent.id], places=new, at=now)
+    changed += ["known_places"] if new else []
+    if move and placement.start is not None and agent.place != placement.start.path:
+        agent.place = placement.start.path
+        changed.append("place")
+    session.flush()
+    return changed
+
+
+def announce_update(session: Session, agent: Agent, changed: Sequence[str]) -> None:
+    """One `agent_updated` event naming what changed; nothing when nothing did."""
+    if changed:
+        emit(
+            session,
+            world_id=agent.world_id,
+            type="agent_updated",
+            payload={"agent_id": str(agent.id), "name": agent.name, "changed": list(changed)},
+        )
+
+
+def agent_reads(session: Session, agents: Sequence[Agent]) -> list[AgentRead]:
+    """Agents as the API shows them, with their known places (one query for all)."""
+    paths = known_paths(session, [agent.id for agent in agents])
+    return [
+        AgentRead.model_validate(agent, from_attributes=True).model_copy(
+            update={"known_places": paths[agent.id]}
+        )
+        for agent in agents
+    ]

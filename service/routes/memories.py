@@ -1,0 +1,192 @@
+"""An agent's memory stream: write batches, page through it, read a reflection's evidence tree,
+and retrieve by the paper's score with every term explained.
+
+A write commits first and enqueues enrichment (embedding + the Mind's importance) second, so a
+broker outage never loses accepted memories: the beat backlog sweep enriches them later.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import JSONResponse
+
+from cognition.mind import Embedder
+from cognition.retrieval import fit_budget
+from cognition.types import MemoryKind, MemorySource, NewMemory, RetrievalWeights, ScoredMemory
+from db.models import Memory
+from db.queries.memories import evidence_tree, get_memory, insert_batch, list_memories
+from db.queries.worlds import game_now
+from db.store import PgMemoryStore, effective_weights
+from service.deps import (
+    CallerDep,
+    CurrentAgent,
+    CurrentWorld,
+    IdempotencyKeyHeader,
+    SessionDep,
+    SettingsDep,
+)
+from service.enqueue import enqueue_enrichment
+from service.errors import ERROR_RESPONSES, ApiError
+from service.idempotency import run_once
+from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.schemas.common import GameTime
+from service.schemas.memories import (
+    MAX_BATCH,
+    ComponentRead,
+    Components,
+    MemoryBatch,
+    MemoryCreate,
+    MemoryDetail,
+    MemoryPage,
+    MemoryRead,
+    SearchRequest,
+    SearchResponse,
+    SearchResult,
+    SearchWeights,
+    WeightsRead,
+)
+
+router = APIRouter(prefix="/v1/worlds/{world_id}/agents/{agent_id}/memories",
+                   tags=["memories"], responses=ERROR_RESPONSES)  # fmt: skip
+
+MemoryId = Annotated[int, Path(ge=1, le=2**63 - 1)]
+
+
+def memory_read(row: Memory | sa.Row[Any]) -> MemoryRead:
+    return MemoryRead(
+        id=row.id, kind=MemoryKind(row.kind), description=row.description,
+        created_at=row.created_at, last_accessed_at=row.last_accessed_at,
+        importance=row.importance, importance_scored=row.importance_scored, depth=row.depth,
+        source=row.source, embedded=row.embedding is not None, subject=row.subject,
+        predicate=row.predicate, object=row.object,
+    )  # fmt: skip
+
+
+def new_memory(item: MemoryCreate) -> NewMemory:
+    return NewMemory(
+        description=item.description, kind=MemoryKind(item.kind), created_at=item.created_at,
+        source=MemorySource(item.source), subject=item.subject, predicate=item.predicate,
+        object=item.object,
+    )  # fmt: skip
+
+
+@router.post("", status_code=201, response_model=MemoryPage, summary="Write memories (a batch)")
+def create(
+    body: MemoryBatch,
+    world: CurrentWorld,
+    agent: CurrentAgent,
+    caller: CallerDep,
+    session: SessionDep,
+    request: Request,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
+    if len(body.memories) > MAX_BATCH:
+        raise ApiError(413, "payload_too_large", f"at most {MAX_BATCH} memories per request; "
+                       f"got {len(body.memories)}", field="body.memories")  # fmt: skip
+    written: list[int] = []
+
+    def make() -> tuple[int, MemoryPage]:
+        items = [new_memory(m) for m in body.memories]
+        rows = insert_batch(session, world_id=world.id, agent_id=agent.id, items=items,
+                            now=game_now(world))  # fmt: skip
+        written.extend(row.id for row in rows)
+        return 201, MemoryPage(items=[memory_read(row) for row in rows])
+
+    response = run_once(session, caller=caller, key=idempotency_key, operation="create_memories",
+                        body=body, world_id=world.id, create=make)  # fmt: skip
+    enqueue_enrichment(request.app.state.celery, written)
+    return response
+
+
+@router.get("", response_model=MemoryPage, summary="Page through memories, newest first")
+def index(
+    agent: CurrentAgent,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
+    cursor: str | None = None,
+    kind: Annotated[list[MemoryKind] | None, Query(description="repeat to allow several")] = None,
+    since: Annotated[GameTime | None, Query(description="created_at ≥ since (game time)")] = None,
+    until: Annotated[GameTime | None, Query(description="created_at < until (game time)")] = None,
+) -> MemoryPage:
+    before = decode_cursor(cursor, _position)
+    rows = list_memories(session, agent_id=agent.id, limit=limit + 1, before=before,
+                         kinds=[k.value for k in kind or []], since=since, until=until)  # fmt: skip
+    page, more = rows[:limit], len(rows) > limit
+    last = page[-1] if more else None
+    next_cursor = encode_cursor([last.created_at.isoformat(), last.id]) if last else None
+    return MemoryPage(items=[memory_read(r) for r in page], next_cursor=next_cursor)
+
+
+def _position(values: list[object]) -> tuple[datetime, int]:
+    created, memory_id = values
+    return datetime.fromisoformat(str(created)), int(str(memory_id))
+
+
+@router.get("/{memory_id}", response_model=MemoryDetail,
+            summary="Read a memory; a reflection with the tree of evidence it cites")  # fmt: skip
+def read(memory_id: MemoryId, agent: CurrentAgent, session: SessionDep) -> MemoryDetail:
+    row = get_memory(session, agent_id=agent.id, memory_id=memory_id)
+    if row is None:
+        raise ApiError(404, "not_found", f"no memory {memory_id} for this agent")
+    cited, children = evidence_tree(session, agent_id=agent.id, root_id=row.id)
+    return _detail(row, cited, children, path=frozenset())
+
+
+def _detail(
+    row: Memory, cited: dict[int, Memory], children: dict[int, list[int]], *, path: frozenset[int]
+) -> MemoryDetail:
+    """The memory with its evidence nested; a citation back up the path is not followed."""
+    inner = path | {row.id}
+    evidence = [_detail(cited[i], cited, children, path=inner)
+                for i in children.get(row.id, []) if i not in inner]  # fmt: skip
+    return MemoryDetail(**memory_read(row).model_dump(), evidence=evidence)
+
+
+@router.post("/search", response_model=SearchResponse,
+             summary="Retrieve by the paper's score: recency + importance + relevance")  # fmt: skip
+def search(
+    body: SearchRequest,
+    world: CurrentWorld,
+    agent: CurrentAgent,
+    session: SessionDep,
+    settings: SettingsDep,
+    request: Request,
+) -> SearchResponse:
+    at = body.at or game_now(world)
+    weights = _weights(body.weights, effective_weights(world, settings))
+    embedder: Embedder = request.app.state.embedder
+    store = PgMemoryStore(session, world_id=world.id, agent_id=agent.id, embedder=embedder,
+                          weights_default=weights)  # fmt: skip
+    scored = store.retrieve(body.query, k=body.k, now=at, kinds=body.kinds, touch=False)
+    if body.budget_tokens is not None:
+        scored = fit_budget(scored, body.budget_tokens)
+    if body.touch:
+        store.touch([s.memory.id for s in scored], now=at)
+    session.commit()
+    return SearchResponse(results=[_result(s) for s in scored], at=at,
+                          weights=WeightsRead(**vars(weights)))  # fmt: skip
+
+
+def _weights(asked: SearchWeights | None, default: RetrievalWeights) -> RetrievalWeights:
+    """Per-call weights, each omitted one taken from the world's."""
+    if asked is None:
+        return default
+    return RetrievalWeights(
+        recency=default.recency if asked.recency is None else asked.recency,
+        importance=default.importance if asked.importance is None else asked.importance,
+        relevance=default.relevance if asked.relevance is None else asked.relevance,
+    )
+
+
+def _result(item: ScoredMemory) -> SearchResult:
+    memory = item.memory
+    parts = {name: ComponentRead(raw=c.raw, normalized=c.normalized)
+             for name, c in (("recency", item.recency), ("importance", item.importance),
+                             ("relevance", item.relevance))}  # fmt: skip
+    return SearchResult(id=memory.id, description=memory.description, kind=memory.kind,
+                        created_at=memory.created_at, importance=memory.importance,
+                        score=item.score, components=Components(**parts))  # fmt: skip

@@ -1,0 +1,195 @@
+"""The map (the environment tree), object states the game changes, and each agent's known map.
+
+"Near" rule: when an object changes state, every agent whose current place is in the same
+area — the same first path segment, e.g. anywhere in "Fernwood apartment 2" for its stove —
+perceives it as an observation "<path> is <state>". Areas are the unit a game usually renders
+as one scene (a house, the cafe), so this needs no coordinates.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
+
+from cognition.errors import InvalidInput
+from cognition.places import ancestors, normalize_path, parse_state_statement
+from cognition.types import MemoryKind, MemorySource, NewMemory
+from db.models import Agent, AgentPlace, Place, World
+from db.queries.events import emit
+from db.queries.memories import add_for_agents
+from db.queries.places import (
+    agents_in_area,
+    known_tree,
+    learn_places,
+    places_by_path,
+    world_places,
+)
+from db.queries.worlds import game_now
+from service.deps import CallerDep, CurrentAgent, CurrentWorld, IdempotencyKeyHeader, SessionDep
+from service.enqueue import enqueue_enrichment
+from service.errors import ERROR_RESPONSES, ApiError
+from service.idempotency import run_once
+from service.map_tree import nest, put_map
+from service.schemas.places import (
+    KnownMap,
+    KnownPlaceRead,
+    MapRead,
+    MapSpec,
+    MapSummary,
+    ObjectStateChange,
+    ObjectStateRead,
+    Perceiver,
+    PlaceRead,
+)
+
+router = APIRouter(prefix="/v1/worlds/{world_id}", tags=["map"], responses=ERROR_RESPONSES)
+
+
+@router.put("/map", response_model=MapSummary, summary="Replace the map (upsert by path)")
+def replace_map(body: MapSpec, world: CurrentWorld, session: SessionDep) -> MapSummary:
+    """Idempotent: the same map twice changes nothing. See docs/architecture.md for removals."""
+    summary = put_map(session, world_id=world.id, spec=body, field="body")
+    if summary.created or summary.updated or summary.removed:
+        emit(session, world_id=world.id, type="map_updated", payload=summary.model_dump())
+    session.commit()
+    return summary
+
+
+@router.get("/map", response_model=MapRead, summary="The map with every place's state")
+def read_map(world: CurrentWorld, session: SessionDep) -> MapRead:
+    def make(place: Place, children: list[PlaceRead]) -> PlaceRead:
+        return PlaceRead(
+            name=place.name,
+            path=place.path,
+            state=place.state,
+            norms=place.norms,
+            children=children,
+        )
+
+    return MapRead(name=world.name, children=nest(world_places(session, world.id), make))
+
+
+@router.get(
+    "/agents/{agent_id}/places",
+    response_model=KnownMap,
+    summary="The part of the map an agent knows, as it last saw it",
+)
+def read_known(agent: CurrentAgent, session: SessionDep) -> KnownMap:
+    rows = known_tree(session, agent.id)
+    seen = {place.id: view for place, view in rows}
+
+    def make(place: Place, children: list[KnownPlaceRead]) -> KnownPlaceRead:
+        view: AgentPlace = seen[place.id]
+        return KnownPlaceRead(
+            name=place.name,
+            path=place.path,
+            state=view.seen_state,
+            seen_at=view.seen_at,
+            children=children,
+        )
+
+    return KnownMap(agent_id=agent.id, children=nest([place for place, _ in rows], make))
+
+
+@router.post(
+    "/objects/state",
+    response_model=ObjectStateRead,
+    summary="Change a place's state; agents in its area perceive it",
+)
+def change_state(
+    body: ObjectStateChange,
+    world: CurrentWorld,
+    caller: CallerDep,
+    session: SessionDep,
+    request: Request,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
+    path, state, field = _target(body)
+    stored: list[int] = []
+
+    def make() -> tuple[int, ObjectStateRead]:
+        place = places_by_path(session, world_id=world.id, paths=[path]).get(path)
+        if place is None:
+            raise ApiError(
+                422, "validation_error", f"no place {path!r} in this world's map", field=field
+            )
+        session.refresh(place, with_for_update=True)  # two changes of one place queue up
+        previous = place.state
+        perceived = _apply(session, world, place, state) if previous != state else []
+        stored.extend(p.memory_id for p in perceived)
+        return 200, ObjectStateRead(
+            place=path,
+            state=state,
+            previous_state=previous,
+            changed=previous != state,
+            perceived_by=perceived,
+        )
+
+    response = run_once(
+        session,
+        caller=caller,
+        key=idempotency_key,
+        operation=f"object_state:{world.id}",
+        body=body,
+        world_id=world.id,
+        create=make,
+    )
+    enqueue_enrichment(request.app.state.celery, stored)
+    return response
+
+
+def _target(body: ObjectStateChange) -> tuple[str, str, str]:
+    """(canonical path, state, the field to blame) from either form of the request."""
+    try:
+        if body.statement is not None:
+            path, state = parse_state_statement(body.statement)
+            return path, state, "body.statement"
+        assert body.place is not None and body.state is not None
+        return normalize_path(body.place), body.state, "body.place"
+    except InvalidInput as exc:
+        field = "body.statement" if body.statement is not None else "body.place"
+        raise ApiError(422, "validation_error", str(exc), field=field) from None
+
+
+def _apply(session: Session, world: World, place: Place, state: str) -> list[Perceiver]:
+    """Set the new state, let the area perceive it, and announce it."""
+    previous, place.state = place.state, state
+    perceived = _perceive(session, world_id=world.id, place=place, now=game_now(world))
+    payload = {
+        "place": place.path,
+        "state": state,
+        "previous_state": previous,
+        "perceived_by": [str(p.agent_id) for p in perceived],
+    }
+    emit(session, world_id=world.id, type="object_state_changed", payload=payload)
+    return perceived
+
+
+def _perceive(
+    session: Session, *, world_id: uuid.UUID, place: Place, now: datetime
+) -> list[Perceiver]:
+    """Everyone in the place's area observes its new state and now knows it as it is."""
+    agents: list[Agent] = agents_in_area(session, world_id=world_id, area=place.path)
+    seen = NewMemory(
+        description=f"{place.path} is {place.state}",
+        kind=MemoryKind.OBSERVATION,
+        subject=place.path,
+        predicate="is",
+        object=place.state,
+        source=MemorySource.GAME,
+    )
+    memories = add_for_agents(
+        session, world_id=world_id, items=[(a.id, seen) for a in agents], now=now
+    )
+    ids = [agent.id for agent in agents]
+    learn_places(session, agent_ids=ids, places=[place], at=now, refresh=True)
+    above = places_by_path(session, world_id=world_id, paths=ancestors(place.path))
+    learn_places(session, agent_ids=ids, places=list(above.values()), at=now)
+    return [
+        Perceiver(agent_id=a.id, name=a.name, memory_id=m.id)
+        for a, m in zip(agents, memories, strict=True)
+    ]

@@ -1,0 +1,120 @@
+"""The map (the environment tree), object states, and what an agent knows of the map."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from service.schemas.common import MAX_NAME, Text
+
+PlaceName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME, pattern=r"^[^:]*$"),
+]
+"""`:` separates path segments, so it cannot appear in a name."""
+PlacePath = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+NormValue = str | int | float | bool | None
+MAX_NORMS = 32
+MAX_STATE = 200
+
+
+class PlaceNode(BaseModel):
+    """A place and what is inside it: area → sub-area → … → object."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: PlaceName
+    state: Annotated[str, StringConstraints(max_length=MAX_STATE)] | None = Field(
+        None, description='e.g. "idle", "burning"; omitted: keep the live state (new: "idle")'
+    )
+    norms: dict[str, NormValue] = Field(
+        default_factory=dict,
+        max_length=MAX_NORMS,
+        description='e.g. {"capacity": 20, "opening_hours": "08:00-20:00"}',
+    )
+    children: list[PlaceNode] = Field(default_factory=list)
+
+
+class MapSpec(BaseModel):
+    """The world's root: its children are the areas. The root itself is not a place."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, StringConstraints(max_length=MAX_NAME)] | None = Field(
+        None, description="a label for the root; informational (default: the world's name)"
+    )
+    children: list[PlaceNode] = Field(default_factory=list)
+
+
+class MapSummary(BaseModel):
+    places: int = Field(description="places in the map now")
+    created: int
+    updated: int = Field(description="existing places whose state, norms or parent changed")
+    removed: int = Field(description="places no longer in the map (with everything inside)")
+
+
+class PlaceRead(BaseModel):
+    name: str
+    path: str
+    state: str
+    norms: dict[str, NormValue]
+    children: list[PlaceRead]
+
+
+class MapRead(BaseModel):
+    name: str
+    children: list[PlaceRead]
+
+
+class KnownPlaceRead(BaseModel):
+    name: str
+    path: str
+    state: str | None = Field(description="the state as this agent last saw it")
+    seen_at: datetime | None = Field(description="game time the agent last saw it")
+    children: list[KnownPlaceRead]
+
+
+class KnownMap(BaseModel):
+    agent_id: uuid.UUID
+    children: list[KnownPlaceRead]
+
+
+class ObjectStateChange(BaseModel):
+    """Either `place` + `state`, or the paper's `statement` "<path> is <state>"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    place: PlacePath | None = None
+    state: (
+        Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_STATE)]
+        | None
+    ) = None
+    statement: Text | None = Field(
+        None, description='e.g. "<Fernwood apartment 2: kitchen: stove> is burning"'
+    )
+
+    @model_validator(mode="after")
+    def _one_form(self) -> ObjectStateChange:
+        pair = self.place is not None or self.state is not None
+        if pair == (self.statement is not None):
+            raise ValueError("give either `place` and `state`, or `statement`")
+        if pair and (self.place is None or self.state is None):
+            raise ValueError("`place` and `state` go together")
+        return self
+
+
+class Perceiver(BaseModel):
+    agent_id: uuid.UUID
+    name: str
+    memory_id: int
+
+
+class ObjectStateRead(BaseModel):
+    place: str
+    state: str
+    previous_state: str
+    changed: bool = Field(description="false when the place was already in that state")
+    perceived_by: list[Perceiver] = Field(description="agents in the same area (see docs)")

@@ -1,0 +1,114 @@
+"""The bench's stand-in model answers every operation over the real LLM path exactly as the
+offline mind does, so a bench town behaves as an offline town while counting model calls."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from bench.responder import OfflineResponder
+from cognition.adapters.llm import LLMConfig, LLMMind
+from cognition.offline import OfflineMind
+from cognition.types import Granularity, Persona, PlanItem
+from tests.fakes.openai_server import FakeOpenAI
+
+NOW = datetime(2023, 2, 13, 9, 30)
+ROSA = Persona(
+    name="Rosa Diaz",
+    age=41,
+    innate="warm, stubborn",
+    currently="runs the bakery",
+    lifestyle="wakes at 6am, sleeps at 10pm",
+    speaking_style="short sentences",
+)
+PLACES = ["Rosa's Bakery: kitchen: oven", "Rosa's Bakery: counter", "Johnson Park: bench"]
+
+
+def test_every_operation_answers_as_the_offline_mind() -> None:
+    offline = OfflineMind()
+    with FakeOpenAI(chat_responder=OfflineResponder(year=2023)) as server:
+        llm = LLMMind(LLMConfig(base_url=server.base_url, api_key="k", model="fake"))
+        item = PlanItem(NOW, 60, "bake bread for the morning", "Rosa's Bakery: kitchen")
+        cases = [
+            ("rate_importance", {"memories": ["Rosa is baking", "the oven is on fire"]}),
+            ("reflection_questions", {"records": ["Rosa baked bread", "Rosa met Tom"], "n": 3}),
+            (
+                "insights",
+                {
+                    "question": "What does Rosa do?",
+                    "n": 5,
+                    "statements": ["Rosa baked bread", "Rosa baked rolls"],
+                },
+            ),
+            (
+                "plan_day",
+                {
+                    "persona": ROSA,
+                    "summary": "Rosa bakes.",
+                    "previous_day": "",
+                    "directives": ["visit Tom at 5pm"],
+                    "now": NOW.replace(hour=0),
+                },
+            ),
+            (
+                "decompose",
+                {"item": item, "granularity": Granularity.TASK, "persona": ROSA, "summary": ""},
+            ),
+            ("choose_location", {"action": "bake bread", "known_places": PLACES}),
+            (
+                "react",
+                {
+                    "persona": ROSA,
+                    "summary": "",
+                    "status": "baking",
+                    "observation": "oven is burning",
+                    "context": "",
+                    "now": NOW,
+                },
+            ),
+            (
+                "relationship",
+                {
+                    "name": "Rosa Diaz",
+                    "other": "Tom Moreno",
+                    "statements": ["Rosa likes Tom Moreno"],
+                },
+            ),
+            (
+                "next_utterance",
+                {
+                    "speaker": ROSA,
+                    "listener": "Tom Moreno",
+                    "summary": "",
+                    "relationship": "friends",
+                    "intent": "invite Tom to dinner",
+                    "memories": ["Tom likes bread"],
+                    "now": NOW,
+                    "history": [("Tom Moreno", "Hi Rosa!")],
+                },
+            ),
+            (
+                "summarize_agent",
+                {
+                    "persona": ROSA,
+                    "retrieved": {
+                        "core": ["Rosa is warm"],
+                        "occupation": ["Rosa runs the bakery"],
+                        "feeling": [],
+                    },
+                },
+            ),
+            ("object_state", {"action": "bake bread", "obj": "oven"}),
+            ("emoji", {"action": "bake bread"}),
+        ]
+        for operation, inputs in cases:
+            expected = _wire(getattr(offline, operation)(**inputs))
+            assert _wire(getattr(llm, operation)(**inputs)) == expected, operation
+        assert server.calls() == len(cases)
+
+
+def _wire(answer: object) -> object:
+    """What the wire carries: plan items travel without emoji (the mind adds them apart)."""
+    if isinstance(answer, list):
+        return [replace(a, emoji=None) if isinstance(a, PlanItem) else a for a in answer]
+    return answer

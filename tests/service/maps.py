@@ -1,0 +1,85 @@
+"""A small map and helpers shared by the map, places, perception and persona tests."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+SMALL_MAP: dict[str, Any] = {
+    "name": "Testville",
+    "children": [
+        {
+            "name": "Hobbs Cafe",
+            "norms": {"capacity": 20, "opening_hours": "08:00-20:00"},
+            "children": [
+                {"name": "counter", "children": [{"name": "coffee machine"}]},
+                {"name": "kitchen", "children": [{"name": "stove"}]},
+            ],
+        },
+        {
+            "name": "Lin house",
+            "children": [
+                {"name": "kitchen", "children": [{"name": "stove"}, {"name": "fridge"}]},
+                {"name": "bedroom", "children": [{"name": "bed", "state": "made"}]},
+            ],
+        },
+        {"name": "park", "children": [{"name": "bench"}]},
+    ],
+}
+SMALL_MAP_PLACES = 13
+
+
+def small_map() -> dict[str, Any]:
+    return copy.deepcopy(SMALL_MAP)
+
+
+def url(world: dict[str, Any], path: str) -> str:
+    return f"/v1/worlds/{world['id']}{path}"
+
+
+def put_map(client: TestClient, world: dict[str, Any], body: dict[str, Any]) -> Any:
+    return client.put(url(world, "/map"), json=body, headers=world["headers"])
+
+
+def create_agent(client: TestClient, world: dict[str, Any], **body: Any) -> dict[str, Any]:
+    response = client.post(url(world, "/agents"), json=body, headers=world["headers"])
+    assert response.status_code == 201, response.json()
+    agent: dict[str, Any] = response.json()
+    return agent
+
+
+def fields(response: Any) -> set[str]:
+    """The fields an error envelope blames."""
+    return {detail["field"] for detail in response.json()["error"]["details"]}
+
+
+def events(client: TestClient, world: dict[str, Any], **params: Any) -> list[dict[str, Any]]:
+    """The world's events so far, via `?once=true`, parsed from the SSE text."""
+    response = client.get(
+        url(world, "/events"), params={"once": "true", **params}, headers=world["headers"]
+    )
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream")
+    return parse_sse(response.text)
+
+
+def parse_sse(text: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        record: dict[str, Any] = {}
+        for line in block.split("\n"):
+            key, _, value = line.partition(":")
+            if key in ("id", "event", "data"):
+                record[key] = value.removeprefix(" ")
+        if "id" in record:
+            found.append(
+                {
+                    "id": int(record["id"]),
+                    "type": record.get("event"),
+                    "data": json.loads(record.get("data", "null")),
+                }
+            )
+    return found

@@ -1,0 +1,273 @@
+"""The agent loop end to end: a real `hearth worker` and a real `hearth beat` (sweeping every
+0.5 s) think with the LLM mind against the fake OpenAI-compatible server, over a scripted game
+morning driven through the clock. A seeded agent gets a 5–8 item outline and decompositions
+only inside the window; scripted importances summing to exactly 150 do not reflect and one
+more does, once, with evidence; seeing another agent makes a reaction that supersedes what it
+displaces and opens a conversation stored for both."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session, sessionmaker
+
+from bench.responder import OfflineResponder, Prompt
+from db.models import (
+    Agent,
+    Conversation,
+    Memory,
+    MemoryEvidence,
+    Plan,
+    ReactionDecision,
+    ReflectionRun,
+    Relationship,
+    Utterance,
+    World,
+)
+from db.queries.api_keys import generate_key, store_key
+from db.queries.plans import end_of
+from db.queries.worlds import set_clock
+from db.settings import Settings
+from service.app import create_app
+from tests.conftest import REPO, child_env
+from tests.fakes.openai_server import FakeOpenAI
+from tests.workers.support import seeded
+from workers.app import make_celery
+
+BROKER_DB = "5"  # a broker database of its own: the session's worker must not take these jobs
+START_TIMEOUT_S = 60.0
+WAIT_S = 20.0
+DAY = datetime(2023, 2, 13)
+OUTLINE = [
+    ("06:30", 90, "wake up and complete the morning routine"),
+    ("08:00", 240, "open Hobbs Cafe and serve breakfast"),
+    ("12:00", 60, "have lunch"),
+    ("13:00", 300, "work at the cafe counter"),
+    ("18:00", 180, "have dinner and read"),
+    ("21:00", 570, "go to bed and sleep"),
+]
+LINES = [
+    "Hi Klaus! Are you free on Friday?",
+    "I think so. Why?",
+    "I'm throwing a Valentine's party at Hobbs Cafe. Come!",
+    "I'd love to. See you!",
+]
+INVITE = "invite Klaus to the Valentine's party"
+
+
+def importance(text: str) -> int:
+    """Scripted: a wren is 5, a chime 1, anything else 2."""
+    return 5 if "wren" in text else 1 if "chime" in text else 2
+
+
+def scripted(p: Prompt) -> dict[str, Any]:
+    return {"ratings": [importance(t) for t in p.numbered("memories")]}
+
+
+def outline(p: Prompt) -> dict[str, Any]:
+    return {
+        "items": [
+            {"start": s, "duration_min": d, "description": t, "location": None}
+            for s, d, t in OUTLINE
+        ]
+    }
+
+
+def react(p: Prompt) -> dict[str, Any]:
+    if "Klaus" in p.block("observation"):
+        return {"react": True, "what": INVITE, "talk_to": "Klaus Mueller", "reason": "the party"}
+    return {"react": False, "what": "", "talk_to": None, "reason": "nothing new"}
+
+
+def line(p: Prompt) -> dict[str, Any]:
+    said = [row for row in p.block("dialogue").splitlines() if row.strip()]
+    return {"text": LINES[len(said)], "ends": len(said) == len(LINES) - 1}
+
+
+@dataclass
+class Stack:
+    fake: FakeOpenAI
+    redis_url: str
+
+
+@pytest.fixture(scope="module")
+def stack(settings: Settings) -> Iterator[Stack]:
+    responder = OfflineResponder(
+        year=DAY.year,
+        overrides={
+            "rate_importance": scripted,
+            "plan_day": outline,
+            "react": react,
+            "next_utterance": line,
+        },
+    )
+    redis_url = str(settings.redis_url)[:-1] + BROKER_DB
+    with FakeOpenAI(chat_responder=responder) as fake:
+        env = child_env(settings) | {
+            "HEARTH_REDIS_URL": redis_url,
+            "HEARTH_LLM_BASE_URL": fake.base_url,
+            "HEARTH_LLM_MODEL": "fake-model",
+            "HEARTH_LLM_API_KEY": "test",
+            "HEARTH_LLM_FALLBACK": "false",
+        }
+        hearth = [sys.executable, "-m", "service"]
+        worker = subprocess.Popen(
+            [*hearth, "worker", "--queues", "fast,slow", "--concurrency", "4"], env=env, cwd=REPO
+        )
+        beat = subprocess.Popen([*hearth, "beat", "--interval", "0.5"], env=env, cwd=REPO)
+        try:
+            _wait_for_worker(worker, redis_url)
+            yield Stack(fake=fake, redis_url=redis_url)
+        finally:
+            for proc in (beat, worker):
+                proc.terminate()
+            for proc in (beat, worker):
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+@pytest.mark.worker
+def test_a_scripted_morning_through_a_real_worker_and_beat(
+    stack: Stack, settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    world, isabella, klaus = seeded(sessions, name="Smallville")
+    app = create_app(settings.model_copy(update={"redis_url": stack.redis_url}))
+    key = generate_key("admin")
+    with sessions.begin() as session:
+        store_key(session, key)
+    headers = {"Authorization": f"Bearer {key}"}
+
+    # 1. the outline, then hour chunks and tasks just in time (7 am)
+    def decomposed() -> bool:
+        hours, tasks = _live(sessions, isabella.id, "hour"), _live(sessions, isabella.id, "task")
+        return len({h.parent_id for h in hours}) == 2 and len({t.parent_id for t in tasks}) == 2
+
+    _wait(decomposed, "the outline and its first decompositions")
+    time.sleep(1.5)  # three more sweeps: nothing beyond the window appears
+    days = _live(sessions, isabella.id, "day")
+    hours, tasks = _live(sessions, isabella.id, "hour"), _live(sessions, isabella.id, "task")
+    assert [d.description for d in days] == [t for _, _, t in OUTLINE] and 5 <= len(days) <= 8
+    assert {h.parent_id for h in hours} == {days[0].id, days[1].id}
+    window = [h for h in hours if end_of(h) > DAY.replace(hour=7)][:2]
+    assert {t.parent_id for t in tasks} == {h.id for h in window}
+    assert all(5 <= t.duration_min <= 15 for t in tasks)
+
+    with TestClient(app) as client:
+        # 2. importances summing to exactly 150 do not reflect; one more does, once
+        url = f"/v1/worlds/{world.id}/agents/{isabella.id}/memories"
+        wrens = [{"description": f"Isabella saw a wren on the sill ({n})"} for n in range(30)]
+        assert client.post(url, json={"memories": wrens}, headers=headers).status_code == 201
+        _wait(lambda: _accumulated(sessions, isabella.id) == 150, "150 accumulated")
+        time.sleep(1.5)
+        with sessions() as session:
+            assert session.scalar(sa.select(sa.func.count()).select_from(ReflectionRun)) == 0
+        chime = {"memories": [{"description": "Isabella heard the door chime"}]}
+        assert client.post(url, json=chime, headers=headers).status_code == 201
+        _wait(lambda: _runs(sessions) == ["done"], "the reflection")
+
+        # 3. at 7:20 Isabella sees Klaus: she reacts, re-plans, and they talk
+        with sessions.begin() as session:
+            set_clock(session, session.get_one(World, world.id), to=DAY.replace(hour=7, minute=20))
+        seen = {
+            "agents": [
+                {
+                    "agent_id": str(isabella.id),
+                    "perceived": [
+                        {
+                            "kind": "agent",
+                            "subject": "Klaus Mueller",
+                            "state": "reading at the counter",
+                        }
+                    ],
+                }
+            ]
+        }
+        assert (
+            client.post(f"/v1/worlds/{world.id}/step", json=seen, headers=headers).status_code
+            == 200
+        )
+        _wait(lambda: _ended(sessions), "the conversation")
+
+    with sessions() as session:
+        [run] = session.scalars(sa.select(ReflectionRun)).all()
+        reflections = session.scalars(sa.select(Memory).where(Memory.kind == "reflection")).all()
+        evidence = session.scalars(sa.select(MemoryEvidence)).all()
+        decision = session.scalars(sa.select(ReactionDecision)).one()
+        reaction = session.scalars(
+            sa.select(Plan).where(Plan.description == INVITE, Plan.level == "day")
+        ).one()
+        displaced = session.scalars(sa.select(Plan).where(Plan.superseded_by == reaction.id)).all()
+        conversation = session.scalars(sa.select(Conversation)).one()
+        lines = session.scalars(sa.select(Utterance).order_by(Utterance.seq)).all()
+        remembered = session.scalars(sa.select(Memory).where(Memory.kind == "utterance")).all()
+        views = session.scalars(sa.select(Relationship)).all()
+    assert run.seq == 1 and reflections and all(r.depth == 1 for r in reflections)
+    assert {e.reflection_id for e in evidence} == {r.id for r in reflections}
+    assert decision.react and decision.talk_to == "Klaus Mueller" and decision.context
+    assert reaction.start == DAY.replace(hour=7, minute=20) and reaction.level == "day"
+    assert {(p.level, p.description) for p in displaced} >= {("day", OUTLINE[0][2])}
+    assert all(p.status == "superseded" for p in displaced)
+    assert (conversation.topic, conversation.status) == (INVITE, "ended")
+    assert [u.text for u in lines] == LINES
+    for agent in (isabella, klaus):
+        assert len([m for m in remembered if m.agent_id == agent.id]) == len(LINES)
+    assert {(v.agent_id, v.other_name) for v in views} >= {
+        (isabella.id, "Klaus Mueller"),
+        (klaus.id, "Isabella Rodriguez"),
+    }
+    assert all(0 <= v.sentiment <= 10 for v in views)
+    assert stack.fake.calls() > 0  # every thought went through the LLM path
+
+
+def _live(sessions: sessionmaker[Session], agent_id: object, level: str) -> list[Plan]:
+    with sessions() as session:
+        query = sa.select(Plan).where(
+            Plan.agent_id == agent_id, Plan.level == level, Plan.status != "superseded"
+        )
+        return list(session.scalars(query.order_by(Plan.start, Plan.id)))
+
+
+def _accumulated(sessions: sessionmaker[Session], agent_id: object) -> int:
+    with sessions() as session:
+        return session.get_one(Agent, agent_id).importance_since_reflection
+
+
+def _runs(sessions: sessionmaker[Session]) -> list[str]:
+    with sessions() as session:
+        return list(session.scalars(sa.select(ReflectionRun.status)))
+
+
+def _ended(sessions: sessionmaker[Session]) -> bool:
+    with sessions() as session:
+        return session.scalar(sa.select(Conversation.status)) == "ended"
+
+
+def _wait(done: Callable[[], bool], what: str, timeout_s: float = WAIT_S) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if done():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"{what} did not happen within {timeout_s} s")
+
+
+def _wait_for_worker(worker: subprocess.Popen[bytes], redis_url: str) -> None:
+    app = make_celery(redis_url=redis_url)
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if worker.poll() is not None:
+            raise RuntimeError(f"worker exited with {worker.returncode}")
+        if app.control.ping(timeout=0.5):
+            return
+    raise RuntimeError("worker did not answer within the timeout")

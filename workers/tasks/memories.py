@@ -1,0 +1,56 @@
+"""Memory enrichment on the fast queue: embed and rate what the API and the step path wrote.
+
+Both tasks are thin shells over `db.enrichment`; a redelivery finds the rows done and changes
+nothing. `hearth.enrich_backlog` (beat) picks up memories whose enqueue was lost.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from celery import shared_task
+
+from db.enrichment import DEFAULT_BACKLOG_LIMIT, after_enrichment, backlog, enrich
+from db.queries.enrichment import pending_in_world
+from db.queries.reflections import next_runs
+from workers.runtime import get_runtime, session_scope
+from workers.tasks.base import RETRY_POLICY
+from workers.tasks.reflections import REFLECT, reflect_key
+
+
+@shared_task(name="hearth.enrich_memories", **RETRY_POLICY)
+def enrich_memories(memory_ids: list[int]) -> dict[str, object]:
+    """Embed and score these memories and feed their agents' reflection accumulators."""
+    runtime = get_runtime()
+    done = enrich(runtime.sessions, memory_ids, embedder=runtime.embedder, mind=runtime.mind)
+    with session_scope() as session:
+        crossed = after_enrichment(session, done.accumulated, settings=runtime.settings)
+        due = next_runs(session, crossed)
+    # Hook for the reflection loop: one reflection per agent in `crossed` (exactly one run
+    # reports each threshold crossing), enqueued once this run's scores are committed.
+    for agent_id, seq in due:
+        runtime.dispatch.send(REFLECT, [str(agent_id), seq], key=reflect_key(agent_id, seq))
+    return {"embedded": done.embedded, "scored": done.scored,
+            "crossed": [str(agent_id) for agent_id in crossed]}  # fmt: skip
+
+
+@shared_task(name="hearth.enrich_backlog", **RETRY_POLICY)
+def enrich_backlog(limit: int = DEFAULT_BACKLOG_LIMIT) -> dict[str, object]:
+    """Enrich up to `limit` memories that missed their job (broker down, job failed)."""
+    with session_scope() as session:
+        ids = backlog(session, limit=limit)
+    if not ids:
+        return {"embedded": 0, "scored": 0, "crossed": []}
+    return enrich_memories(ids)
+
+
+@shared_task(name="hearth.enrich_world", **RETRY_POLICY)
+def enrich_world(world_id: str, limit: int = DEFAULT_BACKLOG_LIMIT) -> dict[str, object]:
+    """Enrich a world's unenriched memories in one batch: the agent loop's jobs (plans,
+    reflections, utterances) ask for this under one key per world instead of one job each, so
+    a busy town costs one importance call per batch, not one per line said."""
+    with session_scope() as session:
+        ids = pending_in_world(session, world_id=uuid.UUID(world_id), limit=limit)
+    if not ids:
+        return {"embedded": 0, "scored": 0, "crossed": []}
+    return enrich_memories(ids)
