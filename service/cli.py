@@ -20,59 +20,41 @@ from collections.abc import Callable, Sequence
 import sqlalchemy as sa
 
 from db import migrate
-from db.session import make_engine, make_session_factory, session_scope
 from db.settings import Settings, load_settings
-from service.admin_key import AdminKey, ensure_admin_key
+from service.launcher import LaunchRefused, launched
 from service.reembed import MISMATCH_EXIT, check_space, run_reembed
 from service.sql_console import analyst_url, format_table, run_query
 from service.stack import Stack, running_stack
-from service.supervisor import ChildSpec, Supervisor, hearth_command
 from workers.app import make_celery
 
 Command = Callable[[argparse.Namespace, Settings], int]
 
 
 def cmd_up(args: argparse.Namespace, settings: Settings) -> int:
-    with running_stack(settings) as stack:
-        migrate.upgrade(stack.database_url)
-        if not check_space(stack.settings):
-            return MISMATCH_EXIT
-        admin = _admin_key(stack)
-        s = stack.settings
-        base = f"http://{s.api_host}:{s.api_port}"
-        specs = [
-            ChildSpec("api", hearth_command("api")),
-            ChildSpec("worker-fast", hearth_command("worker", "--queues", "fast")),
-            ChildSpec("worker-slow", hearth_command("worker", "--queues", "slow")),
-            ChildSpec("beat", hearth_command("beat")),
-        ]
-        supervisor = Supervisor(specs, stack.child_env())
-        supervisor.start()
-        print(f"hearth: data in {s.home} ({', '.join(stack.embedded) or 'external servers'})")
-        print(f"hearth: {_mind_line(s)}")
-        print(f"hearth: API listening on {base}  (docs: {base}/docs)")
-        if admin.generated_now:
-            print(f"hearth: admin key (shown once, saved in {admin.path}): {admin.key}")
-        elif admin.path is not None:
-            print(f"hearth: admin key: {admin.key[:12]}… (in {admin.path})")
-        else:
-            print("hearth: admin key: from HEARTH_ADMIN_KEY")
-        ready_s = supervisor.wait_ready(f"{base}/readyz", timeout_s=args.ready_timeout)
-        if ready_s is None:
-            print("hearth: the stack did not become ready; see the messages above", flush=True)
-            supervisor.stop()
-            return 1
-        print(f"hearth: ready in {ready_s:.1f} s — Ctrl-C stops everything", flush=True)
-        return supervisor.run_until_stopped()
-
-
-def _admin_key(stack: Stack) -> AdminKey:
-    engine = make_engine(stack.database_url, pool_size=1)
     try:
-        with session_scope(make_session_factory(engine)) as session:
-            return ensure_admin_key(session, stack.settings)
-    finally:
-        engine.dispose()
+        with launched(settings) as up:
+            s, admin = up.stack.settings, up.admin
+            print(
+                f"hearth: data in {s.home} ({', '.join(up.stack.embedded) or 'external servers'})"
+            )
+            print(f"hearth: {_mind_line(s)}")
+            print(f"hearth: API listening on {up.base_url}  (docs: {up.base_url}/docs)")
+            if admin.generated_now:
+                print(f"hearth: admin key (shown once, saved in {admin.path}): {admin.key}")
+            elif admin.path is not None:
+                print(f"hearth: admin key: {admin.key[:12]}… (in {admin.path})")
+            else:
+                print("hearth: admin key: from HEARTH_ADMIN_KEY")
+            ready_s = up.supervisor.wait_ready(
+                f"{up.base_url}/readyz", timeout_s=args.ready_timeout
+            )
+            if ready_s is None:
+                print("hearth: the stack did not become ready; see the messages above", flush=True)
+                return 1
+            print(f"hearth: ready in {ready_s:.1f} s — Ctrl-C stops everything", flush=True)
+            return up.supervisor.run_until_stopped()
+    except LaunchRefused as refused:
+        return refused.exit_code
 
 
 def _mind_line(settings: Settings) -> str:
