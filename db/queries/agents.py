@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from cognition.types import Persona
-from db.models import Agent
+from db.models import Agent, Memory
 
 PERSONA_FIELDS = (
     "name", "age", "innate", "background", "currently", "lifestyle", "living_area",
@@ -23,6 +23,18 @@ def create_agent(session: Session, *, world_id: uuid.UUID, fields: dict[str, Any
     session.add(agent)
     session.flush()
     return agent
+
+
+def delete_agent(session: Session, agent_id: uuid.UUID) -> None:
+    """Delete an agent and everything it remembers (FK cascade).
+
+    Its memories are locked first, in id order, because the enrichment job locks memories
+    (in id order) before the agent row; deleting the agent row first would take the same two
+    locks in the opposite order and deadlock against a running job.
+    """
+    mine = sa.select(Memory.id).where(Memory.agent_id == agent_id).order_by(Memory.id)
+    session.execute(mine.with_for_update())
+    session.execute(sa.delete(Agent).where(Agent.id == agent_id))
 
 
 def get_agent(session: Session, *, world_id: uuid.UUID, agent_id: uuid.UUID) -> Agent | None:

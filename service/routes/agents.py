@@ -6,13 +6,12 @@ import uuid
 from datetime import datetime
 from typing import Annotated
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from db.models import Agent
-from db.queries.agents import find_agent_by_name, list_agents
+from db.queries.agents import delete_agent, find_agent_by_name, list_agents
 from db.queries.events import emit
 from db.queries.worlds import game_now
 from service.deps import CallerDep, CurrentAgent, CurrentWorld, IdempotencyKeyHeader, SessionDep
@@ -109,7 +108,7 @@ def update(
 
 @router.delete("/{agent_id}", status_code=204, summary="Delete an agent and all it remembers")
 def delete(agent: CurrentAgent, session: SessionDep) -> Response:
-    session.execute(sa.delete(Agent).where(Agent.id == agent.id))
+    delete_agent(session, agent.id)
     emit(session, world_id=agent.world_id, type="agent_deleted",
          payload={"agent_id": str(agent.id), "name": agent.name})  # fmt: skip
     session.commit()
