@@ -4,11 +4,11 @@
    "the easel is broken") is dealt with at once, even by a sleeping agent. `what` names the
    remedy ("put out the fire on the stove"), `talk_to` is None.
 2. Asleep: an agent whose status says they are sleeping reacts to nothing else.
-3. Greeting: a person named in the observation whom the agent knows (the name appears in
-   the retrieved `context` or in the agent's `summary`, outside a sentence saying the agent
-   does not know them, as a relationship summary of a stranger does) is greeted, unless the
-   context or the status already shows a recent conversation with them (talked, chatted,
-   greeted, spoke…).
+3. Greeting: a person named in the observation (outside a place path) whom the agent knows
+   (the name appears in the retrieved `context` or in the agent's `summary`, outside a
+   sentence saying the agent does not know them, as a relationship summary of a stranger
+   does) is greeted, unless the context or the status already shows a recent conversation
+   with them (talked, chatted, greeted, spoke…).
    `talk_to` is that person's name as observed.
 
 Otherwise the agent carries on with the plan.
@@ -65,7 +65,7 @@ def react(
         return alarm
     if _ASLEEP.search(status):
         return Reaction(False, reason=f"{first_name(persona.name)} is asleep")
-    for person in people(observation):
+    for person in _people_in(observation):
         if _is_self(person, persona.name) or not _knows(person, context, summary):
             continue
         if _talked_recently(person, context) or mentions(status, person):
@@ -77,6 +77,12 @@ def react(
             reason=f"{first_name(persona.name)} knows {person} and has not talked with them lately",
         )
     return Reaction(False, reason="nothing in the observation calls for a change of plan")
+
+
+def _people_in(observation: str) -> list[str]:
+    """People named in an observation, never the segments of a place path: in
+    "Riverside Apartments: kitchen: stove is idle" only "stove is idle" can name anyone."""
+    return people(observation.rsplit(":", 1)[-1])
 
 
 def _alarm(observation: str) -> Reaction | None:

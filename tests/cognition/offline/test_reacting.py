@@ -80,3 +80,15 @@ def test_react_is_deterministic() -> None:
     assert _react("Tomas Okafor is entering Juniper Cafe") == _react(
         "Tomas Okafor is entering Juniper Cafe"
     )
+
+
+def test_place_names_in_a_path_are_not_people() -> None:
+    summary = "Rosa lives in Riverside Apartments and loves Juniper Cafe"
+    for seen in (
+        "Riverside Apartments: apartment 1: kitchen: stove is idle",
+        "Juniper Cafe: counter: espresso machine is brewing coffee",
+    ):
+        decision = react(
+            persona=ROSA, summary=summary, status="working", observation=seen, context=summary
+        )
+        assert not decision.react, decision

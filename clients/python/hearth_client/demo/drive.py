@@ -20,6 +20,8 @@ from hearth_client.game_types import Action, AgentNow, AgentStep, Perceived, Ste
 from hearth_client.types import Agent
 
 SETTLE_POLL_S = 0.5
+SETTLE_PATIENCE_S = 3.0
+"""Once agents act, how long a step waits for the rest before the town moves on."""
 
 
 @dataclass(frozen=True)
@@ -95,12 +97,23 @@ def step_town(client: Hearth, run: TownRun, now: dict[str, AgentNow]) -> StepRes
     return client.step(run.world_id, batch)
 
 
+def acting(result: StepResult) -> int:
+    return sum(1 for a in result["agents"] if a["action"])
+
+
 def settle(client: Hearth, run: TownRun, result: StepResult, settle_s: float) -> StepResult:
-    """Re-read (without new perceptions) until every agent has an action, or time is up."""
-    deadline = time.monotonic() + settle_s
-    while any(a["action"] is None for a in result["agents"]) and time.monotonic() < deadline:
+    """Re-read (without new perceptions) while the workers are still giving agents actions:
+    until everyone acts, nothing changed for SETTLE_PATIENCE_S once someone acts, or
+    `settle_s` is up. An agent between plans does not hold the whole town back."""
+    start = last_change = time.monotonic()
+    count = acting(result)
+    while count < len(result["agents"]) and time.monotonic() - start < settle_s:
+        if count and time.monotonic() - last_change >= SETTLE_PATIENCE_S:
+            break
         time.sleep(SETTLE_POLL_S)
         result = client.step(run.world_id, [{"agent_id": a["id"]} for a in run.agents])
+        if acting(result) != count:
+            count, last_change = acting(result), time.monotonic()
     return result
 
 
@@ -133,7 +146,7 @@ def drive(
                 steps=steps,
                 now=result["now"],
                 agents=len(run.agents),
-                acting=sum(1 for a in result["agents"] if a["action"]),
+                acting=acting(result),
                 talking=sum(1 for a in result["agents"] if a["utterance"]),
             )
         )

@@ -23,7 +23,8 @@ def progress_line(p: Progress) -> str:
 
 
 def run_demo(base_url: str, admin_key: str, config: DemoConfig, *, out: TextIO = sys.stdout) -> int:
-    """Returns a process exit code: 0 when every agent ended the run with an action."""
+    """Returns a process exit code: 0 once the town has run and been reported on (API errors
+    raise); the report shows who, if anyone, ended the run between plans."""
     with Hearth(base_url, api_key=admin_key) as admin:
         client, run = start_town(admin, base_url, config)
     with client:
@@ -42,7 +43,10 @@ def run_demo(base_url: str, admin_key: str, config: DemoConfig, *, out: TextIO =
         reports = agent_reports(client, run)
         print(format_reports(reports), file=out)
         print(next_steps(base_url, run.world_id, run.world_key), file=out)
-    return 0 if all(r.doing for r in reports) else 1
+    idle = [r.name for r in reports if not r.doing]
+    if idle:
+        print(f"demo: between plans at the end: {', '.join(idle)}", file=out)
+    return 0
 
 
 SQL_EXAMPLES = (
