@@ -78,11 +78,12 @@ def wait_ready(base: str, proc: subprocess.Popen[bytes]) -> None:
 
 
 def drain(home: Path, load_end: float) -> float | None:
-    """Seconds after the load until no memory awaits enrichment (None on timeout)."""
+    """Seconds after the load until no observation awaits enrichment (None on timeout).
+    Reflections the agents write meanwhile are left out: they are not the load."""
     postgres = EmbeddedPostgres(home / "postgres")
     engine = sa.create_engine(postgres.start())
-    waiting = sa.text("SELECT count(*) FROM memories WHERE embedding IS NULL "
-                      "OR NOT importance_scored")  # fmt: skip
+    waiting = sa.text("SELECT count(*) FROM memories WHERE kind = 'observation' "
+                      "AND (embedding IS NULL OR NOT importance_scored)")  # fmt: skip
     try:
         while time.monotonic() - load_end < DRAIN_TIMEOUT_S:
             with engine.connect() as conn:

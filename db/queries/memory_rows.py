@@ -1,14 +1,24 @@
-"""Rows of `memories` → cognition's `Memory`, the one mapping every reader of the stream shares.
+"""Rows of `memories` as cognition's `Memory`: the one mapping, and the plain reads and writes
+retrieval needs (rows by id, every candidate of an agent, touching).
 
-Works on ORM objects and on Core rows alike (attribute access by column name), so a query can
-select only `MEMORY_COLUMNS` instead of whole entities when it reads many rows.
+`to_memory` works on ORM objects and Core or psycopg rows alike (attribute access by column
+name). The reads here talk to psycopg directly for binary results: vectors arrive as pgvector's
+binary form, which numpy turns into floats in one call.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
+
+import numpy as np
+import psycopg
+import sqlalchemy as sa
+from psycopg.rows import namedtuple_row
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.orm import Session
 
 from cognition.types import Memory, MemoryKind, MemorySource
 from db.models import Memory as MemoryRow
@@ -27,11 +37,20 @@ MEMORY_COLUMNS = (
     MemoryRow.object,
     MemoryRow.source,
 )
-"""Exactly the columns `to_memory` reads."""
+"""Exactly the columns `to_memory` reads (for SQLAlchemy selects)."""
+
+_SELECT = """
+SELECT m.id, m.kind, m.description, m.created_at, m.last_accessed_at, m.importance, m.depth,
+       vector_send(m.embedding) AS embedding, m.subject, m.predicate, m.object, m.source
+FROM memories m WHERE m.agent_id = %(agent_id)s {where}"""
+"""`MEMORY_COLUMNS`, the vector in pgvector's binary form (int16 dimension, int16 unused,
+big-endian float32s)."""
+
+VECTOR_HEADER_BYTES = 4
 
 
 class MemoryLike(Protocol):
-    """What `to_memory` needs: an ORM `Memory` or a Core row of `MEMORY_COLUMNS`."""
+    """What `to_memory` needs: an ORM `Memory` or a row of `MEMORY_COLUMNS`."""
 
     @property
     def id(self) -> int: ...
@@ -78,10 +97,56 @@ def to_memory(row: MemoryLike) -> Memory:
     )
 
 
-def to_floats(embedding: Sequence[float] | Any | None) -> tuple[float, ...] | None:
-    """A stored vector (pgvector's SQLAlchemy type hands back a float32 numpy array) as a
-    tuple of Python floats: the float32 values, widened exactly."""
+def to_floats(embedding: Any) -> tuple[float, ...] | None:
+    """A stored vector as a tuple of floats: from pgvector's binary form, from the float32
+    numpy array pgvector's SQLAlchemy type returns, or from any sequence of numbers."""
     if embedding is None or isinstance(embedding, tuple):
-        return embedding
-    values = embedding.tolist() if hasattr(embedding, "tolist") else embedding
-    return tuple(map(float, values))
+        return cast("tuple[float, ...] | None", embedding)
+    if isinstance(embedding, bytes | memoryview):
+        values = np.frombuffer(embedding, dtype=">f4", offset=VECTOR_HEADER_BYTES)
+        return tuple(values.astype(np.float64).tolist())
+    numbers = embedding.tolist() if hasattr(embedding, "tolist") else embedding
+    return tuple(map(float, numbers))
+
+
+def driver(session: Session) -> psycopg.Connection[Any]:
+    """The psycopg connection of the session's transaction, for binary results and, per
+    statement, control of whether the server keeps a prepared plan."""
+    return cast("psycopg.Connection[Any]", session.connection().connection.driver_connection)
+
+
+def rows(session: Session, sql: str, params: dict[str, Any], *, prepare: bool) -> list[Any]:
+    """Named-tuple rows of one statement, binary results."""
+    with driver(session).cursor(binary=True, row_factory=namedtuple_row) as cursor:
+        cursor.execute(sql.encode(), params, prepare=prepare)
+        return cursor.fetchall()
+
+
+def memories_by_id(session: Session, agent_id: uuid.UUID, ids: Sequence[int]) -> list[Memory]:
+    """The agent's memories with these ids (in id order; unknown ids skipped)."""
+    sql = _SELECT.format(where="AND m.id = ANY(CAST(%(ids)s AS bigint[])) ORDER BY m.id")
+    found = rows(session, sql, {"agent_id": agent_id, "ids": list(ids)}, prepare=True)
+    return [to_memory(row) for row in found]
+
+
+def agent_memories(
+    session: Session, agent_id: uuid.UUID, kinds: Sequence[str] | None = None
+) -> list[Memory]:
+    """Every memory of the agent (of `kinds` when given)."""
+    where = "" if kinds is None else "AND m.kind = ANY(CAST(%(kinds)s AS text[]))"
+    params: dict[str, Any] = {"agent_id": agent_id}
+    if kinds is not None:
+        params["kinds"] = list(kinds)
+    return [
+        to_memory(row) for row in rows(session, _SELECT.format(where=where), params, prepare=False)
+    ]
+
+
+def touch(session: Session, ids: Sequence[int], now: datetime) -> int:
+    """Set `last_accessed_at = now` on these memories; how many rows changed."""
+    result = session.execute(
+        sa.update(MemoryRow)
+        .where(MemoryRow.id == sa.any_(sa.literal(list(ids), ARRAY(sa.BigInteger))))
+        .values(last_accessed_at=now)
+    )
+    return int(getattr(result, "rowcount", 0))

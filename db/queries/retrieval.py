@@ -25,7 +25,6 @@ fallback for inputs outside the error analysis.
 
 from __future__ import annotations
 
-import math
 import time
 import uuid
 from collections.abc import Collection, Iterator, Sequence
@@ -34,23 +33,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import numpy as np
 from sqlalchemy.orm import Session
 
 from cognition.errors import EmbeddingSpaceMismatch, InvalidInput
-from cognition.retrieval import rank, recency
+from cognition.retrieval import rank
 from cognition.types import Memory, RetrievalWeights, ScoredMemory
-from db.models.memory import COVERED_DIMENSIONS, MEMORY_KINDS
+from db.queries import memory_rows
+from db.queries import retrieval_context as context
 from db.queries import retrieval_sql as sql
-from db.queries.memory_rows import to_memory
-from db.queries.retrieval_bounds import (
-    SAFE_NORM_RANGE,
-    SAFE_QUERY_NORM_RANGE,
-    RelevanceRange,
-    Scale,
-    lean_relevance_error,
-    relevance_error,
-)
+from db.queries.retrieval_bounds import RelevanceRange
 from db.queries.retrieval_candidates import EPOCH, Candidates
 from db.queries.retrieval_plan import (
     NO_CUTS,
@@ -61,10 +52,6 @@ from db.queries.retrieval_plan import (
     repair_windows,
 )
 
-PROBE_PER_LEVEL = 16
-"""Probe size per importance level: enough memories to place the cuts (a quantile of their r)
-and to guess the k-th best score, few enough that reading them stays cheap."""
-
 MAX_UNKNOWN = 256
 """Memories the pass could not estimate are fetched and ranked exactly; past this many (a
 re-embed in progress, a stream of zero vectors) the brute-force path is cheaper."""
@@ -72,11 +59,6 @@ re-embed in progress, a stream of zero vectors) the brute-force path is cheaper.
 SMALLEST_RECENCY = 2.0**-1000
 """Below this the reference's recency nears float64 underflow (≈ 16 game years untouched),
 where its monotonicity in last_accessed_at is no longer guaranteed: brute force then."""
-
-LEAN_NORM_TOLERANCE = 2.0**-10
-"""Stored norms within this of 1 (what every normalising embedder writes, up to float32
-rounding) let the pass skip the division by the norm and the per-row checks; the deviation is
-added to ε, so it costs precision only in digits that pruning never needs."""
 
 
 @dataclass
@@ -124,10 +106,10 @@ def search(
         k=k,
         kinds=kind_list,
     )
-    if not _analysable(query_embedding) or now.tzinfo is not None or not _finite(weights):
+    if not context.analysable(query_embedding, now, weights):
         trace.path = "brute force: query, clock or weights outside the error analysis"
         return brute_force(session, **args)
-    result = _fast(session, trace, query=_unit_query(query_embedding), **args)
+    result = _fast(session, trace, query=context.unit_query(query_embedding), **args)
     return brute_force(session, **args) if result is None else result
 
 
@@ -136,7 +118,7 @@ def touch(session: Session, *, ids: Sequence[int], now: datetime) -> int:
     returns how many rows changed. A separate statement, never part of `search`."""
     if not ids:
         return 0
-    return sql.touch_rows(session, ids, now)
+    return memory_rows.touch(session, ids, now)
 
 
 def load_memories(
@@ -144,7 +126,7 @@ def load_memories(
 ) -> list[Memory]:
     """Every memory of the agent (of `kinds`), as domain values."""
     kind_list = None if kinds is None else sorted({str(kind) for kind in kinds})
-    return [to_memory(row) for row in sql.fetch_candidates(session, agent_id, kind_list)]
+    return memory_rows.agent_memories(session, agent_id, kind_list)
 
 
 def brute_force(
@@ -168,7 +150,7 @@ def _fast(
     *,
     agent_id: uuid.UUID,
     query_embedding: Sequence[float] | None,
-    query: UnitQuery | None,
+    query: context.UnitQuery | None,
     now: datetime,
     weights: RetrievalWeights,
     k: int,
@@ -178,7 +160,7 @@ def _fast(
     if kinds == []:
         trace.path = "no candidates"
         return []
-    params = _params(agent_id, kinds, query)
+    params = context.params(agent_id, kinds, query)
     with trace.stage("stats"):
         stats = sql.stats_and_probe(
             session,
@@ -187,11 +169,11 @@ def _fast(
             dimension=None if query is None else query.dimension,
             newest_first=weights.recency >= 0.0,
         )
-    extremes = _by_which(stats)
+    extremes = context.by_which(stats)
     if "accessed_min" not in extremes:
         trace.path = "no candidates"
         return []
-    ctx, source = _context(
+    ctx, source = context.build(
         session, extremes, query, now=now, weights=weights, k=k, params=params, kinds=kinds
     )
     trace.relevance = source.relevance.name + (" covered" if source.covered else "")
@@ -204,17 +186,12 @@ def _fast(
     if needed is None:
         trace.path = "brute force: too many memories without an estimate"
         return None
-    witnesses = {extremes[which][0].id for which in _WITNESSED}
+    witnesses = {extremes[which][0].id for which in context.WITNESSED}
     with trace.stage("fetch"):
-        memories = [
-            to_memory(row) for row in sql.fetch_rows(session, agent_id, sorted(needed | witnesses))
-        ]
+        memories = [*memory_rows.memories_by_id(session, agent_id, sorted(needed | witnesses))]
     trace.ranked = len(memories)
     with trace.stage("rank"):
         return rank(memories, query_embedding=query_embedding, now=now, weights=weights, k=k)
-
-
-_WITNESSED = ("accessed_min", "accessed_max", "importance_min", "importance_max")
 
 
 def _needed(
@@ -279,128 +256,3 @@ def _pass(
         return None
     candidates.add(result)
     return result
-
-
-def _by_which(stats: list[sql.StatsRow]) -> dict[str, list[sql.StatsRow]]:
-    """Rows by what they are; each extreme's rows sorted so the attaining one comes first."""
-    grouped: dict[str, list[sql.StatsRow]] = {}
-    for row in stats:
-        grouped.setdefault(row.which, []).append(row)
-    for which in ("accessed_min", "accessed_max"):
-        grouped.get(which, []).sort(
-            key=lambda row: row.last_accessed_at, reverse=which.endswith("max")
-        )
-    for which in ("importance_min", "importance_max"):
-        grouped.get(which, []).sort(key=lambda row: row.importance, reverse=which.endswith("max"))
-    return grouped
-
-
-def _context(
-    session: Session,
-    extremes: dict[str, list[sql.StatsRow]],
-    query: UnitQuery | None,
-    *,
-    now: datetime,
-    weights: RetrievalWeights,
-    k: int,
-    params: dict[str, Any],
-    kinds: list[str] | None,
-) -> tuple[Context, sql.Source]:
-    """Exact recency and importance extremes, and how the pass may estimate relevance."""
-    relevance, epsilon = _relevance_mode(session, extremes, query, params, kinds)
-    ctx = Context(
-        weights=weights,
-        recency=Scale(
-            recency(extremes["accessed_min"][0].last_accessed_at, now),
-            recency(extremes["accessed_max"][0].last_accessed_at, now),
-        ),
-        importance=Scale(
-            float(extremes["importance_min"][0].importance),
-            float(extremes["importance_max"][0].importance),
-        ),
-        epsilon=epsilon,
-        has_query=query is not None,
-        k=k,
-    )
-    covered = query is not None and query.dimension <= COVERED_DIMENSIONS
-    return ctx, sql.Source(relevance, covered, kinds)
-
-
-def _relevance_mode(
-    session: Session,
-    extremes: dict[str, list[sql.StatsRow]],
-    query: UnitQuery | None,
-    params: dict[str, Any],
-    kinds: list[str] | None,
-) -> tuple[sql.Relevance, float]:
-    """LEAN when every stored vector of the agent is in the query's space with a norm within
-    LEAN_NORM_TOLERANCE of 1, else CHECKED; NONE without a query. Raises
-    `EmbeddingSpaceMismatch` when a candidate has another dimension, as `rank` does."""
-    if query is None:
-        return sql.Relevance.NONE, 0.0
-    vectors = extremes.get("vector_min", []) + extremes.get("vector_max", [])
-    dims = {int(row.value) for row in vectors if row.value is not None}
-    if dims - {query.dimension}:
-        if kinds is None or sql.has_other_dimension(session, params, kinds=kinds):
-            lengths = sorted(dims | {query.dimension})
-            raise EmbeddingSpaceMismatch(f"embeddings of lengths {lengths} cannot be compared")
-        return sql.Relevance.CHECKED, relevance_error(query.dimension)  # other spaces, other kinds
-    norms = [row.norm for row in vectors if row.norm is not None]
-    deviation = max((abs(norm - 1.0) for norm in norms), default=0.0)
-    if deviation <= LEAN_NORM_TOLERANCE:
-        largest = max(norms, default=1.0)
-        return sql.Relevance.LEAN, lean_relevance_error(query.dimension, largest, deviation)
-    return sql.Relevance.CHECKED, relevance_error(query.dimension)
-
-
-@dataclass(frozen=True)
-class UnitQuery:
-    """The query as pgvector text, unit-normalised and rounded to float32 (subnormals flushed
-    to 0, an error far below ε), and its dimension."""
-
-    text: str
-    dimension: int
-
-
-def _analysable(embedding: Sequence[float] | None) -> bool:
-    """Whether the error analysis covers the query: finite, one-dimensional, with a norm in
-    SAFE_QUERY_NORM_RANGE (or no query at all). Others go to the brute-force path."""
-    if embedding is None:
-        return True
-    vector = np.asarray(embedding, dtype=np.float64)
-    if vector.ndim != 1 or vector.size == 0 or not np.all(np.isfinite(vector)):
-        return False
-    low, high = SAFE_QUERY_NORM_RANGE
-    return bool(low <= np.linalg.norm(vector) <= high)
-
-
-def _unit_query(embedding: Sequence[float] | None) -> UnitQuery | None:
-    if embedding is None:
-        return None
-    vector = np.asarray(embedding, dtype=np.float64)
-    unit = (vector / np.linalg.norm(vector)).astype(np.float32)
-    unit[np.abs(unit) < np.finfo(np.float32).tiny] = 0.0
-    return UnitQuery("[" + ",".join(map(repr, unit.astype(np.float64).tolist())) + "]", unit.size)
-
-
-def _finite(weights: RetrievalWeights) -> bool:
-    return all(math.isfinite(w) for w in (weights.recency, weights.importance, weights.relevance))
-
-
-def _params(
-    agent_id: uuid.UUID, kinds: list[str] | None, query: UnitQuery | None
-) -> dict[str, Any]:
-    every = list(MEMORY_KINDS) if kinds is None else kinds
-    params: dict[str, Any] = dict(agent_id=agent_id, all_kinds=every)
-    if kinds is not None:
-        params["kinds"] = kinds
-    covered = query is not None and query.dimension <= COVERED_DIMENSIONS
-    params["per_level"] = PROBE_PER_LEVEL if covered else -(-PROBE_PER_LEVEL // len(every))
-    if query is not None:
-        params.update(
-            query=query.text,
-            dimension=query.dimension,
-            norm_low=SAFE_NORM_RANGE[0],
-            norm_high=SAFE_NORM_RANGE[1],
-        )
-    return params

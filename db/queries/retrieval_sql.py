@@ -1,4 +1,4 @@
-"""The SQL of the retrieval fast path: the stats-and-probe, the pass, the repair, the fetches.
+"""The SQL of the retrieval fast path: the stats-and-probe, the pass and the repair.
 
 Parameters are bound, never formatted in, except structural choices from fixed whitelists (a
 kind of `MEMORY_KINDS`, a sort direction, one relevance expression of three) that pick one of a
@@ -9,21 +9,15 @@ repair, so a memory seen by both carries the same estimate bit for bit.
 from __future__ import annotations
 
 import enum
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-import numpy as np
-import psycopg
-import sqlalchemy as sa
-from psycopg.rows import namedtuple_row
-from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-from db.models import Memory as MemoryRow
 from db.models.memory import COVERED_DIMENSIONS, MEMORY_KINDS
+from db.queries.memory_rows import rows
 
 _SETTINGS = """
 (SELECT 'settings' AS which, NULL::bigint AS id, NULL::timestamp AS last_accessed_at,
@@ -170,15 +164,6 @@ SELECT EXISTS (
       AND m.embedding IS NOT NULL AND vector_dims(m.embedding) <> %(dimension)s
 )"""
 
-_FETCH = """
-SELECT m.id, m.kind, m.description, m.created_at, m.last_accessed_at, m.importance, m.depth,
-       vector_send(m.embedding) AS embedding, m.subject, m.predicate, m.object, m.source
-FROM memories m WHERE m.agent_id = %(agent_id)s {where}"""
-"""Whole rows as `to_memory` reads them. The vector in pgvector's binary form (int16 dimension,
-int16 unused, big-endian float32s), which numpy reads in one call: exactly the stored values."""
-
-VECTOR_HEADER_BYTES = 4
-
 
 @dataclass(frozen=True)
 class Source:
@@ -225,19 +210,6 @@ class PassResult:
     """Seconds since 1970-01-01 (`date_part('epoch', …)`)."""
 
 
-def driver(session: Session) -> psycopg.Connection[Any]:
-    """The psycopg connection of the session's transaction. The fast path talks to it directly:
-    binary results (vectors and arrays without text parsing) and, per statement, whether the
-    server keeps a prepared plan."""
-    return cast("psycopg.Connection[Any]", session.connection().connection.driver_connection)
-
-
-def _rows(session: Session, sql: str, params: dict[str, Any], *, prepare: bool) -> list[Any]:
-    with driver(session).cursor(binary=True, row_factory=namedtuple_row) as cursor:
-        cursor.execute(sql.encode(), params, prepare=prepare)
-        return cursor.fetchall()
-
-
 def _stats_sql(kinds: Sequence[str] | None, *, dimension: int | None, newest_first: bool) -> str:
     every = [kind for kind in MEMORY_KINDS if kinds is None or kind in kinds]
     filters = [""] if kinds is None else [f"AND m.kind = '{kind}'" for kind in every]
@@ -275,13 +247,13 @@ def stats_and_probe(
     """Per-kind extremes (with the ids of rows attaining them) and, with a query, the vector
     extremes and the probe, in one trip. Prepared: its plan (index probes) fits every agent."""
     sql = _stats_sql(kinds, dimension=dimension, newest_first=newest_first)
-    return [StatsRow(*row) for row in _rows(session, sql, params, prepare=True)]
+    return [StatsRow(*row) for row in rows(session, sql, params, prepare=True)]
 
 
 def run_pass(session: Session, params: dict[str, Any], source: Source) -> PassResult:
     """Never prepared: each agent's pass is planned for its own row count (index-only or
     sequential scan, parallel workers)."""
-    [row] = _rows(session, PASS.format(source=source.rows()), params, prepare=False)
+    [row] = rows(session, PASS.format(source=source.rows()), params, prepare=False)
     return PassResult(
         r_min=row.r_min,
         r_max=row.r_max,
@@ -305,15 +277,15 @@ def repair(
     """The candidates of the given (importance level, last-access window)s, with r."""
     sql = _REPAIR.format(source=source.rows(where=_WINDOW))
     windows = dict(levels=levels, after=after, before=before)
-    rows = _rows(session, sql, {**params, **windows}, prepare=False)
+    found = rows(session, sql, {**params, **windows}, prepare=False)
     return PassResult(
         r_min=None,
         r_max=None,
         n_unknown=0,
-        ids=[row.id for row in rows],
-        rs=[row.r for row in rows],
-        importances=[row.importance for row in rows],
-        accessed=[row.accessed for row in rows],
+        ids=[row.id for row in found],
+        rs=[row.r for row in found],
+        importances=[row.importance for row in found],
+        accessed=[row.accessed for row in found],
     )
 
 
@@ -322,43 +294,5 @@ def has_other_dimension(
 ) -> bool:
     """Whether some candidate lives in another embedding space than the query."""
     kind = "" if kinds is None else "AND m.kind = ANY(CAST(%(kinds)s AS text[]))"
-    [row] = _rows(session, _MISMATCH.format(kinds=kind), params, prepare=False)
+    [row] = rows(session, _MISMATCH.format(kinds=kind), params, prepare=False)
     return bool(row[0])
-
-
-def fetch_rows(session: Session, agent_id: uuid.UUID, ids: Sequence[int]) -> list[Any]:
-    """Whole rows (with their vectors) of the few memories the exact ranking needs."""
-    sql = _FETCH.format(where="AND m.id = ANY(CAST(%(ids)s AS bigint[]))")
-    rows = _rows(session, sql, {"agent_id": agent_id, "ids": list(ids)}, prepare=True)
-    return [_with_floats(row) for row in rows]
-
-
-def _with_floats(row: Any) -> Any:
-    """The row with its vector as a tuple of floats (float32 values widen exactly)."""
-    if row.embedding is None:
-        return row
-    values = np.frombuffer(row.embedding, dtype=">f4", offset=VECTOR_HEADER_BYTES)
-    return row._replace(embedding=tuple(values.astype(np.float64).tolist()))
-
-
-def fetch_candidates(
-    session: Session, agent_id: uuid.UUID, kinds: Sequence[str] | None
-) -> list[Any]:
-    """Every candidate row of an agent: what the brute-force reference ranks."""
-    where = "" if kinds is None else "AND m.kind = ANY(CAST(%(kinds)s AS text[]))"
-    params: dict[str, Any] = {"agent_id": agent_id}
-    if kinds is not None:
-        params["kinds"] = list(kinds)
-    return [
-        _with_floats(row)
-        for row in _rows(session, _FETCH.format(where=where), params, prepare=False)
-    ]
-
-
-def touch_rows(session: Session, ids: Sequence[int], now: datetime) -> int:
-    result = session.execute(
-        sa.update(MemoryRow)
-        .where(MemoryRow.id == sa.any_(sa.literal(list(ids), ARRAY(sa.BigInteger))))
-        .values(last_accessed_at=now)
-    )
-    return int(getattr(result, "rowcount", 0))

@@ -25,16 +25,10 @@ from cognition.retrieval import cosine, rank
 from cognition.types import MemoryKind, RetrievalWeights, ScoredMemory
 from db.models import Agent, Memory
 from db.models.memory import COVERED_DIMENSIONS, MEMORY_KINDS
-from db.queries import retrieval_sql
-from db.queries.retrieval import (
-    PROBE_PER_LEVEL,
-    SearchTrace,
-    brute_force,
-    load_memories,
-    search,
-    touch,
-)
+from db.queries.memory_rows import driver
+from db.queries.retrieval import SearchTrace, brute_force, load_memories, search, touch
 from db.queries.retrieval_bounds import lean_relevance_error, relevance_error
+from db.queries.retrieval_context import PROBE_PER_LEVEL
 from tests.factories import GAME_START, make_agent, make_world
 
 NOW = GAME_START + timedelta(days=20)
@@ -185,10 +179,7 @@ def test_search_equals_rank_over_every_candidate(
         label="query",
     )
     k = data.draw(st.integers(0, len(rows) + 2), label="k")
-    try:
-        expected = _reference(db, agent, query, weights=weights, k=k, kinds=kinds)
-    except EmbeddingSpaceMismatch:  # cannot happen here (one dimension), but be explicit
-        pytest.fail("the reference refused a single-space stream")
+    expected = _reference(db, agent, query, weights=weights, k=k, kinds=kinds)
     assert _search(db, agent, query, weights=weights, k=k, kinds=kinds) == expected
     db.rollback()
 
@@ -474,7 +465,7 @@ def test_pgvector_estimates_stay_within_epsilon_of_the_reference(
     query = rng.standard_normal(dimension)
     query -= (query @ base) / (base @ base) * base  # nearly orthogonal to the first vector
     unit_query = (query / np.linalg.norm(query)).astype(np.float32).astype(float).tolist()
-    conn = retrieval_sql.driver(db)
+    conn = driver(db)
     for vector in vectors:
         stored = np.asarray(vector, dtype=np.float32).astype(float).tolist()
         unit = _unit(np.asarray(vector))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -47,7 +48,21 @@ def test_the_task_body_enriches_and_a_redelivery_does_nothing(
         total = session.scalar(sa.select(Agent.importance_since_reflection))
         scores = session.scalars(sa.select(Memory.importance)).all()
     assert total == sum(scores)
-    assert enrich_backlog() == {"embedded": 0, "scored": 0, "crossed": []}
+    assert enrich_backlog() == {"embedded": 0, "scored": 0}
+
+
+def test_the_backlog_enriches_memories_whose_job_was_lost(
+    sessions: sessionmaker[Session], runtime: None
+) -> None:
+    with sessions.begin() as session:
+        agent = make_agent(session, make_world(session))
+        items = [NewMemory(description=f"lost {i}") for i in range(7)]
+        add_memories(session, world_id=agent.world_id, agent_id=agent.id, items=items,
+                     now=GAME_START)  # fmt: skip
+        session.execute(sa.update(Memory).values(inserted_at=sa.func.now() - timedelta(hours=1)))
+    assert enrich_backlog(limit=3) == {"embedded": 7, "scored": 7}  # three batches in one run
+    with sessions() as session:
+        assert session.scalar(sa.select(sa.func.count()).where(Memory.embedding.is_(None))) == 0
 
 
 @pytest.mark.worker

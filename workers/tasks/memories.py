@@ -6,6 +6,7 @@ nothing. `hearth.enrich_backlog` (beat) picks up memories whose enqueue was lost
 
 from __future__ import annotations
 
+import time
 import uuid
 
 from celery import shared_task
@@ -34,14 +35,23 @@ def enrich_memories(memory_ids: list[int]) -> dict[str, object]:
             "crossed": [str(agent_id) for agent_id in crossed]}  # fmt: skip
 
 
+BACKLOG_BUDGET_S = 20.0
+"""One backlog run works through batches for at most this long (beat runs it every 30 s), so
+a long broker outage drains at full speed instead of one batch per beat."""
+
+
 @shared_task(name="hearth.enrich_backlog", **RETRY_POLICY)
-def enrich_backlog(limit: int = DEFAULT_BACKLOG_LIMIT) -> dict[str, object]:
-    """Enrich up to `limit` memories that missed their job (broker down, job failed)."""
-    with session_scope() as session:
-        ids = backlog(session, limit=limit)
-    if not ids:
-        return {"embedded": 0, "scored": 0, "crossed": []}
-    return enrich_memories(ids)
+def enrich_backlog(limit: int = DEFAULT_BACKLOG_LIMIT) -> dict[str, int]:
+    """Enrich memories that missed their job (broker down, job failed), `limit` at a time."""
+    started, embedded, scored = time.monotonic(), 0, 0
+    while time.monotonic() - started < BACKLOG_BUDGET_S:
+        with session_scope() as session:
+            ids = backlog(session, limit=limit)
+        if not ids:
+            break
+        done = enrich_memories(ids)
+        embedded, scored = embedded + int(done["embedded"]), scored + int(done["scored"])
+    return {"embedded": embedded, "scored": scored}
 
 
 @shared_task(name="hearth.enrich_world", **RETRY_POLICY)
