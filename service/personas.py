@@ -19,6 +19,8 @@ from db.queries.agents import create_agent
 from db.queries.events import emit
 from db.queries.memories import add_memories
 from db.queries.places import known_paths, known_place_ids, learn_places, places_by_path
+from db.queries.step import current_actions
+from db.queries.worlds import game_now
 from service.errors import ApiError
 from service.schemas.agents import AgentRead
 
@@ -130,11 +132,18 @@ def announce_update(session: Session, agent: Agent, changed: Sequence[str]) -> N
 
 
 def agent_reads(session: Session, agents: Sequence[Agent]) -> list[AgentRead]:
-    """Agents as the API shows them, with their known places (one query for all)."""
-    paths = known_paths(session, [agent.id for agent in agents])
+    """Agents as the API shows them, with their known places and what each is doing now (one
+    query each for all of them)."""
+    ids = [agent.id for agent in agents]
+    paths = known_paths(session, ids)
+    world = session.get(World, agents[0].world_id) if agents else None
+    actions = current_actions(session, ids, game_now(world)) if world is not None else {}
     return [
         AgentRead.model_validate(agent, from_attributes=True).model_copy(
-            update={"known_places": paths[agent.id]}
+            update={
+                "known_places": paths[agent.id],
+                "status": actions[agent.id].description if agent.id in actions else None,
+            }
         )
         for agent in agents
     ]

@@ -23,11 +23,12 @@ from db.queries.step import (
     utterances_in_progress,
 )
 from db.queries.worlds import game_now
-from service.deps import CurrentWorld, SessionDep
+from service.deps import CurrentAgent, CurrentWorld, SessionDep
 from service.enqueue import enqueue_enrichment, enqueue_reactions
 from service.errors import ERROR_RESPONSES, ApiError
 from service.schemas.step import (
     ActionRead,
+    AgentAction,
     AgentNow,
     AgentStep,
     Perceived,
@@ -68,6 +69,19 @@ def step(
             )
             for agent_id in ids
         ],
+    )
+
+
+@router.get(
+    "/agents/{agent_id}/action", response_model=AgentAction, summary="What the agent is doing now"
+)
+def action(world: CurrentWorld, agent: CurrentAgent, session: SessionDep) -> AgentAction:
+    """The same answer a step gives for one agent, without reporting anything."""
+    now = game_now(world)
+    current = current_actions(session, [agent.id], now).get(agent.id)
+    speech = utterances_in_progress(session, [agent.id]).get(agent.id)
+    return AgentAction(
+        agent_id=agent.id, now=now, action=_action(current), utterance=_speech(speech)
     )
 
 

@@ -68,6 +68,9 @@ class AgentRead(PersonaFields):
     known_places: list[str] = Field(
         default_factory=list, description="every place path the agent knows, sorted"
     )
+    status: str | None = Field(
+        None, description="what the agent is doing at the world's game time (its current action)"
+    )
     summary: str | None = Field(None, description="cached summary description (the paper's)")
     summary_at: datetime | None = None
     created_at: datetime

@@ -67,6 +67,15 @@ class AgentNow(BaseModel):
     stored: int = Field(description="new observations stored (repeats are not stored twice)")
 
 
+class AgentAction(BaseModel):
+    """One agent's current action and any line being spoken, at the world's game time."""
+
+    agent_id: uuid.UUID
+    now: datetime
+    action: ActionRead | None
+    utterance: SpeechRead | None
+
+
 class StepResponse(BaseModel):
     now: datetime
     agents: list[AgentNow]

@@ -216,3 +216,33 @@ def test_a_thousand_agents_in_one_step(
     assert response.status_code == 200
     assert [a["agent_id"] for a in response.json()["agents"]] == [str(i) for i in ids]
     assert len(_observations(sessions)) == 1000
+
+
+def test_one_agents_action_and_status(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    (rosa,) = _agents(client, world, "Rosa")
+    url = f"/v1/worlds/{world['id']}/agents/{rosa}"
+    idle = client.get(f"{url}/action", headers=world["headers"]).json()
+    assert (
+        idle["action"] is None
+        and client.get(url, headers=world["headers"]).json()["status"] is None
+    )
+    client.post(
+        f"/v1/worlds/{world['id']}/clock", json={"set": NOON.isoformat()}, headers=world["headers"]
+    )
+    with sessions.begin() as session:
+        save_items(
+            session,
+            agent_id=rosa,
+            level=PlanLevel.DAY,
+            items=[
+                PlanItem(datetime(2023, 2, 13, 11), 120, "serve lunch at the cafe", "cafe: counter")
+            ],
+        )
+    body = client.get(f"{url}/action", headers=world["headers"]).json()
+    assert body["now"] == "2023-02-13T12:00:00"
+    assert body["action"]["description"] == "serve lunch at the cafe"
+    assert client.get(url, headers=world["headers"]).json()["status"] == "serve lunch at the cafe"
+    listed = client.get(f"/v1/worlds/{world['id']}/agents", headers=world["headers"]).json()
+    assert listed["items"][0]["status"] == "serve lunch at the cafe"

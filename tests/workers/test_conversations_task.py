@@ -89,7 +89,9 @@ def test_a_conversation_is_stored_for_both_and_each_side_reconsiders_the_other(
     with sessions() as session:
         conversation = session.get_one(Conversation, conversation_id)
         lines = session.scalars(sa.select(UtteranceRow).order_by(UtteranceRow.seq)).all()
-        remembered = session.scalars(sa.select(Memory).where(Memory.kind == "utterance")).all()
+        remembered = session.scalars(
+            sa.select(Memory).where(Memory.kind == "utterance").order_by(Memory.id)
+        ).all()
         views = {(r.agent_id, r.other_name): r for r in session.scalars(sa.select(Relationship))}
         events = [e.type for e in session.scalars(sa.select(Event).order_by(Event.id))]
     assert (conversation.status, conversation.topic, conversation.decision_id) == (
