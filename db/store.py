@@ -60,10 +60,14 @@ class PgMemoryStore:
         """The paper's top-k for `query` at game time `now`; touching marks them accessed."""
         [query_embedding] = self._embedder.embed([query])
         scored = retrieval.search(
-            self._session, agent_id=self._agent_id, query_embedding=query_embedding, now=now,
-            weights=weights or self._weights, k=k,
+            self._session,
+            agent_id=self._agent_id,
+            query_embedding=query_embedding,
+            now=now,
+            weights=weights or self._weights,
+            k=k,
             kinds=None if kinds is None else [str(kind) for kind in kinds],
-        )  # fmt: skip
+        )
         if touch:
             self.touch([s.memory.id for s in scored], now=now)
         return scored
@@ -82,8 +86,9 @@ class PgMemoryStore:
 
     def add(self, items: Sequence[NewMemory], *, now: datetime) -> list[Memory]:
         """Write memories (reflections with their evidence) in one statement."""
-        rows = add_memories(self._session, world_id=self._world_id, agent_id=self._agent_id,
-                            items=items, now=now)  # fmt: skip
+        rows = add_memories(
+            self._session, world_id=self._world_id, agent_id=self._agent_id, items=items, now=now
+        )
         return [to_memory(row) for row in rows]
 
     def get(self, ids: Sequence[int]) -> list[Memory]:
@@ -106,6 +111,19 @@ def effective_weights(world: World, settings: Settings) -> RetrievalWeights:
         recency=float(stored.get("recency", settings.weight_recency)),
         importance=float(stored.get("importance", settings.weight_importance)),
         relevance=float(stored.get("relevance", settings.weight_relevance)),
+    )
+
+
+def world_store(
+    session: Session, *, world: World, agent_id: uuid.UUID, embedder: Embedder, settings: Settings
+) -> PgMemoryStore:
+    """An agent's store ranking with its world's weights (the usual way to open one)."""
+    return PgMemoryStore(
+        session,
+        world_id=world.id,
+        agent_id=agent_id,
+        embedder=embedder,
+        weights_default=effective_weights(world, settings),
     )
 
 

@@ -26,7 +26,7 @@ from db.queries.conversations import (
 from db.queries.memories import add_memories
 from db.queries.step import current_actions
 from db.queries.worlds import game_now
-from db.store import PgMemoryStore, effective_weights
+from db.store import PgMemoryStore, world_store
 from service.deps import (
     CurrentAgent,
     CurrentWorld,
@@ -65,12 +65,8 @@ def chat(
     player's as the player's claim."""
     now, label = game_now(world), player_label(body.player, body.persona)
     conversation = _conversation(session, body, world_id=world.id, agent=agent, at=now)
-    store = PgMemoryStore(
-        session,
-        world_id=world.id,
-        agent_id=agent.id,
-        embedder=embedder,
-        weights_default=effective_weights(world, settings),
+    store = world_store(
+        session, world=world, agent_id=agent.id, embedder=embedder, settings=settings
     )
     speaker = _speaker(session, agent, store, label=label, now=now)
     earlier = history(session, conversation.id)

@@ -9,7 +9,7 @@ from cognition.interview import InterviewMode, interview
 from db.audit import recorded_calls
 from db.queries.agents import to_persona
 from db.queries.worlds import game_now
-from db.store import PgMemoryStore, effective_weights
+from db.store import world_store
 from service.deps import (
     CurrentAgent,
     CurrentWorld,
@@ -39,12 +39,8 @@ def ask(
     embedder: EmbedderDep,
 ) -> InterviewResponse:
     now = game_now(world)
-    store = PgMemoryStore(
-        session,
-        world_id=world.id,
-        agent_id=agent.id,
-        embedder=embedder,
-        weights_default=effective_weights(world, settings),
+    store = world_store(
+        session, world=world, agent_id=agent.id, embedder=embedder, settings=settings
     )
     with recorded_calls(sessions, world_id=world.id, agent_id=agent.id, game_time=now) as audit:
         result = interview(
