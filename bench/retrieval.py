@@ -5,9 +5,10 @@
 Starts its own embedded PostgreSQL (in DIR, or a temporary folder), migrates it, builds a town
 of `--rows` memories (one agent with 100k, one with 10k, the rest spread over other agents,
 all interleaved in game-time order) unless DIR already holds the same town, then for both
-agents times top-10 `search` over `--queries` queries, checks every result against `rank`
-over all the agent's memories, and times an in-process numpy brute force on the same queries
-(vectors preloaded as a float32 matrix). Prints figures; never asserts on time.
+agents times top-10 `search` over `--queries` queries twice (from the process's cache of the
+agent's rows, the default, and in SQL only), checks every result against `rank` over all the
+agent's memories, and times an in-process numpy brute force on the same queries (vectors
+preloaded as a float32 matrix). Prints figures; never asserts on time.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from db import migrate
 from db.embedded import EmbeddedPostgres
 from db.queries.retrieval import SearchTrace, load_memories, search
 from db.session import make_engine, make_session_factory
+from db.vector_cache import VectorCache
 
 TARGET_SIZES = (100_000, 10_000)
 K = 10
@@ -49,17 +51,29 @@ VERIFY_WORKERS = 2
 
 
 @dataclass
-class AgentReport:
-    size: int
+class Series:
+    """One way of searching, timed over the same queries."""
+
+    mode: str
+    """"cached" (the process's copy of the agent's rows, the default) or "sql"."""
     load: tuple[float, float]
     """The machine's 1-minute load average before and after the timed searches: other work
     on the same cores shows in the latencies."""
+    first_ms: float
+    """The first (warm-up) query: for "cached", it loads the agent's rows into memory."""
     latencies: list[float]
-    exact: int
+    results: list[list[ScoredMemory]]
+    traces: list[SearchTrace]
+    exact: int = 0
+
+
+@dataclass
+class AgentReport:
+    size: int
+    series: list[Series]
     checked: int
     numpy_latencies: list[float]
     numpy_agrees: int
-    traces: list[SearchTrace]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -73,7 +87,9 @@ def main(argv: list[str] | None = None) -> None:
         engine = make_engine(url, pool_size=2)
         sessions = make_session_factory(engine)
         reports = [
-            _bench_agent(sessions, town, agent, args.queries, check=args.check)
+            _bench_agent(
+                sessions, town, agent, args.queries, check=args.check, cache_mb=args.cache_mb
+            )
             for agent in town.agents[: len(TARGET_SIZES)]
         ]
         _print(reports, args, home)
@@ -98,6 +114,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         default=None,
         help="compare only the first N results with rank (default: all; each costs seconds "
         "at 100k memories: the reference is pure Python)",
+    )
+    parser.add_argument(
+        "--cache-mb",
+        type=int,
+        default=512,
+        help="the in-process cache of agents' rows (HEARTH_RETRIEVAL_CACHE_MB)",
     )
     parser.add_argument(
         "--shared-buffers",
@@ -156,10 +178,38 @@ def _bench_agent(
     count: int,
     *,
     check: int | None,
+    cache_mb: int,
 ) -> AgentReport:
     queries = town.queries(agent, WARMUP_QUERIES + count, QUERY_SEED + agent.size)
-    weights, now = RetrievalWeights(), town.now
-    results, latencies, traces = [], [], []
+    series = [
+        _series(sessions, town, agent, queries, "cached", VectorCache.megabytes(cache_mb)),
+        _series(sessions, town, agent, queries, "sql", False),
+    ]
+    with sessions() as session:
+        memories = load_memories(session, agent_id=agent.id)
+    timed = queries[WARMUP_QUERIES:]
+    numpy_index = NumpyIndex(memories, town.now)
+    numpy_latencies, numpy_ids = numpy_index.time(timed, RetrievalWeights(), K)
+    checked = len(timed) if check is None else min(check, len(timed))
+    expected = _expected(memories, timed[:checked], town.now, RetrievalWeights())
+    for one in series:
+        one.exact = sum(a == b for a, b in zip(one.results[:checked], expected, strict=True))
+    agrees = sum(
+        ids == [s.memory.id for s in r] for ids, r in zip(numpy_ids, series[0].results, strict=True)
+    )
+    return AgentReport(agent.size, series, checked, numpy_latencies, agrees)
+
+
+def _series(
+    sessions: sessionmaker[Session],
+    town: data.Town,
+    agent: data.Agent,
+    queries: list[list[float]],
+    mode: str,
+    cache: VectorCache | bool,
+) -> Series:
+    """Every query once, after WARMUP_QUERIES untimed ones (the first loads the cache)."""
+    latencies, results, traces, first_ms = [], [], [], 0.0
     load_before = os.getloadavg()[0]
     for index, query in enumerate(queries):
         trace = SearchTrace()
@@ -169,43 +219,37 @@ def _bench_agent(
                 session,
                 agent_id=agent.id,
                 query_embedding=query,
-                now=now,
-                weights=weights,
+                now=town.now,
+                weights=RetrievalWeights(),
                 k=K,
                 trace=trace,
+                cache=cache,
             )
-            elapsed = time.perf_counter() - started
+            elapsed = (time.perf_counter() - started) * 1000.0
             session.commit()  # as a caller would after `touch`; a rollback would also drop
             # psycopg's prepared statements (it clears them on ROLLBACK)
+        if index == 0:
+            first_ms = elapsed
         if index >= WARMUP_QUERIES:
             results.append(found)
-            latencies.append(elapsed * 1000.0)
+            latencies.append(elapsed)
             traces.append(trace)
-        _progress(f"agent {agent.size:,}: search", index + 1, len(queries))
+        _progress(f"agent {agent.size:,}: search ({mode})", index + 1, len(queries))
     load = (load_before, os.getloadavg()[0])
-    with sessions() as session:
-        memories = load_memories(session, agent_id=agent.id)
-    timed = queries[WARMUP_QUERIES:]
-    numpy_index = NumpyIndex(memories, now)
-    numpy_latencies, numpy_ids = numpy_index.time(timed, weights, K)
-    checked = len(timed) if check is None else min(check, len(timed))
-    exact = _verify(memories, timed[:checked], results[:checked], now, weights)
-    agrees = sum(ids == [s.memory.id for s in r] for ids, r in zip(numpy_ids, results, strict=True))
-    return AgentReport(agent.size, load, latencies, exact, checked, numpy_latencies, agrees, traces)
+    return Series(mode, load, first_ms, latencies, results, traces)
 
 
 _SHARED: dict[str, Any] = {}
 
 
-def _verify(
+def _expected(
     memories: list[Memory],
     queries: list[list[float]],
-    results: list[list[ScoredMemory]],
     now: datetime,
     weights: RetrievalWeights,
-) -> int:
-    """How many results equal `rank` over all the agent's memories (in worker processes that
-    inherit the memories by fork)."""
+) -> list[list[ScoredMemory]]:
+    """`rank` over all the agent's memories for each query (in worker processes that inherit
+    the memories by fork)."""
     _SHARED.update(memories=memories, now=now, weights=weights)
     context = multiprocessing.get_context("fork")
     with context.Pool(VERIFY_WORKERS) as pool:
@@ -213,7 +257,7 @@ def _verify(
         for i, ranked in enumerate(pool.imap(_reference, queries)):
             expected.append(ranked)
             _progress("  checking against rank", i + 1, len(queries))
-    return sum(found == wanted for found, wanted in zip(results, expected, strict=True))
+    return expected
 
 
 def _reference(query: list[float]) -> list[ScoredMemory]:
@@ -239,58 +283,56 @@ def _p(values: list[float], q: float) -> float:
 def _print(reports: list[AgentReport], args: argparse.Namespace, home: Path) -> None:
     print(
         f"\nretrieval benchmark: {args.rows:,} memories, top-{K}, {args.queries} queries "
-        f"per agent, shared_buffers={args.shared_buffers or 'server default'}, data in {home}"
+        f"per agent, shared_buffers={args.shared_buffers or 'server default'}, cache "
+        f"{args.cache_mb} MB, data in {home}"
     )
     header = (
-        f"{'agent':>8} | {'search p50':>10} {'p99':>8} | {'exact':>6} | {'numpy p50':>9} "
-        f"{'p99':>7} | {'p50 ratio':>9} | {'numpy=exact':>11}"
+        f"{'agent':>8} {'path':>6} | {'p50':>8} {'p99':>8} | {'first':>8} | {'exact':>6} | "
+        f"{'numpy p50':>9} {'p99':>7} | {'p50 ratio':>9} | {'numpy=exact':>11}"
     )
     print(header)
     print("-" * len(header))
     for r in reports:
-        n = len(r.latencies)
-        p50, p99 = statistics.median(r.latencies), _p(r.latencies, PERCENTILE_P99)
-        numpy50, numpy99 = (
-            statistics.median(r.numpy_latencies),
-            _p(r.numpy_latencies, PERCENTILE_P99),
-        )
-        print(
-            f"{r.size:>8,} | {p50:>7.2f} ms {p99:>5.2f} ms | {_share(r.exact, r.checked)} | "
-            f"{numpy50:>6.2f} ms {numpy99:>4.2f} ms | {p50 / numpy50:>8.1f}× | "
-            f"{100 * r.numpy_agrees / n:>10.1f}%"
-        )
+        numpy50 = statistics.median(r.numpy_latencies)
+        numpy99 = _p(r.numpy_latencies, PERCENTILE_P99)
+        for one in r.series:
+            p50, p99 = statistics.median(one.latencies), _p(one.latencies, PERCENTILE_P99)
+            print(
+                f"{r.size:>8,} {one.mode:>6} | {p50:>5.2f} ms {p99:>5.2f} ms | "
+                f"{one.first_ms:>5.0f} ms | {_share(one.exact, r.checked)} | "
+                f"{numpy50:>6.2f} ms {numpy99:>4.2f} ms | {p50 / numpy50:>8.2f}× | "
+                f"{100 * r.numpy_agrees / len(one.latencies):>10.1f}%"
+            )
     print()
     for r in reports:
-        _print_details(r)
+        for one in r.series:
+            _print_details(r.size, one)
 
 
 def _share(count: int, total: int) -> str:
     return "  n/a " if total == 0 else f"{100 * count / total:>5.1f}%"
 
 
-def _print_details(r: AgentReport) -> None:
+def _print_details(size: int, one: Series) -> None:
     stages: dict[str, list[float]] = {}
-    for t in r.traces:
+    for t in one.traces:
         for name, ms in t.milliseconds.items():
             stages.setdefault(name, []).append(ms)
     parts = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in stages.items())
-    passes = Counter(t.passes for t in r.traces)
-    paths = Counter(t.path for t in r.traces)
+    paths = Counter(t.path for t in one.traces)
     print(
-        f"agent {r.size:,}: median ms by stage: {parts}; load average {r.load[0]:.2f} → "
-        f"{r.load[1]:.2f} on {os.cpu_count()} cores"
+        f"agent {size:,} ({one.mode}): median ms by stage: {parts}; paths {dict(paths)}; load "
+        f"average {one.load[0]:.2f} → {one.load[1]:.2f} on {os.cpu_count()} cores"
     )
-    print(
-        f"  passes per query {dict(sorted(passes.items()))}; relevance estimate "
-        f"{dict(Counter(t.relevance for t in r.traces))}; paths {dict(paths)}"
-    )
-    print(
-        f"  captured by the pass p50 {statistics.median(t.captured for t in r.traces):.0f} "
-        f"(max {max(t.captured for t in r.traces)}), repaired p50 "
-        f"{statistics.median(t.repaired for t in r.traces):.0f} "
-        f"(max {max(t.repaired for t in r.traces)}), ranked exactly p50 "
-        f"{statistics.median(t.ranked for t in r.traces):.0f}"
-    )
+    if one.mode == "sql":
+        passes = Counter(t.passes for t in one.traces)
+        print(
+            f"  passes per query {dict(sorted(passes.items()))}; relevance estimate "
+            f"{dict(Counter(t.relevance for t in one.traces))}; captured by the pass p50 "
+            f"{statistics.median(t.captured for t in one.traces):.0f}, repaired p50 "
+            f"{statistics.median(t.repaired for t in one.traces):.0f}"
+        )
+    print(f"  ranked exactly p50 {statistics.median(t.ranked for t in one.traces):.0f}")
 
 
 if __name__ == "__main__":

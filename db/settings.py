@@ -19,6 +19,9 @@ DEFAULT_REFLECTION_THRESHOLD = 150
 DEFAULT_VISIBILITY_TIMEOUT_S = 600
 """How long Redis holds a delivered, unacknowledged job before another worker gets it."""
 
+DEFAULT_RETRIEVAL_CACHE_MB = 512
+"""Per process: about three 100k-memory agents at 384-d, or three hundred 1k-memory agents."""
+
 DEFAULT_EMBEDDING_DIMENSION = 384
 """all-MiniLM-L6-v2's dimension; the hashing embedder matches it so both share a schema."""
 
@@ -81,6 +84,11 @@ class Settings(BaseSettings):
         "choose_location,emoji,object_state",
         description="Mind operations the offline heuristics answer even with a model configured "
         "(comma-separated; empty sends every operation to the model)",
+    )
+    retrieval_cache_mb: int = Field(
+        DEFAULT_RETRIEVAL_CACHE_MB,
+        ge=0,
+        description="memory each process may keep searched agents' vectors in (0: search in SQL)",
     )
     visibility_timeout_s: int = Field(
         DEFAULT_VISIBILITY_TIMEOUT_S,

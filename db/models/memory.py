@@ -58,6 +58,8 @@ class Memory(Base):
                      f"embedding IS NOT NULL AND vector_dims(embedding) <= {COVERED_DIMENSIONS}")),
         sa.Index("ix_memories_agent_unembedded", "agent_id", "importance", "last_accessed_at",
                  postgresql_where=sa.text("embedding IS NULL")),
+        # The rows an agent's in-memory copy must re-read (db/vector_cache.py).
+        sa.Index("ix_memories_agent_changed", "agent_id", "changed_xid"),
     )  # fmt: skip
 
     id: Mapped[BigPk]
@@ -83,6 +85,12 @@ class Memory(Base):
     content_hash: Mapped[str] = mapped_column(sa.String(64))
     depth: Mapped[int] = mapped_column(sa.SmallInteger, default=0)
     source: Mapped[str] = mapped_column(sa.String(16), default="game")
+    changed_xid: Mapped[int] = mapped_column(
+        sa.BigInteger,
+        server_default=sa.text("(pg_current_xact_id()::text)::bigint"),
+        doc="the transaction that inserted or last updated the row (an update trigger keeps "
+        "it, migration 0004): what an in-memory copy of the agent's rows re-reads",
+    )
 
 
 class MemoryEvidence(Base):

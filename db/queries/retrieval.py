@@ -19,17 +19,18 @@ order, scores and components) while reading whole rows for only a few dozen of t
    component's minimum and maximum, so `rank` normalises them exactly as it would all of them,
    and they contain the top k, so its top k is the answer.
 
+When the agent's rows fit this process's cache (`db.vector_cache`), `retrieval_memory` does
+steps 1–3 in memory instead, from one statement that brings the cached copy up to date: the
+same bounds, the same `rank` over the fetched survivors, without reading every vector in SQL.
+
 Touching the results is the separate `touch`. `brute_force` is the reference path, and the
 fallback for inputs outside the error analysis.
 """
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Collection, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -38,7 +39,7 @@ from sqlalchemy.orm import Session
 from cognition.errors import EmbeddingSpaceMismatch, InvalidInput
 from cognition.retrieval import rank
 from cognition.types import Memory, RetrievalWeights, ScoredMemory
-from db.queries import memory_rows
+from db.queries import memory_rows, retrieval_memory
 from db.queries import retrieval_context as context
 from db.queries import retrieval_sql as sql
 from db.queries.retrieval_bounds import RelevanceRange
@@ -51,6 +52,8 @@ from db.queries.retrieval_plan import (
     probe_cuts,
     repair_windows,
 )
+from db.queries.retrieval_trace import SearchTrace
+from db.vector_cache import VectorCache, process_cache
 
 MAX_UNKNOWN = 256
 """Memories the pass could not estimate are fetched and ranked exactly; past this many (a
@@ -59,26 +62,6 @@ re-embed in progress, a stream of zero vectors) the brute-force path is cheaper.
 SMALLEST_RECENCY = 2.0**-1000
 """Below this the reference's recency nears float64 underflow (≈ 16 game years untouched),
 where its monotonicity in last_accessed_at is no longer guaranteed: brute force then."""
-
-
-@dataclass
-class SearchTrace:
-    """What one `search` did (pass one in to read it): for benchmarks and tests."""
-
-    path: str = "fast"
-    """"fast", "no candidates", or "brute force: <why>"."""
-    relevance: str = ""
-    passes: int = 0
-    captured: int = 0
-    repaired: int = 0
-    ranked: int = 0
-    milliseconds: dict[str, float] = field(default_factory=dict)
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        started = time.perf_counter()
-        yield
-        self.milliseconds[name] = (time.perf_counter() - started) * 1000.0
 
 
 def search(
@@ -91,9 +74,13 @@ def search(
     k: int,
     kinds: Collection[str] | None = None,
     trace: SearchTrace | None = None,
+    cache: VectorCache | bool = True,
 ) -> list[ScoredMemory]:
     """The agent's top k for the query at game time `now`: exactly `rank` over all of its
-    memories of `kinds` (all kinds when None). Never touches them (see `touch`)."""
+    memories of `kinds` (all kinds when None). Never touches them (see `touch`).
+
+    `cache`: True uses this process's cache (`HEARTH_RETRIEVAL_CACHE_MB`), False searches in
+    SQL only, or a given cache."""
     if k < 0:
         raise InvalidInput(f"k must be >= 0, got {k}", field="k")
     trace = trace if trace is not None else SearchTrace()
@@ -109,6 +96,12 @@ def search(
     if not context.analysable(query_embedding, now, weights):
         trace.path = "brute force: query, clock or weights outside the error analysis"
         return brute_force(session, **args)
+    vectors = process_cache() if cache is True else (cache or None)
+    if vectors is not None and kind_list != []:
+        found = retrieval_memory.search(session, vectors, **args, trace=trace)
+        if found is not None:
+            trace.path = "cached"
+            return found
     result = _fast(session, trace, query=context.unit_query(query_embedding), **args)
     return brute_force(session, **args) if result is None else result
 

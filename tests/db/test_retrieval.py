@@ -23,12 +23,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.errors import EmbeddingSpaceMismatch, InvalidInput
 from cognition.retrieval import cosine, rank
 from cognition.types import MemoryKind, RetrievalWeights, ScoredMemory
-from db.models import Agent, Memory
+from db.models import Agent, Memory, World
 from db.models.memory import COVERED_DIMENSIONS, MEMORY_KINDS
 from db.queries.memory_rows import driver
 from db.queries.retrieval import SearchTrace, brute_force, load_memories, search, touch
 from db.queries.retrieval_bounds import lean_relevance_error, relevance_error
 from db.queries.retrieval_context import PROBE_PER_LEVEL
+from db.vector_cache import VectorCache
 from tests.factories import GAME_START, make_agent, make_world
 
 NOW = GAME_START + timedelta(days=20)
@@ -89,7 +90,9 @@ def _search(
     k: int = 10,
     kinds: Sequence[str] | None = None,
     trace: SearchTrace | None = None,
+    cache: VectorCache | bool = False,
 ) -> list[ScoredMemory]:
+    """The SQL fast path unless a cache is given (tests/db/test_vector_cache.py pins that)."""
     return search(
         session,
         agent_id=agent.id,
@@ -99,7 +102,37 @@ def _search(
         k=k,
         kinds=kinds,
         trace=trace,
+        cache=cache,
     )
+
+
+def _search_in(
+    mode: str,
+    session: Session,
+    agent: Agent,
+    query: Sequence[float] | None,
+    **options: Any,
+) -> list[ScoredMemory]:
+    """Search by one of MODES: in SQL; from a cache with the rows still uncommitted (laid over
+    it); from a cache that loaded them committed (the caller then deletes the world)."""
+    if mode == "committed":
+        session.commit()
+    trace = SearchTrace()
+    cache = False if mode == "sql" else VectorCache.megabytes(64)
+    found = _search(session, agent, query, trace=trace, cache=cache, **options)
+    settled = trace.path == "no candidates" or trace.path.startswith("brute force")
+    assert settled or (trace.path == "cached") == (mode != "sql"), trace
+    return found
+
+
+MODES = ["sql", "overlay", "committed"]
+
+
+def _forget(session: Session, agent: Agent) -> None:
+    """Delete a committed test world (its agents and memories cascade)."""
+    session.rollback()
+    session.execute(sa.delete(World).where(World.id == agent.world_id))
+    session.commit()
 
 
 def _unit(v: np.ndarray) -> list[float]:
@@ -161,7 +194,9 @@ def streams(draw: st.DrawFn) -> tuple[int, list[Row]]:
     kinds=st.none() | st.lists(st.sampled_from(MEMORY_KINDS), max_size=3, unique=True),
     data=st.data(),
 )
+@pytest.mark.parametrize("mode", MODES)
 def test_search_equals_rank_over_every_candidate(
+    mode: str,
     db: Session,
     stream: tuple[int, list[Row]],
     weights: RetrievalWeights,
@@ -180,8 +215,10 @@ def test_search_equals_rank_over_every_candidate(
     )
     k = data.draw(st.integers(0, len(rows) + 2), label="k")
     expected = _reference(db, agent, query, weights=weights, k=k, kinds=kinds)
-    assert _search(db, agent, query, weights=weights, k=k, kinds=kinds) == expected
-    db.rollback()
+    try:
+        assert _search_in(mode, db, agent, query, weights=weights, k=k, kinds=kinds) == expected
+    finally:
+        _forget(db, agent) if mode == "committed" else db.rollback()
 
 
 @settings(
@@ -197,7 +234,9 @@ def test_search_equals_rank_over_every_candidate(
     kinds=st.none() | st.lists(st.sampled_from(MEMORY_KINDS), min_size=1, max_size=3, unique=True),
     k=st.sampled_from([1, 10, 50]),
 )
+@pytest.mark.parametrize("mode", MODES)
 def test_search_equals_rank_on_large_streams(
+    mode: str,
     db: Session,
     seed: int,
     size: int,
@@ -230,8 +269,10 @@ def test_search_equals_rank_on_large_streams(
     _insert(db, agent, rows)
     query = None if rng.random() < 0.1 else (topics[1] + rng.standard_normal(8)).tolist()
     expected = _reference(db, agent, query, weights=weights, k=k, kinds=kinds)
-    assert _search(db, agent, query, weights=weights, k=k, kinds=kinds) == expected
-    db.rollback()
+    try:
+        assert _search_in(mode, db, agent, query, weights=weights, k=k, kinds=kinds) == expected
+    finally:
+        _forget(db, agent) if mode == "committed" else db.rollback()
 
 
 # --- each path, pinned ----------------------------------------------------------------------
