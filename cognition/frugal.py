@@ -14,9 +14,11 @@ Mind the same questions; these rules decide which Mind answers, or answer from w
   reaction asks the model only whether to react.
 - `needs_detail`: sleep is not decomposed; the day item is the action all night.
 - `reaction_gate`: a routine observation is not put to the Mind when the answer is already
-  known — the agent considered the same subject within the last hours, is in a conversation,
-  talked with that person lately, or is asleep (objects still wake a sleeper). A notable one
-  (importance 6 or more: a fire, someone crying) is always considered.
+  known — the agent considered the same subject within the last hours, reacted within the last
+  half hour (a reaction supersedes the rest of the plan: one on top of another throws away
+  what the first just had decomposed), sees someone busy with a reaction of their own, is in a
+  conversation, talked with that person lately, or is asleep (objects still wake a sleeper). A
+  notable one (importance 6 or more: a fire, someone crying) is always considered.
 
 Every rule is a pure function of its inputs; the workers pass in what the database knows.
 """
@@ -30,6 +32,7 @@ from datetime import datetime, timedelta
 
 from cognition.clamps import STEP_BOUNDS
 from cognition.mind import AuditSink, Mind
+from cognition.reacting import DEFAULT_REACTION_MINUTES
 from cognition.types import (
     Answer,
     Granularity,
@@ -46,6 +49,13 @@ CHEAP_OPERATIONS: frozenset[str] = frozenset({"choose_location", "emoji", "objec
 DEFAULT_REACTION_COOLDOWN = timedelta(hours=3)
 """Game time before an agent reconsiders the same subject (the paper's agents perceive every
 step; a neighbour moving on to their next errand is not news every ten minutes)."""
+DEFAULT_REPLAN_COOLDOWN = timedelta(minutes=2 * DEFAULT_REACTION_MINUTES)
+"""Game time after an agent reacts before a routine observation may re-plan it again: the
+reaction, and as long again back in the plan it re-made. A reaction supersedes the rest of the
+plan, so one on top of another throws away what the first had just decomposed."""
+DEFAULT_BUSY = timedelta(minutes=DEFAULT_REACTION_MINUTES)
+"""How long an agent seen reacting (greeting someone, putting out a fire) is busy with it: the
+others do not line up to greet someone who is greeting someone else."""
 DEFAULT_NOTABLE_IMPORTANCE = 6
 """An observation at least this important is always put to the Mind (past every cooldown, and
 to a sleeper): someone crying, a fight, a fire."""
@@ -82,6 +92,10 @@ class GateFacts:
     in_conversation: bool = False
     last_decided_about: datetime | None = None
     last_talked_with: datetime | None = None
+    last_reacted_at: datetime | None = None
+    """When the agent last decided to react (to anything)."""
+    subject_reacted_at: datetime | None = None
+    """When the agent observed last decided to react (None for an object)."""
 
 
 def reaction_gate(
@@ -90,6 +104,8 @@ def reaction_gate(
     now: datetime,
     cooldown: timedelta = DEFAULT_REACTION_COOLDOWN,
     chat_cooldown: timedelta = DEFAULT_CHAT_COOLDOWN,
+    replan_cooldown: timedelta = DEFAULT_REPLAN_COOLDOWN,
+    busy: timedelta = DEFAULT_BUSY,
     notable: int = DEFAULT_NOTABLE_IMPORTANCE,
 ) -> str | None:
     """Why the Mind need not be asked about this observation, or None to ask it."""
@@ -97,10 +113,16 @@ def reaction_gate(
     decided = facts.last_decided_about
     if routine and decided is not None and now - decided < cooldown:
         return f"already considered this subject at {decided:%H:%M}"
+    reacted = facts.last_reacted_at
+    if routine and reacted is not None and now - reacted < replan_cooldown:
+        return f"reacted at {reacted:%H:%M} and is back to the plan it made"
     if not facts.subject_is_agent:
         return None
     if facts.in_conversation:
         return "already in a conversation"
+    theirs = facts.subject_reacted_at
+    if routine and theirs is not None and now - theirs < busy:
+        return f"they are busy with their own reaction of {theirs:%H:%M}"
     if routine and facts.asleep:
         return "asleep"
     talked = facts.last_talked_with

@@ -19,6 +19,12 @@ Repair of a day outline (models drift; the game needs a usable plan every time):
      earliest first on ties. A 24-hour day always splits to 5;
   5. an item without a location gets `mind.choose_location` over the known places.
 
+Laying the outline into the live plan (`lay_outline`): an outline made before the agent wakes
+up (a late riser on the first day, when no night of a previous outline covers the morning)
+would leave the agent with nothing to do until then, so it starts with sleep from now until
+the wake-up, where the agent wakes. And the outline goes around what is already planned: a
+reaction made before the outline keeps its span.
+
 Plan arithmetic (spans, the current item, tiling a span, the just-in-time window of what to
 decompose next) lives in `cognition.schedule`; `covering`, `active_at` and
 `window_to_decompose` are re-exported here for callers that think of them as planning.
@@ -35,7 +41,14 @@ from cognition.clamps import order_day_plan
 from cognition.errors import InvalidOutput
 from cognition.mind import Mind
 from cognition.places import SEPARATOR
-from cognition.schedule import active_at, covering, tile, whole_minutes, window_to_decompose
+from cognition.schedule import (
+    active_at,
+    around,
+    covering,
+    tile,
+    whole_minutes,
+    window_to_decompose,
+)
 from cognition.store import MemoryStore
 from cognition.types import (
     Granularity,
@@ -51,6 +64,7 @@ __all__ = [
     "covering",
     "decompose_hours",
     "decompose_tasks",
+    "lay_outline",
     "nearest_first",
     "plan_day",
     "plan_memory",
@@ -64,6 +78,9 @@ MAX_DAY_ITEMS = 8
 """The paper's outline is "5 to 8" broad strokes."""
 DAY = timedelta(days=1)
 """A day plan covers 24 hours from wake-up to the next wake-up."""
+ASLEEP = "sleep"
+"""What an agent does before the first item of an outline made before it wakes up (not
+decomposed, and a sleeper is spared routine reactions: `cognition.frugal`)."""
 
 
 def plan_day(
@@ -101,6 +118,20 @@ def repair_day_plan(items: Sequence[PlanItem], *, now: datetime) -> list[PlanIte
     day_end = day_start + DAY
     clamped = [replace(i, start=max(i.start, day_start)) for i in ordered if i.start < day_end]
     return _fit_count(_contiguous(clamped, end=day_end))
+
+
+def lay_outline(
+    items: Sequence[PlanItem], *, now: datetime, planned: Sequence[PlanItem] = ()
+) -> list[PlanItem]:
+    """The outline as it goes into the live plan (module docstring): preceded by the rest of
+    the night when made before wake-up, and cut around the `planned` items already there."""
+    ordered = sorted(items, key=lambda i: i.start)
+    now = now.replace(second=0, microsecond=0)
+    if ordered and now < ordered[0].start:
+        wake = ordered[0]
+        night = PlanItem(now, whole_minutes(wake.start - now), ASLEEP, wake.location)
+        ordered.insert(0, night)
+    return around(ordered, planned)
 
 
 def decompose_hours(

@@ -12,15 +12,22 @@ in the paper:
 The context (summary, then statements) goes to `mind.react`; the `Decision` keeps it next to
 the reason, so a game or an analyst can show why an agent did what it did.
 
-Re-planning (`replan_from`) inserts the reaction at time `at` and re-flows the day:
-  - items over by `at`, and items starting when the reaction is over, are kept as they are:
-    fixed-time commitments (a party at 5pm) keep their time, and their hour and task
-    decompositions stay valid;
-  - items overlapping the reaction's span [at, at + its duration) are superseded (returned,
-    never deleted); the part of such an item before `at` is re-added as it was (what the
-    agent did), the part after the reaction is re-added so the agent resumes it;
+Re-planning (`replan_from`): the paper regenerates the plan from the time of the reaction
+on. Here the reaction supersedes the plan from the reaction time `at` onward (never deleting
+it), and the rest of the day is written again around it without a model call:
+  - items over by `at` are kept: they are what the agent did;
+  - every item not over by `at` is superseded and written again as new items outside the
+    reaction's span [at, until): the interrupted item's part before `at` (so the past stays
+    truthful), its remainder from `until` (the agent resumes it), and each later item as it
+    was — a 5 pm party stays at 5 pm. A later item the reaction runs into is cut to start at
+    `until` (its end stays fixed, so nothing after it moves); one wholly inside the span is
+    dropped;
   - the reaction is added at `at`.
-The function works on any one level of the plan (day items, hour chunks or tasks).
+Superseding everything from `at`, rather than only what the reaction overlaps, keeps one
+record of what the reaction changed (each displaced row points at it) and lets the rest be
+decomposed again just in time for the new situation (`schedule.window_to_decompose`; the
+reaction at once) instead of carrying old steps over. The function works on the day outline;
+the store supersedes every level under it.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from datetime import datetime
 
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
-from cognition.schedule import ends_at, whole_minutes
+from cognition.schedule import ends_at, outside
 from cognition.store import MemoryStore
 from cognition.types import Decision, Persona, PlanItem, Replan
 
@@ -110,46 +117,32 @@ def reaction_item(
     duration_min: int = DEFAULT_REACTION_MINUTES,
     location: str | None = None,
 ) -> PlanItem:
-    """The plan item a decision to react puts into the plan at `at`."""
+    """The plan item a decision to react puts into the plan at `at` (to the minute)."""
     if not decision.react:
         raise InvalidInput("a decision to carry on has no plan item", field="decision")
     return PlanItem(
-        start=at, duration_min=duration_min, description=decision.what, location=location
+        start=at.replace(second=0, microsecond=0),
+        duration_min=duration_min,
+        description=decision.what,
+        location=location,
     )
 
 
 def replan_from(day_items: Sequence[PlanItem], *, at: datetime, reaction_item: PlanItem) -> Replan:
-    """Insert the reaction at `at` and re-flow the plan (rules in the module docstring).
+    """Insert the reaction at `at` and plan the rest of the day again (module docstring).
 
     `at` is taken to the minute, the plan's unit, so no part is left seconds apart.
     """
-    at = at.replace(second=0, microsecond=0)
-    reaction = replace(reaction_item, start=at)
+    reaction = replace(reaction_item, start=at.replace(second=0, microsecond=0))
     until = ends_at(reaction)
-    kept: list[PlanItem] = []
-    superseded: list[PlanItem] = []
-    added: list[PlanItem] = [reaction]
-    for item in sorted(day_items, key=lambda i: i.start):
-        if ends_at(item) <= at or item.start >= until:
-            kept.append(item)
-            continue
-        superseded.append(item)
-        added += _outside(item, at=at, until=until)
+    ordered = sorted(day_items, key=lambda i: i.start)
+    superseded = tuple(i for i in ordered if ends_at(i) > reaction.start)
     return Replan(
-        kept=tuple(kept),
-        superseded=tuple(superseded),
-        added=tuple(sorted(added, key=lambda i: i.start)),
+        kept=tuple(i for i in ordered if ends_at(i) <= reaction.start),
+        superseded=superseded,
+        reaction=reaction,
+        rewritten=tuple(tuple(outside(i, start=reaction.start, end=until)) for i in superseded),
     )
-
-
-def _outside(item: PlanItem, *, at: datetime, until: datetime) -> list[PlanItem]:
-    """The parts of an item before `at` and after `until`, whichever exist."""
-    parts: list[PlanItem] = []
-    if item.start < at:
-        parts.append(replace(item, duration_min=whole_minutes(at - item.start)))
-    if ends_at(item) > until:
-        parts.append(replace(item, start=until, duration_min=whole_minutes(ends_at(item) - until)))
-    return parts
 
 
 def _who(talk_to: str | None) -> str | None:

@@ -1,16 +1,18 @@
 """Plan arithmetic: pure functions of plan items and game times, at any level of the plan.
 
-Spans (`ends_at`, `covering`, `active_at`), laying steps over their parent's span exactly
-(`tile`), and the just-in-time window of decomposition (`window_to_decompose`). No Mind, no
-store: the planning and reacting loops, the workers and the service share these rules.
+Spans (`ends_at`, `covering`, `active_at`), cutting a span out of items (`outside`, `around`),
+laying steps over their parent's span exactly (`tile`), and the just-in-time window of
+decomposition (`window_to_decompose`). No Mind, no store: the planning and reacting loops, the
+workers and the service share these rules.
 
 Just-in-time window: hour chunks for the current and the next day item, tasks for the current
-and the next hour chunk (MINUTE = timedelta(minutes=1)
-DEFAULT_HORIZON = 2 at both levels). The next item at each level is
-ready before the game clock reaches it, so a game step always finds its current action already
-decomposed even when the model is slow: the lead time is the whole of the current item.
-Deciding no further ahead bounds what a re-plan wastes to the tasks of about two hour chunks
-(the rest of the current one and the next) and the hour chunks of two day items.
+and the next hour chunk (DEFAULT_HORIZON = 2 at both levels), the next one once it starts
+within DEFAULT_LEAD (30 game minutes). The next item at each level is ready before the game
+clock reaches it, so a game step always finds its current action already decomposed: two
+sweeps and two model calls fit in the lead at any usual clock rate (30 s of wall time at the
+default minute per second). Deciding no further ahead matters because a reaction supersedes
+the rest of the plan: steps made hours ahead would mostly be thrown away. A re-plan wastes at
+most the steps made for the next item within the lead, and those of the interrupted one.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from cognition.types import DecompositionWindow, Granularity, PlanItem
 MINUTE = timedelta(minutes=1)
 DEFAULT_HORIZON = 2
 """Items decomposed ahead at each level, the current one included (see the module docstring)."""
+DEFAULT_LEAD = timedelta(minutes=30)
+"""How long before it starts the next item is decomposed (see the module docstring)."""
 
 
 def ends_at(item: PlanItem) -> datetime:
@@ -49,24 +53,51 @@ def active_at(items: Sequence[PlanItem], t: datetime) -> PlanItem | None:
     return max(current, key=lambda i: i.start, default=None)
 
 
+def outside(item: PlanItem, *, start: datetime, end: datetime) -> list[PlanItem]:
+    """The parts of `item` before `start` and from `end` on, whichever exist: the item with
+    the span [start, end) cut out (the whole item if it does not overlap the span)."""
+    parts: list[PlanItem] = []
+    if item.start < start:
+        parts.append(
+            replace(item, duration_min=whole_minutes(min(ends_at(item), start) - item.start))
+        )
+    if ends_at(item) > end:
+        begin = max(item.start, end)
+        parts.append(replace(item, start=begin, duration_min=whole_minutes(ends_at(item) - begin)))
+    return [part for part in parts if part.duration_min > 0]
+
+
+def around(items: Sequence[PlanItem], fixed: Sequence[PlanItem]) -> list[PlanItem]:
+    """`items` with the span of every `fixed` item cut out, in time order: new plan laid
+    around what is already planned there, which keeps its time."""
+    laid = list(items)
+    for keep in fixed:
+        laid = [
+            part for item in laid for part in outside(item, start=keep.start, end=ends_at(keep))
+        ]
+    return sorted(laid, key=lambda i: i.start)
+
+
 def window_to_decompose(
     day_items: Sequence[PlanItem],
     now: datetime,
     *,
     horizon: int = DEFAULT_HORIZON,
+    lead: timedelta = DEFAULT_LEAD,
     hour_items: Sequence[PlanItem] = (),
     task_items: Sequence[PlanItem] = (),
 ) -> DecompositionWindow:
     """Which near items still lack detail: the first `horizon` day items and hour chunks not
-    yet over, kept only if no hour chunk (resp. task) lies within their span yet.
+    yet over that start within `lead` of now, kept only if no hour chunk (resp. task) lies
+    within their span yet.
 
     Pass live items only (not superseded ones). Hour chunks of a day item requested now appear
     in the next call, which then asks for their tasks: a periodic sweep converges.
     """
     if horizon < 1:
         raise InvalidInput(f"horizon must be >= 1, got {horizon}", field="horizon")
-    days = _upcoming(day_items, now, horizon)
-    hours = _upcoming(hour_items, now, horizon)
+    days = _upcoming(day_items, now, horizon, before=now + lead)
+    hours = _upcoming(hour_items, now, horizon, before=now + lead)
     return DecompositionWindow(
         day_items=tuple(d for d in days if not covering(hour_items, d.start, ends_at(d))),
         hour_items=tuple(h for h in hours if not covering(task_items, h.start, ends_at(h))),
@@ -119,6 +150,9 @@ def _rebalance_tail(steps: Sequence[PlanItem], *, low: int, high: int) -> list[P
     return [*steps[:-2], first, replace(last, start=ends_at(first), duration_min=low)]
 
 
-def _upcoming(items: Sequence[PlanItem], now: datetime, count: int) -> list[PlanItem]:
-    """The first `count` items, in time order, that are not over at `now`."""
-    return [i for i in sorted(items, key=lambda i: i.start) if ends_at(i) > now][:count]
+def _upcoming(
+    items: Sequence[PlanItem], now: datetime, count: int, *, before: datetime
+) -> list[PlanItem]:
+    """The first `count` items, in time order, not over at `now` and starting by `before`."""
+    ordered = sorted(items, key=lambda i: i.start)
+    return [i for i in ordered if ends_at(i) > now and i.start <= before][:count]

@@ -223,8 +223,18 @@ class Replan:
     """A re-plan as plan arithmetic: what stays, what is superseded (never deleted), what is new."""
 
     kept: tuple[PlanItem, ...]
+    """Items over by the reaction's start."""
     superseded: tuple[PlanItem, ...]
-    added: tuple[PlanItem, ...]
+    """Every item not over by then, in time order."""
+    reaction: PlanItem
+    rewritten: tuple[tuple[PlanItem, ...], ...]
+    """For each superseded item (same order), its parts written again as new items."""
+
+    @property
+    def added(self) -> tuple[PlanItem, ...]:
+        """The new items: the reaction and every rewritten part, in time order."""
+        parts = [part for item in self.rewritten for part in item]
+        return tuple(sorted((self.reaction, *parts), key=lambda item: item.start))
 
     @property
     def plan(self) -> tuple[PlanItem, ...]:

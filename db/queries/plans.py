@@ -14,6 +14,8 @@ from datetime import date, datetime, time, timedelta
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from cognition.planning import lay_outline
+from cognition.schedule import ends_at
 from cognition.types import Granularity, PlanItem, PlanLevel
 from db import locks
 from db.models import Agent, Plan
@@ -69,6 +71,29 @@ def live_plans(
     return list(session.scalars(query))
 
 
+def live_from(session: Session, *, agent_id: uuid.UUID, at: datetime) -> list[Plan]:
+    """Non-superseded plans of every level not over at `at`, in start order: what a re-plan
+    at `at` supersedes."""
+    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
+    query = (
+        sa.select(Plan)
+        .where(Plan.agent_id == agent_id, Plan.status != "superseded", ends > at)
+        .order_by(Plan.start, Plan.id)
+    )
+    return list(session.scalars(query))
+
+
+def supersede(session: Session, *, plan_ids: Sequence[int], replacement_id: int) -> None:
+    """Mark these plans superseded by `replacement_id` (never deleted)."""
+    if plan_ids:
+        session.execute(
+            sa.update(Plan)
+            .where(Plan.id.in_(list(plan_ids)))
+            .values(status="superseded", superseded_by=replacement_id)
+            .execution_options(synchronize_session="fetch")
+        )
+
+
 def current_action(session: Session, *, agent_id: uuid.UUID, at: datetime) -> Plan | None:
     """The deepest live plan covering `at`: a task if decomposed that far, else hour, else day."""
     covering = live_plans(session, agent_id=agent_id, start=at, end=at + timedelta(microseconds=1))
@@ -110,7 +135,10 @@ def save_outline(
     items: Sequence[PlanItem],
     decided_at: datetime,
 ) -> list[Plan] | None:
-    """The day outline, if `day` is not planned yet (claimed on the agent row); else None."""
+    """The day outline, if `day` is not planned yet (claimed on the agent row); else None.
+
+    Laid into the live plan by `cognition.planning.lay_outline` at `decided_at` (the game
+    time of planning), around the live day items already there (a reaction made first)."""
     lock_tree(session, agent_id)
     claimed = session.scalar(
         sa.update(Agent)
@@ -122,7 +150,15 @@ def save_outline(
     )
     if claimed is None:
         return None
-    return save_items(session, agent_id=agent_id, items=items, level=PlanLevel.DAY,
+    start = min([decided_at, *(i.start for i in items)])
+    end = max([decided_at, *(ends_at(i) for i in items)])
+    planned = live_plans(session, agent_id=agent_id, start=start, end=end)
+    laid = lay_outline(
+        items,
+        now=decided_at,
+        planned=[to_item(p) for p in planned if p.level == PlanLevel.DAY.value],
+    )
+    return save_items(session, agent_id=agent_id, items=laid, level=PlanLevel.DAY,
                       decided_at=decided_at)  # fmt: skip
 
 

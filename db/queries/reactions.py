@@ -5,19 +5,18 @@ A decision is claimed as `reaction_decisions (agent_id, memory_id)` before the M
 waits on the unique index, then conflicts. The row starts as "carry on" and is filled in by
 the same transaction, so a decision is never seen half-made.
 
-A re-plan (`apply_reaction`) is the plan arithmetic of `cognition.reacting.replan_from` applied
-to every level of the tree: each live item overlapping the reaction's span is superseded
-(never deleted, `superseded_by` = the reaction's row) and its parts before and after the span
-are written again at the same level; each of its children is carried to the part it falls in
-— copied when it lies wholly before or after the span, cut the same way when it overlaps.
-Decompositions outside the span survive as copies, so a re-plan wastes no model call.
+A re-plan (`apply_reaction`) is `cognition.reacting.replan_from` applied to the day outline:
+every live item of every level not over at the reaction time is superseded (never deleted,
+`superseded_by` = the reaction's row), and the parts of the day items outside the reaction's
+span are written again as new day items, with the decision time of what they were made from.
+No hour chunk or task is carried over: the new items are decomposed just in time.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -27,10 +26,9 @@ from sqlalchemy.orm import Session
 from cognition.frugal import GateFacts, is_sleep
 from cognition.perception import needs_reaction, subject_name
 from cognition.reacting import replan_from
-from cognition.schedule import ends_at
 from cognition.types import Decision, MemoryKind, NewMemory, PlanItem, PlanLevel
 from db.models import Agent, Conversation, Memory, Plan, ReactionDecision
-from db.queries.plans import end_of, live_plans, lock_tree, save_items, to_item
+from db.queries.plans import live_from, lock_tree, save_items, supersede, to_item
 
 
 def claim(session: Session, *, agent_id: uuid.UUID, memory_id: int, at: datetime) -> int | None:
@@ -86,6 +84,16 @@ def gate_facts(
         in_conversation=session.scalar(talking.limit(1)) is not None,
         last_decided_about=session.scalar(decided) if memory.subject else None,
         last_talked_with=_last_talked(session, agent.id, other.id) if other else None,
+        last_reacted_at=_last_reacted(session, agent.id),
+        subject_reacted_at=_last_reacted(session, other.id) if other else None,
+    )
+
+
+def _last_reacted(session: Session, agent_id: uuid.UUID) -> datetime | None:
+    """When the agent last decided to react (the decision being made is not one yet)."""
+    query = sa.select(sa.func.max(ReactionDecision.decided_at))
+    return session.scalar(
+        query.where(ReactionDecision.agent_id == agent_id, ReactionDecision.react)
     )
 
 
@@ -128,82 +136,26 @@ class Replanned:
 def apply_reaction(
     session: Session, *, agent_id: uuid.UUID, item: PlanItem, decided_at: datetime
 ) -> Replanned:
-    """Put the reaction `item` into the agent's live plan at `item.start` (module docstring)."""
+    """Put the reaction `item` into the agent's live plan from `item.start` on (module
+    docstring), under the agent's plan-tree lock."""
     lock_tree(session, agent_id)
-    at = item.start.replace(second=0, microsecond=0)
-    reaction = replace(item, start=at)
-    overlapping = [
-        p
-        for p in live_plans(session, agent_id=agent_id, start=at, end=ends_at(reaction))
-        if p.level == "day"
-    ]
-    [row] = save_items(
-        session, agent_id=agent_id, items=[reaction], level=PlanLevel.DAY, decided_at=decided_at
+    displaced = live_from(session, agent_id=agent_id, at=item.start)
+    days = [row for row in displaced if row.level == PlanLevel.DAY.value]
+    replan = replan_from([to_item(row) for row in days], at=item.start, reaction_item=item)
+    [reaction] = save_items(
+        session,
+        agent_id=agent_id,
+        items=[replan.reaction],
+        level=PlanLevel.DAY,
+        decided_at=decided_at,
     )
-    cut = _Cut(session, reaction=reaction, replanned=Replanned(reaction=row), decided_at=decided_at)
-    for day_item in overlapping:
-        cut.cut(day_item, (None, None))
-    return cut.replanned
-
-
-@dataclass
-class _Cut:
-    session: Session
-    reaction: PlanItem
-    replanned: Replanned
-    decided_at: datetime
-
-    def cut(self, row: Plan, parents: tuple[int | None, int | None]) -> None:
-        """Supersede `row`; re-add its parts outside the span; carry its children over."""
-        parts = replan_from(
-            [to_item(row)], at=self.reaction.start, reaction_item=self.reaction
-        ).added
-        before = [p for p in parts if p.start < self.reaction.start]
-        after = [p for p in parts if p.start >= ends_at(self.reaction)]
-        new_before = self._write(before, row.level, parents[0])
-        new_after = self._write(after, row.level, parents[1])
-        self._supersede(row)
-        for child in self._children(row):
-            if end_of(child) <= self.reaction.start and new_before is not None:
-                self._copy(child, new_before)
-            elif child.start >= ends_at(self.reaction) and new_after is not None:
-                self._copy(child, new_after)
-            else:
-                self.cut(child, (new_before, new_after))
-
-    def _copy(self, row: Plan, parent_id: int) -> None:
-        copy = self._write([to_item(row)], row.level, parent_id, decided_at=row.decided_at)
-        self._supersede(row)
-        for child in self._children(row):
-            if copy is not None:
-                self._copy(child, copy)
-
-    def _write(
-        self,
-        items: Sequence[PlanItem],
-        level: str,
-        parent_id: int | None,
-        decided_at: datetime | None = None,
-    ) -> int | None:
-        rows = save_items(
-            self.session,
-            agent_id=self.replanned.reaction.agent_id,
-            items=items,
-            level=PlanLevel(level),
-            parent_id=parent_id,
-            decided_at=decided_at or self.decided_at,
+    replanned = Replanned(reaction=reaction, superseded=[row.id for row in displaced])
+    for row, parts in zip(days, replan.rewritten, strict=True):
+        replanned.added += save_items(
+            session, agent_id=agent_id, items=parts, level=PlanLevel.DAY, decided_at=row.decided_at
         )
-        self.replanned.added += rows
-        return rows[0].id if rows else None
-
-    def _supersede(self, row: Plan) -> None:
-        row.status, row.superseded_by = "superseded", self.replanned.reaction.id
-        self.replanned.superseded.append(row.id)
-        self.session.flush()
-
-    def _children(self, row: Plan) -> list[Plan]:
-        query = sa.select(Plan).where(Plan.parent_id == row.id, Plan.status != "superseded")
-        return list(self.session.scalars(query.order_by(Plan.start, Plan.id)))
+    supersede(session, plan_ids=replanned.superseded, replacement_id=reaction.id)
+    return replanned
 
 
 def _observed(row: Memory) -> NewMemory:

@@ -2,11 +2,13 @@
 
 The beat sweep asks, for every agent of every running (unpaused) world at its game time now:
 
-- a day outline: no live day item covers now, and today is not planned yet (an agent that
-  was never summarised is summarised first, so its first outline reads a summary);
+- a day outline: today is not planned yet and no live day item of an earlier day's plan
+  covers now (the night of yesterday's outline runs to the wake-up; an item decided today,
+  such as a reaction made before the outline, does not hold the outline back). An agent that
+  was never summarised is summarised first, so its first outline reads a summary;
 - decomposition: `cognition.schedule.window_to_decompose` over the live items not over yet —
-  hour chunks for the next two day items, tasks for the next two hour chunks — leaving out
-  sleep (`cognition.frugal.needs_detail`);
+  hour chunks for the current and next day item, tasks for the current and next hour chunk,
+  the next once it starts within the lead — leaving out sleep (`cognition.frugal.needs_detail`);
 - a summary: `cognition.summary.is_stale` (never made, a game day old, or 50 memories since);
 - a reflection: the accumulator is above the world's threshold, so run reflections_done + 1
   (a crossing whose job was lost is found here; the run's claim keeps it to one);
@@ -148,14 +150,20 @@ def _agent_due(
 ) -> AgentDue:
     due = AgentDue(agent_id=agent.id, world_id=agent.world_id)
     due.summarize = is_stale(summary_at=agent.summary_at, memories_since=memories_since, now=now)
-    covered = any(p.level == "day" and p.start <= now < end_of(p) for p in plans)
+    night = any(_of_an_earlier_day(p, now) and p.start <= now < end_of(p) for p in plans)
     planned = agent.planned_day is not None and agent.planned_day >= now.date()
-    if not covered and not planned and agent.summary_at is not None:
+    if not night and not planned and agent.summary_at is not None:
         due.plan_day = now.date()
     due.decompose = _decompositions(plans, now)
     if should_reflect(agent.importance_since_reflection, threshold):
         due.reflect_seq = agent.reflections_done + 1
     return due
+
+
+def _of_an_earlier_day(plan: Plan, now: datetime) -> bool:
+    """A day item decided before today (a row of unknown origin counts as one)."""
+    decided = plan.decided_at
+    return plan.level == "day" and (decided is None or decided.date() < now.date())
 
 
 def _decompositions(plans: Sequence[Plan], now: datetime) -> list[tuple[int, Granularity]]:

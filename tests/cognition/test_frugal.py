@@ -80,7 +80,17 @@ def test_the_reaction_gate() -> None:
     assert reaction_gate(talking, now=NOW) == "already in a conversation"
     chatted = GateFacts(subject_is_agent=True, last_talked_with=NOW - timedelta(hours=1))
     assert "talked with them" in (reaction_gate(chatted, now=NOW) or "")
+    reacted = GateFacts(subject_is_agent=False, last_reacted_at=NOW - timedelta(minutes=20))
+    assert "reacted at" in (reaction_gate(reacted, now=NOW) or "")  # even about an object
+    settled = GateFacts(subject_is_agent=True, last_reacted_at=NOW - timedelta(minutes=30))
+    assert reaction_gate(settled, now=NOW) is None
+    busy = GateFacts(subject_is_agent=True, subject_reacted_at=NOW - timedelta(minutes=10))
+    assert "they are busy" in (reaction_gate(busy, now=NOW) or "")
+    free = GateFacts(subject_is_agent=True, subject_reacted_at=NOW - timedelta(minutes=15))
+    assert reaction_gate(free, now=NOW) is None
     crying = GateFacts(subject_is_agent=True, importance=7, asleep=True,
                        last_decided_about=NOW - timedelta(minutes=5),
-                       last_talked_with=NOW - timedelta(minutes=30))  # fmt: skip
+                       last_talked_with=NOW - timedelta(minutes=30),
+                       last_reacted_at=NOW - timedelta(minutes=5),
+                       subject_reacted_at=NOW - timedelta(minutes=5))  # fmt: skip
     assert reaction_gate(crying, now=NOW) is None  # notable: always considered

@@ -2,8 +2,9 @@
 0.5 s) think with the LLM mind against the fake OpenAI-compatible server, over a scripted game
 morning driven through the clock. A seeded agent gets a 5–8 item outline and decompositions
 only inside the window; scripted importances summing to exactly 150 do not reflect and one
-more does, once, with evidence; seeing another agent makes a reaction that supersedes what it
-displaces and opens a conversation stored for both."""
+more does, once, with evidence; seeing another agent makes a reaction that supersedes the rest
+of the plan (every level, never deleted), writes the day again as new items that are decomposed
+anew (the reaction at once), and opens a conversation stored for both."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from bench.responder import OfflineResponder, Prompt
+from cognition.schedule import DEFAULT_LEAD
 from db.models import (
     Agent,
     Conversation,
@@ -149,18 +151,20 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
     headers = {"Authorization": f"Bearer {key}"}
 
     # 1. the outline, then hour chunks and tasks just in time (7 am)
+    seven = DAY.replace(hour=7)
+
     def decomposed() -> bool:
         hours, tasks = _live(sessions, isabella.id, "hour"), _live(sessions, isabella.id, "task")
-        return len({h.parent_id for h in hours}) == 2 and len({t.parent_id for t in tasks}) == 2
+        window = _near(hours, seven)
+        return bool(window) and {t.parent_id for t in tasks} >= {h.id for h in window}
 
     _wait(decomposed, "the outline and its first decompositions")
     time.sleep(1.5)  # three more sweeps: nothing beyond the window appears
     days = _live(sessions, isabella.id, "day")
     hours, tasks = _live(sessions, isabella.id, "hour"), _live(sessions, isabella.id, "task")
     assert [d.description for d in days] == [t for _, _, t in OUTLINE] and 5 <= len(days) <= 8
-    assert {h.parent_id for h in hours} == {days[0].id, days[1].id}
-    window = [h for h in hours if end_of(h) > DAY.replace(hour=7)][:2]
-    assert {t.parent_id for t in tasks} == {h.id for h in window}
+    assert {h.parent_id for h in hours} == {days[0].id}  # 8 am is further off than the lead
+    assert {t.parent_id for t in tasks} == {h.id for h in _near(hours, seven)}
     assert all(5 <= t.duration_min <= 15 for t in tasks)
 
     with TestClient(app) as client:
@@ -177,8 +181,10 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
         _wait(lambda: _runs(sessions) == ["done"], "the reflection")
 
         # 3. at 7:20 Isabella sees Klaus: she reacts, re-plans, and they talk
+        at = DAY.replace(hour=7, minute=20)
+        before = {(p.id, p.level): end_of(p) for p in _live(sessions, isabella.id)}
         with sessions.begin() as session:
-            set_clock(session, session.get_one(World, world.id), to=DAY.replace(hour=7, minute=20))
+            set_clock(session, session.get_one(World, world.id), to=at)
         seen = {
             "agents": [
                 {
@@ -198,6 +204,7 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
             == 200
         )
         _wait(lambda: _ended(sessions), "the conversation")
+        _wait(lambda: _reaction_tasks(sessions) > 0, "the reaction's decomposition")
 
     with sessions() as session:
         [run] = session.scalars(sa.select(ReflectionRun)).all()
@@ -215,9 +222,24 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
     assert run.seq == 1 and reflections and all(r.depth == 1 for r in reflections)
     assert {e.reflection_id for e in evidence} == {r.id for r in reflections}
     assert decision.react and decision.talk_to == "Klaus Mueller" and decision.context
-    assert reaction.start == DAY.replace(hour=7, minute=20) and reaction.level == "day"
-    assert {(p.level, p.description) for p in displaced} >= {("day", OUTLINE[0][2])}
+    assert reaction.start == at and reaction.level == "day"
+    # the reaction supersedes the rest of the plan: every item of every level not over at
+    # 7:20, kept with superseded_by; what was over by then stays as it was
+    rest = {plan_id for (plan_id, level), end in before.items() if end > at}
+    assert {level for plan_id, level in before if plan_id in rest} == {"day", "hour", "task"}
+    assert {p.id for p in displaced} == rest
     assert all(p.status == "superseded" for p in displaced)
+    live_now = {(p.id, p.level) for p in _live(sessions, isabella.id)}
+    assert {key for key in before if key[0] not in rest} <= live_now
+    # the day is written again as new rows at its times, around the reaction
+    days = _live(sessions, isabella.id, "day")
+    assert not {d.id for d in days} & {plan_id for plan_id, _ in before}
+    assert [(d.start.strftime("%H:%M"), d.description) for d in days] == [
+        ("06:30", OUTLINE[0][2]),
+        ("07:20", INVITE),
+        ("07:35", OUTLINE[0][2]),
+        *[(s, t) for s, _, t in OUTLINE[1:]],
+    ]
     assert (conversation.topic, conversation.status) == (INVITE, "ended")
     assert [u.text for u in lines] == LINES
     for agent in (isabella, klaus):
@@ -230,12 +252,31 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
     assert stack.fake.calls() > 0  # every thought went through the LLM path
 
 
-def _live(sessions: sessionmaker[Session], agent_id: object, level: str) -> list[Plan]:
+def _live(sessions: sessionmaker[Session], agent_id: object, level: str = "") -> list[Plan]:
+    """The agent's live plans of `level` (every level if none), in time order."""
     with sessions() as session:
-        query = sa.select(Plan).where(
-            Plan.agent_id == agent_id, Plan.level == level, Plan.status != "superseded"
-        )
+        query = sa.select(Plan).where(Plan.agent_id == agent_id, Plan.status != "superseded")
+        if level:
+            query = query.where(Plan.level == level)
         return list(session.scalars(query.order_by(Plan.start, Plan.id)))
+
+
+def _near(hours: list[Plan], now: datetime) -> list[Plan]:
+    """The hour chunks whose tasks the window asks for at `now` (`window_to_decompose`)."""
+    return [h for h in hours if end_of(h) > now and h.start <= now + DEFAULT_LEAD][:2]
+
+
+def _reaction_tasks(sessions: sessionmaker[Session]) -> int:
+    """Tasks under the reaction's hour chunks (the reaction decomposed to the action)."""
+    reaction, chunk, task = (aliased(Plan) for _ in range(3))
+    query = (
+        sa.select(sa.func.count(task.id))
+        .join(chunk, task.parent_id == chunk.id)
+        .join(reaction, chunk.parent_id == reaction.id)
+        .where(reaction.description == INVITE, reaction.level == "day")
+    )
+    with sessions() as session:
+        return int(session.scalar(query) or 0)
 
 
 def _accumulated(sessions: sessionmaker[Session], agent_id: object) -> int:

@@ -1,6 +1,6 @@
 """`hearth.decide_reaction` in process: one recorded decision per observation, a reaction that
-supersedes (never deletes) what it displaces and keeps the rest, observations settled without
-the Mind, and what the step route asks to be decided."""
+supersedes (never deletes) the rest of the plan and writes it again to be decomposed anew,
+observations settled without the Mind, and what the step route asks to be decided."""
 
 from __future__ import annotations
 
@@ -23,8 +23,12 @@ from service.app import create_app
 from tests.workers.support import count, drain, installed, seeded
 from workers.tasks.plans import decompose, plan_day
 from workers.tasks.reactions import decide_reaction
+from workers.tasks.sweep import sweep_worlds
 
 SEVEN = datetime(2023, 2, 13, 7, 0)
+CONVERSATION_JOBS = frozenset(
+    {"hearth.converse", "hearth.converse_turn", "hearth.end_conversation"}
+)
 OUTLINE = [
     PlanItem(SEVEN.replace(hour=6), 120, "wake up and get ready", "Isabella's apartment"),
     PlanItem(SEVEN.replace(hour=8), 240, "serve breakfast at the cafe", "Hobbs Cafe: counter"),
@@ -72,25 +76,28 @@ def observation(
         return row.id
 
 
-def test_a_reaction_supersedes_what_it_displaces_and_keeps_the_rest(
+def live_rows(session: Session, agent_id: object) -> list[Plan]:
+    query = sa.select(Plan).where(Plan.agent_id == agent_id, Plan.status != "superseded")
+    return list(session.scalars(query.order_by(Plan.start, Plan.id)))
+
+
+def test_a_reaction_supersedes_the_rest_of_the_plan_and_is_decomposed_at_once(
     settings: Settings, sessions: sessionmaker[Session]
 ) -> None:
     world, isabella, klaus = seeded(sessions)
     agent_id = str(isabella.id)
     mind = reacting_mind(CHAT)
+    at, until = SEVEN.replace(minute=20), SEVEN.replace(minute=35)
     with installed(settings, sessions, mind) as queue:
         plan_day(agent_id, "2023-02-13")
         with sessions() as session:
-            morning = session.scalars(
-                sa.select(Plan).where(Plan.level == "day").order_by(Plan.start)
-            ).first()
-        assert morning is not None
+            morning = live_rows(session, isabella.id)[0]
         decompose(agent_id, morning.id, "hour")  # 6–8 am in hour chunks
         with sessions.begin() as session:
-            set_clock(session, session.get_one(type(world), world.id), to=SEVEN.replace(minute=20))
-        seen = observation(
-            sessions, isabella, "Klaus Mueller", "reading a book", SEVEN.replace(minute=20)
-        )
+            set_clock(session, session.get_one(type(world), world.id), to=at)
+        with sessions() as session:
+            before = {(p.id, p.level, p.start, end_of(p)) for p in live_rows(session, isabella.id)}
+        seen = observation(sessions, isabella, "Klaus Mueller", "reading a book", at)
         assert decide_reaction(agent_id, seen) == {
             "decided": True,
             "react": True,
@@ -98,42 +105,59 @@ def test_a_reaction_supersedes_what_it_displaces_and_keeps_the_rest(
         }
         assert decide_reaction(agent_id, seen) == {"decided": False}  # redelivered: done
         queued = list(queue.queue)
+        with sessions() as session:
+            decision = session.scalars(sa.select(ReactionDecision)).one()
+            reaction = session.scalars(sa.select(Plan).where(Plan.description == CHAT.what)).one()
+            rows = {p.id: p for p in session.scalars(sa.select(Plan))}
+            live = live_rows(session, isabella.id)
+            now_doing = current_action(session, agent_id=isabella.id, at=at)
+            later = current_action(session, agent_id=isabella.id, at=until + timedelta(minutes=1))
+            view = session.scalars(sa.select(Relationship)).one()
+            reaction_event = session.scalars(sa.select(Event).where(Event.type == "reaction")).one()
+        drain(queue, skip=CONVERSATION_JOBS)  # the reaction's decomposition, sent at once
+        sweep_worlds()  # and its tasks, in the just-in-time window
+        drain(queue, skip=CONVERSATION_JOBS | {"hearth.summarize"})
+        with sessions() as session:
+            [chunk] = session.scalars(sa.select(Plan).where(Plan.parent_id == reaction.id)).all()
+            task = session.scalars(sa.select(Plan).where(Plan.parent_id == chunk.id)).first()
+            assert task is not None
     assert mind.count("react") == 1 and mind.count("relationship") == 1
     react_inputs = mind.inputs("react")[0]
     assert react_inputs["observation"] == "Klaus Mueller is reading a book"
     assert react_inputs["context"].startswith("Isabella Rodriguez knows Klaus Mueller")
-
-    at, until = SEVEN.replace(minute=20), SEVEN.replace(minute=35)
-    with sessions() as session:
-        decision = session.scalars(sa.select(ReactionDecision)).one()
-        reaction = session.scalars(sa.select(Plan).where(Plan.description == CHAT.what)).one()
-        superseded = session.scalars(sa.select(Plan).where(Plan.status == "superseded")).all()
-        live = session.scalars(
-            sa.select(Plan).where(Plan.status != "superseded").where(Plan.agent_id == isabella.id)
-        ).all()
-        now_doing = current_action(session, agent_id=isabella.id, at=at)
-        later = current_action(session, agent_id=isabella.id, at=until + timedelta(minutes=1))
-        view = session.scalars(sa.select(Relationship)).one()
-        reaction_event = session.scalars(sa.select(Event).where(Event.type == "reaction")).one()
     assert (decision.react, decision.what, decision.talk_to) == (True, CHAT.what, "Klaus Mueller")
     assert decision.reason == CHAT.reason and decision.context and decision.asked_mind
     assert (reaction.level, reaction.start, end_of(reaction)) == ("day", at, until)
     assert now_doing is not None and now_doing.id == reaction.id
-    # the morning item and its 7–8 am chunk overlap the reaction: superseded, never deleted
-    assert {(p.level, p.start.hour) for p in superseded} >= {("day", 6), ("hour", 7)}
-    assert all(p.superseded_by == reaction.id for p in superseded)
-    assert not any(p.start < until and end_of(p) > at for p in live if p.id != reaction.id)
-    # ... their parts before and after it are planned again, at the same levels
-    assert {
-        (p.level, p.start, end_of(p))
-        for p in live
-        if p.description == OUTLINE[0].description and p.level == "day"
-    } == {("day", SEVEN.replace(hour=6), at), ("day", until, SEVEN.replace(hour=8))}
-    assert later is not None and later.level == "hour" and later.start == until
-    # the rest of the day keeps its times
-    assert [
-        p.start.hour for p in live if p.level == "day" and p.start >= SEVEN.replace(hour=8)
-    ] == [8, 12, 13, 18, 22]
+
+    # every live item of every level not over at 7:20 is superseded by the reaction, never
+    # deleted; what was over by then (the 6–7 am chunk) stays as it was
+    displaced = {plan_id for plan_id, _, _, end in before if end > at}
+    assert {level for plan_id, level, _, _ in before if plan_id in displaced} == {"day", "hour"}
+    assert all(rows[i].status == "superseded" for i in displaced)
+    assert all(rows[i].superseded_by == reaction.id for i in displaced)
+    assert {(p.id, p.level, p.start, end_of(p)) for p in live} >= before - {
+        row for row in before if row[0] in displaced
+    }
+    assert not any(p.id in {row[0] for row in before} and end_of(p) > at for p in live)
+    # the day is written again as new rows: the part before 7:20, the reaction, the rest of
+    # the morning after it, and every later item at its time — none with old steps
+    days = [(p.start, end_of(p), p.description) for p in live if p.level == "day"]
+    assert days == [
+        (SEVEN.replace(hour=6), at, OUTLINE[0].description),
+        (at, until, CHAT.what),
+        (until, SEVEN.replace(hour=8), OUTLINE[0].description),
+        *[
+            (i.start, i.start + timedelta(minutes=i.duration_min), i.description)
+            for i in OUTLINE[1:]
+        ],
+    ]
+    new_days = {p.id for p in live if p.level == "day"} - {row[0] for row in before}
+    assert len(new_days) == len(days) and not any(p.parent_id in new_days for p in live)
+    assert later is not None and (later.level, later.start) == ("day", until)
+    # the reaction is decomposed at once, then its tasks inside the window
+    assert ("hearth.decompose", (agent_id, reaction.id, "hour")) in [q[:2] for q in queued]
+    assert (chunk.start, end_of(chunk), task.start) == (at, until, at)
     assert view.other_name == "Klaus Mueller" and view.sentiment == 7  # kept for next time
     assert reaction_event.payload["plan_id"] == reaction.id
     assert (

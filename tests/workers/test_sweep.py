@@ -92,6 +92,24 @@ def test_a_changed_current_action_is_announced_once(
     assert [e.payload["description"] for e in announced] == ["make coffee", "read the news"]
 
 
+def test_last_nights_plan_holds_the_outline_back_and_a_reaction_does_not(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    _, isabella, klaus = seeded(sessions)  # 7 am, both summarised, neither planned today
+    yesterday = GAME_START - timedelta(hours=12)
+    with sessions.begin() as session:
+        night = PlanItem(GAME_START - timedelta(hours=9), 600, "go to bed and sleep")  # to 8 am
+        save_items(session, agent_id=isabella.id, level=PlanLevel.DAY, items=[night],
+                   decided_at=yesterday)  # fmt: skip
+        hello = PlanItem(GAME_START, 15, "say hello to Isabella")  # a reaction made at 7 am
+        save_items(session, agent_id=klaus.id, level=PlanLevel.DAY, items=[hello],
+                   decided_at=GAME_START)  # fmt: skip
+    with installed(settings, sessions, ScriptedMind()) as queue:
+        sweep_worlds()
+        outlines = [args for name, args, _ in queue.queue if name == "hearth.plan_day"]
+    assert outlines == [(str(klaus.id), "2023-02-13")]  # Isabella plans when she wakes at 8
+
+
 @pytest.mark.worker
 def test_sweep_runs_in_a_real_worker(
     settings: Settings, sessions: sessionmaker[Session], celery_worker: None

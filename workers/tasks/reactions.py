@@ -3,8 +3,9 @@
 The decision about (agent, memory) is claimed before the Mind is asked and recorded with its
 reason and context, so a game can show why. Observations whose answer is already known are
 settled without the Mind (`cognition.frugal.reaction_gate`), and recorded as such. A reaction
-re-plans (`db.queries.reactions.apply_reaction`) and asks for the new items' decomposition at
-once; a reaction to talk to another agent of the world opens a conversation.
+re-plans (`db.queries.reactions.apply_reaction`) and asks for the reaction's decomposition at
+once (the rest of the day is decomposed as the sweep's just-in-time window reaches it); a
+reaction to talk to another agent of the world opens a conversation.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def decide_reaction(agent_id: str, memory_id: int) -> dict[str, object]:
         reactions.record(session, claimed, decision, asked_mind=skip is None)
         plan_id = _replan(scope, decision) if decision.react else None
         partner = reactions.agent_named(session, agent.world_id, decision.talk_to or "")
-        due = due_for_agent(session, agent, now=scope.now) if decision.react else []
+        due = _reaction_steps(scope, plan_id) if plan_id is not None else []
         scope.store.finish()
         _announce(scope, memory_id, decision, plan_id)
     _follow_up(scope, claimed, decision, partner.id if partner is not None else None, due)
@@ -123,6 +124,11 @@ def _replan(scope: AgentScope, decision: Decision) -> int:
     return replanned.reaction.id
 
 
+def _reaction_steps(scope: AgentScope, plan_id: int) -> list[tuple[int, Granularity]]:
+    """The reaction's own decomposition, due now (the rest waits for the sweep's window)."""
+    return [d for d in due_for_agent(scope.session, scope.agent, now=scope.now) if d[0] == plan_id]
+
+
 def _follow_up(
     scope: AgentScope,
     decision_id: int,
@@ -130,7 +136,7 @@ def _follow_up(
     partner_id: object,
     due: list[tuple[int, Granularity]],
 ) -> None:
-    """After the commit: decompose the new items now, and open the conversation."""
+    """After the commit: decompose the reaction now, and open the conversation."""
     agent_id, dispatch = str(scope.agent.id), scope.runtime.dispatch
     for plan_id, level in due:
         dispatch.send(

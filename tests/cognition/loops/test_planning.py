@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from cognition.errors import InvalidOutput
 from cognition.offline import OfflineMind
 from cognition.planning import (
+    ASLEEP,
     decompose_hours,
     decompose_tasks,
+    lay_outline,
     plan_day,
     previous_day_summary,
     repair_day_plan,
@@ -147,6 +149,38 @@ def test_the_offline_mind_plans_a_valid_day(store: RecordingStore) -> None:
     )
     assert_contiguous_day(items)
     assert any("Valentine" in i.description for i in items)
+
+
+def test_an_outline_made_before_wake_up_starts_with_the_rest_of_the_night() -> None:
+    outline = repair_day_plan(
+        [
+            item(10, 360, "wake up and write", "flat"),
+            item(16, 600, "go out"),
+            PlanItem(at(2, day=MIDNIGHT + DAY), 480, "sleep"),
+        ],
+        now=at(7),
+    )
+    laid = lay_outline(outline, now=at(7, 0) + timedelta(seconds=20))
+    assert (laid[0].start, laid[0].duration_min, laid[0].description) == (at(7), 180, ASLEEP)
+    assert laid[0].location == "flat"  # where the agent wakes up
+    assert laid[1:] == outline
+    assert all(ends_at(a) == b.start for a, b in pairwise(laid))  # a current item from now on
+    assert lay_outline(outline, now=at(10)) == outline  # made at wake-up or later: as it is
+
+
+def test_an_outline_is_laid_around_a_reaction_made_before_it() -> None:
+    outline = repair_day_plan([item(6, 120, "wake up"), item(8, 600, "work")], now=at(7))
+    hello = PlanItem(at(7, 10), 15, "say hello to Tomas")
+    laid = lay_outline(outline, now=at(7, 20), planned=[hello])
+    assert not any(i.start < ends_at(hello) and ends_at(i) > hello.start for i in laid)
+    plan = sorted([*laid, hello], key=lambda i: i.start)
+    assert [(i.start, i.description) for i in plan[:4]] == [
+        (at(6), "wake up"),
+        (at(7, 10), "say hello to Tomas"),
+        (at(7, 25), "wake up"),
+        (at(8), "work"),
+    ]
+    assert all(ends_at(a) == b.start for a, b in pairwise(plan))
 
 
 def test_hour_chunks_from_the_offline_mind_cover_the_item() -> None:

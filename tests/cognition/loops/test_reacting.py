@@ -6,6 +6,8 @@ from datetime import datetime, timedelta
 from itertools import pairwise
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
@@ -124,36 +126,77 @@ PLAN = [
 ]
 
 
-def test_replan_supersedes_the_interrupted_item_and_keeps_the_rest() -> None:
+def spans(items: tuple[PlanItem, ...] | list[PlanItem]) -> list[tuple[datetime, int, str]]:
+    return [(i.start, i.duration_min, i.description) for i in items]
+
+
+def test_a_reaction_supersedes_the_plan_from_its_time_on() -> None:
     greet = PlanItem(at(0), 20, "say hello to Tomas and chat", "cafe")
     replan = replan_from(PLAN, at=at(9, 10) + timedelta(seconds=42), reaction_item=greet)
 
-    assert replan.kept == (PLAN[0], PLAN[2], PLAN[3])
-    assert replan.superseded == (PLAN[1],)
-    assert [(i.start, i.duration_min, i.description) for i in replan.added] == [
-        (at(8), 70, "work at the counter"),
-        (at(9, 10), 20, "say hello to Tomas and chat"),
-        (at(9, 30), 150, "work at the counter"),
+    assert replan.kept == (PLAN[0],)  # over before the reaction: what Rosa did
+    assert replan.superseded == tuple(PLAN[1:])  # everything not over, not only the overlap
+    assert replan.reaction == PlanItem(at(9, 10), 20, "say hello to Tomas and chat", "cafe")
+    assert [spans(parts) for parts in replan.rewritten] == [
+        [(at(8), 70, "work at the counter"), (at(9, 30), 150, "work at the counter")],
+        [(at(12), 60, "have lunch")],  # later items are written again at their times
+        [(at(13), 240, "work in the afternoon")],
     ]
     plan = replan.plan
     assert plan[0].start == at(6) and ends_at(plan[-1]) == at(17)
     assert all(ends_at(a) == b.start for a, b in pairwise(plan))
 
 
-def test_a_reaction_across_a_boundary_supersedes_both_items() -> None:
+def test_a_later_item_the_reaction_runs_into_is_cut_and_keeps_its_end() -> None:
     chat = PlanItem(at(0), 30, "talk with Maria about the party")
     replan = replan_from(PLAN, at=at(11, 50), reaction_item=chat)
-    assert replan.superseded == (PLAN[1], PLAN[2])
-    assert replan.kept == (PLAN[0], PLAN[3])
-    lunch_rest = [i for i in replan.added if i.description == "have lunch"]
-    assert [(i.start, i.duration_min) for i in lunch_rest] == [(at(12, 20), 40)]
+    assert replan.superseded == tuple(PLAN[1:])
+    assert [spans(parts) for parts in replan.rewritten] == [
+        [(at(8), 230, "work at the counter")],
+        [(at(12, 20), 40, "have lunch")],
+        [(at(13), 240, "work in the afternoon")],
+    ]
+
+
+def test_an_item_wholly_inside_the_reaction_is_dropped() -> None:
+    fire = PlanItem(at(0), 90, "put out the fire in the kitchen")
+    replan = replan_from(PLAN, at=at(11, 50), reaction_item=fire)
+    assert [spans(parts) for parts in replan.rewritten] == [
+        [(at(8), 230, "work at the counter")],
+        [],  # lunch (12–1 pm) lies inside 11:50–1:20
+        [(at(13, 20), 220, "work in the afternoon")],
+    ]
+    assert all(ends_at(a) == b.start for a, b in pairwise(replan.plan))
 
 
 def test_a_reaction_at_an_item_start_leaves_no_empty_head() -> None:
     stove = reaction_item(
-        Decision(True, "put out the fire on the stove", None, "it is burning", ""), at=at(12)
+        Decision(True, "put out the fire on the stove", None, "it is burning", ""),
+        at=at(12) + timedelta(seconds=30),
     )
+    assert stove.start == at(12)  # to the minute, the plan's unit
     replan = replan_from(PLAN, at=at(12), reaction_item=stove)
-    assert replan.superseded == (PLAN[2],)
-    assert [i.start for i in replan.added] == [at(12), at(12, 15)]
+    assert replan.kept == (PLAN[0], PLAN[1])  # the counter shift ends as lunch begins
+    assert replan.superseded == (PLAN[2], PLAN[3])
+    assert [i.start for i in replan.added] == [at(12), at(12, 15), at(13)]
     assert all(i.duration_min > 0 for i in replan.added)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    minute=st.integers(min_value=0, max_value=11 * 60 - 1),
+    length=st.integers(min_value=1, max_value=180),
+)
+def test_after_a_reaction_nothing_live_overlaps_it_and_the_day_has_no_gap(
+    minute: int, length: int
+) -> None:
+    start = at(6) + timedelta(minutes=minute)
+    replan = replan_from(PLAN, at=start, reaction_item=PlanItem(start, length, "react"))
+    until = ends_at(replan.reaction)
+    assert all(ends_at(i) <= start for i in replan.kept)
+    assert all(ends_at(i) > start for i in replan.superseded)
+    others = [i for i in replan.plan if i is not replan.reaction]
+    assert not any(i.start < until and ends_at(i) > start for i in others)
+    plan = replan.plan
+    assert plan[0].start == at(6) and ends_at(plan[-1]) == max(at(17), until)
+    assert all(ends_at(a) == b.start for a, b in pairwise(plan))

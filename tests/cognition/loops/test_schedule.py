@@ -1,4 +1,5 @@
-"""Plan arithmetic: spans, the current item, and the just-in-time decomposition window."""
+"""Plan arithmetic: spans, the current item, cutting a span out of items, and the just-in-time
+decomposition window."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from cognition.errors import InvalidInput
-from cognition.schedule import active_at, covering, ends_at, window_to_decompose
+from cognition.schedule import active_at, around, covering, ends_at, outside, window_to_decompose
 from cognition.types import PlanItem
 
 MIDNIGHT = datetime(2024, 2, 13)
@@ -50,20 +51,32 @@ def test_covering_and_active_at() -> None:
 
 
 def test_only_the_current_and_next_day_items_get_hour_chunks() -> None:
-    window = window_to_decompose(DAY, at(9))
+    window = window_to_decompose(DAY, at(11, 30))
     assert [i.description for i in window.day_items] == ["work", "lunch"]
     assert window.hour_items == ()
 
 
+def test_the_next_item_waits_until_it_is_within_the_lead() -> None:
+    assert [i.description for i in window_to_decompose(DAY, at(9)).day_items] == ["work"]
+    assert [i.description for i in window_to_decompose(DAY, at(11, 29)).day_items] == ["work"]
+    wide = window_to_decompose(DAY, at(9), lead=timedelta(hours=3))
+    assert [i.description for i in wide.day_items] == ["work", "lunch"]
+    work_hours = chunks(DAY[1], 60)
+    window = window_to_decompose(DAY, at(9), hour_items=work_hours)
+    assert [i.description for i in window.hour_items] == ["work 1"]  # 10 am is 60 min away
+    later = window_to_decompose(DAY, at(9, 30), hour_items=work_hours)
+    assert [i.description for i in later.hour_items] == ["work 1", "work 2"]
+
+
 def test_items_already_decomposed_are_not_asked_again() -> None:
     work_hours = chunks(DAY[1], 60)
-    window = window_to_decompose(DAY, at(9, 30), hour_items=work_hours)
+    window = window_to_decompose(DAY, at(11, 30), hour_items=work_hours)
     assert [i.description for i in window.day_items] == ["lunch"]
-    assert [i.description for i in window.hour_items] == ["work 1", "work 2"]
+    assert [i.description for i in window.hour_items] == ["work 3"]
 
-    tasks = chunks(work_hours[1], 15)
-    window = window_to_decompose(DAY, at(9, 30), hour_items=work_hours, task_items=tasks)
-    assert [i.description for i in window.hour_items] == ["work 2"]
+    tasks = chunks(work_hours[3], 15)
+    window = window_to_decompose(DAY, at(11, 30), hour_items=work_hours, task_items=tasks)
+    assert window.hour_items == ()
 
 
 def test_the_window_moves_with_the_clock() -> None:
@@ -72,13 +85,16 @@ def test_the_window_moves_with_the_clock() -> None:
     window = window_to_decompose(DAY, at(11, 59), hour_items=[*work_hours, *lunch_hours])
     assert [i.description for i in window.day_items] == []  # work and lunch both chunked
     assert [i.description for i in window.hour_items] == ["work 3", "lunch 0"]
-    later = window_to_decompose(DAY, at(12, 0), hour_items=[*work_hours, *lunch_hours])
+    later = window_to_decompose(DAY, at(12, 30), hour_items=[*work_hours, *lunch_hours])
     assert [i.description for i in later.day_items] == ["work again"]
 
 
 def test_before_the_day_starts_the_first_items_are_near() -> None:
-    window = window_to_decompose(DAY, at(5), horizon=3)
-    assert [i.description for i in window.day_items] == ["morning routine", "work", "lunch"]
+    window = window_to_decompose(DAY, at(5, 30))
+    assert [i.description for i in window.day_items] == ["morning routine"]
+    assert window_to_decompose(DAY, at(5)).day_items == ()  # 6 am is an hour away
+    wide = window_to_decompose(DAY, at(5), horizon=3, lead=timedelta(hours=7))
+    assert [i.description for i in wide.day_items] == ["morning routine", "work", "lunch"]
 
 
 def test_after_the_plan_nothing_is_near() -> None:
@@ -88,3 +104,28 @@ def test_after_the_plan_nothing_is_near() -> None:
 def test_the_horizon_must_include_the_current_item() -> None:
     with pytest.raises(InvalidInput):
         window_to_decompose(DAY, at(9), horizon=0)
+
+
+def test_outside_cuts_a_span_out_of_an_item() -> None:
+    work = DAY[1]  # 8 am to noon
+    assert outside(work, start=at(9), end=at(9, 20)) == [
+        span(at(8), 60, "work"),
+        span(at(9, 20), 160, "work"),
+    ]
+    assert outside(work, start=at(7), end=at(8, 30)) == [span(at(8, 30), 210, "work")]
+    assert outside(work, start=at(11), end=at(13)) == [span(at(8), 180, "work")]
+    assert outside(work, start=at(7), end=at(13)) == []
+    assert outside(work, start=at(13), end=at(14)) == [work]  # no overlap: the whole item
+
+
+def test_around_lays_items_around_what_is_already_planned() -> None:
+    greet, chat = span(at(7, 50), 20, "greet Tomas"), span(at(12, 45), 30, "chat with Maria")
+    laid = around(DAY, [greet, chat])
+    assert [(i.start, i.duration_min, i.description) for i in laid] == [
+        (at(6), 110, "morning routine"),
+        (at(8, 10), 230, "work"),
+        (at(12), 45, "lunch"),
+        (at(13, 15), 285, "work again"),
+        (at(18), 720, "evening and sleep"),
+    ]
+    assert around(DAY, []) == DAY

@@ -20,8 +20,10 @@ from hearth_client.game_types import Action, AgentNow, AgentStep, Perceived, Ste
 from hearth_client.types import Agent
 
 SETTLE_POLL_S = 0.5
-SETTLE_PATIENCE_S = 3.0
-"""Once agents act, how long a step waits for the rest before the town moves on."""
+SETTLE_QUIET_S = 1.5
+"""A step ends once no agent's action has changed for this long: the workers decompose, react
+and talk between steps, and a town that moved on as soon as everyone had some action would
+outrun them."""
 
 
 @dataclass(frozen=True)
@@ -102,19 +104,20 @@ def acting(result: StepResult) -> int:
 
 
 def settle(client: Hearth, run: TownRun, result: StepResult, settle_s: float) -> StepResult:
-    """Re-read (without new perceptions) while the workers are still giving agents actions:
-    until everyone acts, nothing changed for SETTLE_PATIENCE_S once someone acts, or
-    `settle_s` is up. An agent between plans does not hold the whole town back."""
+    """Re-read (without new perceptions) while the workers are still changing agents'
+    actions: until nothing changed for SETTLE_QUIET_S, or `settle_s` is up."""
     start = last_change = time.monotonic()
-    count = acting(result)
-    while count < len(result["agents"]) and time.monotonic() - start < settle_s:
-        if count and time.monotonic() - last_change >= SETTLE_PATIENCE_S:
-            break
+    seen = _actions(result)
+    while time.monotonic() - start < settle_s and time.monotonic() - last_change < SETTLE_QUIET_S:
         time.sleep(SETTLE_POLL_S)
         result = client.step(run.world_id, [{"agent_id": a["id"]} for a in run.agents])
-        if acting(result) != count:
-            count, last_change = acting(result), time.monotonic()
+        if _actions(result) != seen:
+            seen, last_change = _actions(result), time.monotonic()
     return result
+
+
+def _actions(result: StepResult) -> list[str]:
+    return [repr(a["action"]) for a in result["agents"]]
 
 
 def start_town(admin: Hearth, base_url: str, config: DemoConfig) -> tuple[Hearth, TownRun]:
