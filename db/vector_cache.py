@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from db.models.memory import MEMORY_KINDS
+from db.settings import load_settings
 
 KIND_CODES = {kind: code for code, kind in enumerate(MEMORY_KINDS)}
 MEGABYTE = 1024 * 1024
@@ -224,8 +225,6 @@ def process_cache() -> VectorCache | None:
     global _process_cache
     with _process_lock:
         if _process_cache is None:
-            from db.settings import load_settings
-
             _process_cache = VectorCache.megabytes(load_settings().retrieval_cache_mb)
     return _process_cache if _process_cache.max_bytes > 0 else None
 

@@ -42,7 +42,7 @@ from cognition.types import Memory, RetrievalWeights, ScoredMemory
 from db.queries import memory_rows, retrieval_memory
 from db.queries import retrieval_context as context
 from db.queries import retrieval_sql as sql
-from db.queries.retrieval_bounds import RelevanceRange
+from db.queries.retrieval_bounds import SMALLEST_RECENCY, RelevanceRange
 from db.queries.retrieval_candidates import EPOCH, Candidates
 from db.queries.retrieval_plan import (
     NO_CUTS,
@@ -58,10 +58,6 @@ from db.vector_cache import VectorCache, process_cache
 MAX_UNKNOWN = 256
 """Memories the pass could not estimate are fetched and ranked exactly; past this many (a
 re-embed in progress, a stream of zero vectors) the brute-force path is cheaper."""
-
-SMALLEST_RECENCY = 2.0**-1000
-"""Below this the reference's recency nears float64 underflow (≈ 16 game years untouched),
-where its monotonicity in last_accessed_at is no longer guaranteed: brute force then."""
 
 
 def search(

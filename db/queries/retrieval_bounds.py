@@ -45,9 +45,22 @@ RECENCY_TOLERANCE = 2.0**-36
 """|estimated − reference| raw recency (which is ≤ 1): SQL's `date_part('epoch', …)` and numpy's
 hours differ from Python's timedelta arithmetic by < 1e-6 s, i.e. < 1e-12 in recency."""
 
+SMALLEST_RECENCY = 2.0**-1000
+"""Below this the reference's recency nears float64 underflow (≈ 16 game years untouched),
+where its monotonicity in last_accessed_at is no longer guaranteed: brute force then."""
+
 SCORE_TOLERANCE = 2.0**-40
 """Times |a| + |b| + |c|: the float64 roundings of normalising, weighting and summing (a few
 ulp each), on both sides of every score comparison."""
+
+
+def unit_vector(embedding: Sequence[float]) -> npt.NDArray[np.float32]:
+    """The query as both estimates see it: unit-normalised in float64, rounded to float32,
+    subnormals flushed to 0 (an error far below ε)."""
+    vector = np.asarray(embedding, dtype=np.float64)
+    unit = (vector / np.linalg.norm(vector)).astype(np.float32)
+    unit[np.abs(unit) < np.finfo(np.float32).tiny] = 0.0
+    return unit
 
 
 def relevance_error(dimension: int) -> float:

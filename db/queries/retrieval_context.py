@@ -24,6 +24,7 @@ from db.queries.retrieval_bounds import (
     Scale,
     lean_relevance_error,
     relevance_error,
+    unit_vector,
 )
 from db.queries.retrieval_plan import Context
 
@@ -68,9 +69,7 @@ def analysable(embedding: Sequence[float] | None, now: datetime, weights: Retrie
 def unit_query(embedding: Sequence[float] | None) -> UnitQuery | None:
     if embedding is None:
         return None
-    vector = np.asarray(embedding, dtype=np.float64)
-    unit = (vector / np.linalg.norm(vector)).astype(np.float32)
-    unit[np.abs(unit) < np.finfo(np.float32).tiny] = 0.0
+    unit = unit_vector(embedding)
     return UnitQuery("[" + ",".join(map(repr, unit.astype(np.float64).tolist())) + "]", unit.size)
 
 

@@ -36,10 +36,12 @@ from db.queries import memory_rows
 from db.queries.retrieval_bounds import (
     RECENCY_TOLERANCE,
     SAFE_NORM_RANGE,
+    SMALLEST_RECENCY,
     Scale,
     kth_largest,
     relevance_error,
     score_tolerance,
+    unit_vector,
 )
 from db.queries.retrieval_candidates import EPOCH
 from db.queries.retrieval_trace import SearchTrace
@@ -59,13 +61,9 @@ LEFT JOIN LATERAL (
 """The rows written at or after the watermark, and the new watermark, in one snapshot. `mine`
 marks rows of the caller's own open transaction (laid over the copy, never stored in it)."""
 
-MICROSECONDS_PER_SECOND = 1e6
 VECTOR_HEADER_FLOATS = 1
 """pgvector's binary form starts with an int16 dimension and an unused int16: one float's
 width, skipped when the vectors are read as one big-endian float32 array."""
-
-SMALLEST_RECENCY = 2.0**-1000
-"""As in `db.queries.retrieval`: below it the reference's recency may stop being monotone."""
 
 Floats = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -195,7 +193,7 @@ def select(
     dimension = entry.dimension or overlay.vectors.shape[1]
     if entry.foreign or bool((overlay.embedded & (overlay.dimensions != dimension)).any()):
         return Pick(None, "embeddings of another dimension")
-    query = _unit_query(query_embedding)
+    query = None if query_embedding is None else unit_vector(query_embedding)
     if query is not None and dimension not in (0, query.size):
         return Pick(None, "query of another dimension")
     base = entry.columns
@@ -331,17 +329,6 @@ def _joined(a: Rows, b: Rows) -> Rows:
         vectors=np.zeros((0, 0), dtype=np.float32),
         dimensions=np.concatenate([a.dimensions, b.dimensions]),
     )
-
-
-def _unit_query(embedding: Sequence[float] | None) -> npt.NDArray[np.float32] | None:
-    """The query as the SQL pass sees it: unit-normalised in float64, rounded to float32,
-    subnormals flushed (an error far below ε)."""
-    if embedding is None:
-        return None
-    vector = np.asarray(embedding, dtype=np.float64)
-    unit = (vector / np.linalg.norm(vector)).astype(np.float32)
-    unit[np.abs(unit) < np.finfo(np.float32).tiny] = 0.0
-    return unit
 
 
 def _relevance(

@@ -23,8 +23,7 @@ from cognition.types import RetrievalWeights, ScoredMemory
 from db import vector_cache
 from db.models import Agent, Memory
 from db.queries.retrieval import SearchTrace, load_memories, search, touch
-from db.queries.retrieval_bounds import relevance_error
-from db.queries.retrieval_memory import _unit_query
+from db.queries.retrieval_bounds import relevance_error, unit_vector
 from db.vector_cache import AgentVectors, Rows, VectorCache
 from tests.factories import GAME_START, make_agent, make_world
 
@@ -257,8 +256,7 @@ def test_numpy_estimates_stay_within_epsilon_of_the_reference(dimension: int) ->
         [base * s for s in (1e-3, 1.0, 1e3)]
         + [rng.standard_normal(dimension) * s for s in (1e-3, 1.0, 1e3)]
     ).astype(np.float32)
-    unit = _unit_query(query.tolist())
-    assert unit is not None
+    unit = unit_vector(query.tolist())
     norms = np.sqrt((vectors.astype(np.float64) ** 2).sum(axis=1))
     estimates = (vectors @ unit).astype(np.float64) / norms
     for vector, estimate in zip(vectors, estimates, strict=True):
