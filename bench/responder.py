@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import Any
 
+from cognition import requests as rq
 from cognition.offline import OfflineMind
 from cognition.types import Granularity, Persona, PlanItem
 
@@ -98,25 +99,27 @@ class OfflineResponder:
         return json.dumps(answer(prompt))
 
     def rate_importance(self, p: Prompt) -> dict[str, Any]:
-        return {"ratings": self._mind.rate_importance(p.numbered("memories"))}
+        return {"ratings": self._mind.think(rq.RateImportance(p.numbered("memories")))}
 
     def reflection_questions(self, p: Prompt) -> dict[str, Any]:
         n = p.number(r"what are (\d+) most salient", 3)
-        return {"questions": self._mind.reflection_questions(p.numbered("statements"), n)}
+        return {"questions": self._mind.think(rq.ReflectionQuestions(p.numbered("statements"), n))}
 
     def insights(self, p: Prompt) -> dict[str, Any]:
         n = p.number(r"What (\d+) high-level insights", 5)
-        found = self._mind.insights(p.block("question"), p.numbered("statements"), n)
+        found = self._mind.think(rq.Insights(p.block("question"), p.numbered("statements"), n))
         return {"insights": [{"text": i.text, "because": list(i.cited_indices)} for i in found]}
 
     def plan_day(self, p: Prompt) -> dict[str, Any]:
         persona, summary = p.character()
-        items = self._mind.plan_day(
-            persona=persona,
-            summary=summary,
-            previous_day=p.block("yesterday"),
-            directives=p.bulleted("requirements"),
-            now=self._today(p),
+        items = self._mind.think(
+            rq.PlanDay(
+                persona=persona,
+                summary=summary,
+                previous_day=p.block("yesterday"),
+                directives=p.bulleted("requirements"),
+                now=self._today(p),
+            )
         )
         return {
             "items": [
@@ -139,51 +142,61 @@ class OfflineResponder:
         )
         item = PlanItem(start, int(found.group(2)), p.block("plan"), p.block("place") or None)
         level = Granularity.TASK if "increments of 5 to 15" in p.text else Granularity.HOUR
-        steps = self._mind.decompose(item=item, granularity=level, persona=persona, summary=summary)
+        steps = self._mind.think(
+            rq.Decompose(item=item, granularity=level, persona=persona, summary=summary)
+        )
         return {
             "steps": [{"description": s.description, "duration_min": s.duration_min} for s in steps]
         }
 
     def choose_location(self, p: Prompt) -> dict[str, Any]:
-        return {"location": self._mind.choose_location(p.block("action"), p.bulleted("places"))}
+        return {
+            "location": self._mind.think(rq.ChooseLocation(p.block("action"), p.bulleted("places")))
+        }
 
     def object_state(self, p: Prompt) -> dict[str, Any]:
-        return {"state": self._mind.object_state(p.block("action"), p.block("object"))}
+        return {"state": self._mind.think(rq.ObjectState(p.block("action"), p.block("object")))}
 
     def emoji(self, p: Prompt) -> dict[str, Any]:
-        return {"emoji": self._mind.emoji(p.block("action"))}
+        return {"emoji": self._mind.think(rq.Emoji(p.block("action")))}
 
     def react(self, p: Prompt) -> dict[str, Any]:
         persona, summary = p.character()
-        reaction = self._mind.react(
-            persona=persona,
-            summary=summary,
-            status=p.block("status"),
-            observation=p.block("observation"),
-            context=p.block("context"),
-            now=self._today(p),
+        reaction = self._mind.think(
+            rq.React(
+                persona=persona,
+                summary=summary,
+                status=p.block("status"),
+                observation=p.block("observation"),
+                context=p.block("context"),
+                now=self._today(p),
+            )
         )
         return asdict(reaction)
 
     def relationship(self, p: Prompt) -> dict[str, Any]:
         name = p.text.split(" remembers these statements")[0].splitlines()[-1]
-        update = self._mind.relationship(
-            name=name, other=p.block("person"), statements=p.numbered("statements")
+        update = self._mind.think(
+            rq.SummarizeRelationship(
+                name=name, other=p.block("person"), statements=p.numbered("statements")
+            )
         )
         return asdict(update)
 
     def next_utterance(self, p: Prompt) -> dict[str, Any]:
         persona, summary = p.character()
         history = [tuple(line.split(": ", 1)) for line in p.block("dialogue").splitlines()]
-        said = self._mind.next_utterance(
-            speaker=persona,
-            listener=p.block("listener"),
-            summary=summary,
-            relationship=p.block("relationship"),
-            intent=p.block("intent"),
-            memories=p.numbered("memories"),
-            now=self._today(p),
-            history=[(h[0], h[1]) for h in history if len(h) == 2],
+        said = self._mind.think(
+            rq.NextUtterance(
+                speaker=persona,
+                listener=p.block("listener"),
+                summary=summary,
+                relationship=p.block("relationship"),
+                intent=p.block("intent"),
+                memories=p.numbered("memories"),
+                now=self._today(p),
+                history=[(h[0], h[1]) for h in history if len(h) == 2],
+            )
         )
         return {"text": said.text, "ends": said.ends}
 
@@ -193,16 +206,20 @@ class OfflineResponder:
         for part in re.split(r"^About ", p.block("statements"), flags=re.M)[1:]:
             key, _, rest = part.partition(":\n")
             retrieved[key] = [text for _, text in NUMBERED.findall(rest)]
-        return {"summary": self._mind.summarize_agent(persona=persona, retrieved=retrieved)}
+        return {
+            "summary": self._mind.think(rq.SummarizeAgent(persona=persona, retrieved=retrieved))
+        }
 
     def answer(self, p: Prompt) -> dict[str, Any]:
         persona, summary = p.character()
-        said = self._mind.answer(
-            question=p.block("question"),
-            persona=persona,
-            summary=summary,
-            asker=p.block("asker"),
-            memories=p.numbered("memories"),
+        said = self._mind.think(
+            rq.AnswerQuestion(
+                question=p.block("question"),
+                persona=persona,
+                summary=summary,
+                asker=p.block("asker"),
+                memories=p.numbered("memories"),
+            )
         )
         return {"answer": said.text, "cited": list(said.cited)}
 

@@ -1,27 +1,26 @@
-"""What each Mind operation asks of a language model: prompt, answer schema and parser.
+"""What each Mind request asks of a language model: prompt, answer schema and parser.
 
-Pure functions, one per operation, pairing a rendered template with the parser that reads the
-answer, so a language-model adapter only transports text. Kept apart from the adapters so the
-prompt/parser pairs are testable without a client, and any chat backend can reuse them.
+Pure functions, one per request type (`ask_for` picks it), pairing a rendered template with
+the parser that reads the answer, so a language-model adapter only transports text. Kept
+apart from the adapters so the prompt/parser pairs are testable without a client, and any chat
+backend can reuse them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Generic, TypeVar
+from datetime import timedelta
+from typing import Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel
 
-from cognition import parsing, prompting
+from cognition import parsing, prompting, requests
 from cognition.clamps import STEP_BOUNDS
 from cognition.parsing import schemas
 from cognition.types import (
     Answer,
-    Granularity,
     Insight,
-    Persona,
     PlanItem,
     Reaction,
     RelationshipUpdate,
@@ -41,7 +40,8 @@ class Ask(Generic[T]):
     parse: Callable[[str], T]
 
 
-def rate_importance(memories: Sequence[str]) -> Ask[list[int]]:
+def rate_importance(r: requests.RateImportance) -> Ask[list[int]]:
+    memories = r.memories
     prompt = prompting.render(
         "rate_importance", memories=prompting.numbered(memories), count=len(memories)
     )
@@ -53,7 +53,8 @@ def rate_importance(memories: Sequence[str]) -> Ask[list[int]]:
     )
 
 
-def reflection_questions(records: Sequence[str], n: int) -> Ask[list[str]]:
+def reflection_questions(r: requests.ReflectionQuestions) -> Ask[list[str]]:
+    records, n = r.records, r.n
     prompt = prompting.render("reflection_questions", records=prompting.numbered(records), n=n)
     return Ask(
         "reflection_questions",
@@ -63,7 +64,8 @@ def reflection_questions(records: Sequence[str], n: int) -> Ask[list[str]]:
     )
 
 
-def insights(question: str, statements: Sequence[str], n: int) -> Ask[list[Insight]]:
+def insights(r: requests.Insights) -> Ask[list[Insight]]:
+    question, statements, n = r.question, r.statements, r.n
     prompt = prompting.render(
         "insights",
         question=prompting.text_or_empty(question),
@@ -78,9 +80,9 @@ def insights(question: str, statements: Sequence[str], n: int) -> Ask[list[Insig
     )
 
 
-def plan_day(
-    *, persona: Persona, summary: str, previous_day: str, directives: Sequence[str], now: datetime
-) -> Ask[list[PlanItem]]:
+def plan_day(r: requests.PlanDay) -> Ask[list[PlanItem]]:
+    persona, summary, now = r.persona, r.summary, r.now
+    previous_day, directives = r.previous_day, r.directives
     prompt = prompting.render(
         "plan_day",
         character=prompting.character(persona, summary),
@@ -95,9 +97,8 @@ def plan_day(
     )
 
 
-def decompose(
-    *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
-) -> Ask[list[PlanItem]]:
+def decompose(r: requests.Decompose) -> Ask[list[PlanItem]]:
+    item, granularity, persona, summary = r.item, r.granularity, r.persona, r.summary
     step_min, step_max = STEP_BOUNDS[granularity]
     prompt = prompting.render(
         "decompose",
@@ -120,7 +121,8 @@ def decompose(
     )
 
 
-def choose_location(action: str, known_places: Sequence[str]) -> Ask[str]:
+def choose_location(r: requests.ChooseLocation) -> Ask[str]:
+    action, known_places = r.action, r.known_places
     prompt = prompting.render(
         "choose_location",
         places=prompting.bulleted(known_places),
@@ -134,9 +136,9 @@ def choose_location(action: str, known_places: Sequence[str]) -> Ask[str]:
     )
 
 
-def react(
-    *, persona: Persona, summary: str, status: str, observation: str, context: str, now: datetime
-) -> Ask[Reaction]:
+def react(r: requests.React) -> Ask[Reaction]:
+    persona, summary, status, now = r.persona, r.summary, r.status, r.now
+    observation, context = r.observation, r.context
     prompt = prompting.render(
         "react",
         character=prompting.character(persona, summary),
@@ -149,7 +151,8 @@ def react(
     return Ask("react", prompt, schemas.ReactionOut, parsing.parse_react)
 
 
-def relationship(*, name: str, other: str, statements: Sequence[str]) -> Ask[RelationshipUpdate]:
+def relationship(r: requests.SummarizeRelationship) -> Ask[RelationshipUpdate]:
+    name, other, statements = r.name, r.other, r.statements
     prompt = prompting.render(
         "relationship",
         name=prompting.one_line(name),
@@ -159,17 +162,9 @@ def relationship(*, name: str, other: str, statements: Sequence[str]) -> Ask[Rel
     return Ask("relationship", prompt, schemas.RelationshipOut, parsing.parse_relationship)
 
 
-def next_utterance(
-    *,
-    speaker: Persona,
-    listener: str,
-    summary: str,
-    relationship: str,
-    intent: str,
-    memories: Sequence[str],
-    history: Sequence[tuple[str, str]],
-    now: datetime,
-) -> Ask[Utterance]:
+def next_utterance(r: requests.NextUtterance) -> Ask[Utterance]:
+    speaker, listener, summary, now = r.speaker, r.listener, r.summary, r.now
+    relationship, intent, memories, history = r.relationship, r.intent, r.memories, r.history
     name = prompting.one_line(speaker.name)
     prompt = prompting.render(
         "next_utterance",
@@ -190,7 +185,8 @@ def next_utterance(
     )
 
 
-def summarize_agent(*, persona: Persona, retrieved: Mapping[str, Sequence[str]]) -> Ask[str]:
+def summarize_agent(r: requests.SummarizeAgent) -> Ask[str]:
+    persona, retrieved = r.persona, r.retrieved
     prompt = prompting.render(
         "summarize_agent",
         character=prompting.character(persona),
@@ -200,7 +196,8 @@ def summarize_agent(*, persona: Persona, retrieved: Mapping[str, Sequence[str]])
     return Ask("summarize_agent", prompt, schemas.SummaryOut, parsing.parse_summarize_agent)
 
 
-def object_state(action: str, obj: str) -> Ask[str | None]:
+def object_state(r: requests.ObjectState) -> Ask[str | None]:
+    action, obj = r.action, r.obj
     prompt = prompting.render(
         "object_state",
         action=prompting.text_or_empty(action),
@@ -209,14 +206,19 @@ def object_state(action: str, obj: str) -> Ask[str | None]:
     return Ask("object_state", prompt, schemas.ObjectStateOut, parsing.parse_object_state)
 
 
-def emoji(action: str) -> Ask[str]:
-    prompt = prompting.render("emoji", action=prompting.text_or_empty(action))
+def emoji(r: requests.Emoji) -> Ask[str]:
+    prompt = prompting.render("emoji", action=prompting.text_or_empty(r.action))
     return Ask("emoji", prompt, schemas.EmojiOut, parsing.parse_emoji)
 
 
-def answer(
-    *, question: str, persona: Persona, summary: str, asker: str, memories: Sequence[str]
-) -> Ask[Answer]:
+def answer(r: requests.AnswerQuestion) -> Ask[Answer]:
+    question, persona, summary, asker, memories = (
+        r.question,
+        r.persona,
+        r.summary,
+        r.asker,
+        r.memories,
+    )
     prompt = prompting.render(
         "answer",
         character=prompting.character(persona, summary),
@@ -231,3 +233,25 @@ def answer(
         schemas.AnswerOut,
         lambda raw: parsing.parse_answer(raw, memory_count=len(memories)),
     )
+
+
+_ASKS: dict[type[requests.Request[Any]], Callable[[Any], Ask[Any]]] = {
+    requests.RateImportance: rate_importance,
+    requests.ReflectionQuestions: reflection_questions,
+    requests.Insights: insights,
+    requests.PlanDay: plan_day,
+    requests.Decompose: decompose,
+    requests.ChooseLocation: choose_location,
+    requests.React: react,
+    requests.SummarizeRelationship: relationship,
+    requests.NextUtterance: next_utterance,
+    requests.SummarizeAgent: summarize_agent,
+    requests.ObjectState: object_state,
+    requests.Emoji: emoji,
+    requests.AnswerQuestion: answer,
+}
+
+
+def ask_for(request: requests.Request[T]) -> Ask[T]:
+    """The prompt, schema and parser for `request`, by its type."""
+    return cast(Ask[T], _ASKS[type(request)](request))

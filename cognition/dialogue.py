@@ -25,6 +25,7 @@ from cognition.clamps import clamp_sentiment
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
 from cognition.reacting import relationship_question
+from cognition.requests import NextUtterance, SummarizeRelationship
 from cognition.store import MemoryStore
 from cognition.types import (
     Conversation,
@@ -79,15 +80,17 @@ def turn(
     A blank line from the Mind ends the conversation: a speaker with nothing to say is done.
     """
     retrieved = speaker.store.retrieve(_query(speaker, listener, history), k=k, now=now)
-    said = mind.next_utterance(
-        speaker=speaker.persona,
-        listener=listener,
-        summary=speaker.summary,
-        relationship=speaker.relationship,
-        intent=speaker.intent,
-        memories=_descriptions(retrieved),
-        history=[(line.speaker, line.text) for line in history],
-        now=now,
+    said = mind.think(
+        NextUtterance(
+            speaker=speaker.persona,
+            listener=listener,
+            summary=speaker.summary,
+            relationship=speaker.relationship,
+            intent=speaker.intent,
+            memories=_descriptions(retrieved),
+            history=[(line.speaker, line.text) for line in history],
+            now=now,
+        )
     )
     text = said.text.strip()
     return Turn(
@@ -143,7 +146,9 @@ def reflect_on_relationship(
     The sentiment is held to 0–10 here too: it goes straight into a checked column.
     """
     retrieved = store.retrieve(relationship_question(name, other), k=k, now=now)
-    update = mind.relationship(name=name, other=other, statements=_descriptions(retrieved))
+    update = mind.think(
+        SummarizeRelationship(name=name, other=other, statements=_descriptions(retrieved))
+    )
     return replace(update, sentiment=clamp_sentiment(update.sentiment))
 
 

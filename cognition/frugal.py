@@ -26,23 +26,18 @@ Every rule is a pure function of its inputs; the workers pass in what the databa
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, TypeVar, cast
 
 from cognition.clamps import STEP_BOUNDS
 from cognition.mind import AuditSink, Mind
 from cognition.reacting import DEFAULT_REACTION_MINUTES
-from cognition.types import (
-    Answer,
-    Granularity,
-    Insight,
-    Persona,
-    PlanItem,
-    Reaction,
-    RelationshipUpdate,
-    Utterance,
-)
+from cognition.requests import Decompose, Request, SummarizeRelationship
+from cognition.types import Granularity, PlanItem, RelationshipUpdate
+
+T = TypeVar("T")
 
 CHEAP_OPERATIONS: frozenset[str] = frozenset({"choose_location", "emoji", "object_state"})
 """Operations the offline heuristics answer as well as a model: keyword lookups per action."""
@@ -132,7 +127,7 @@ def reaction_gate(
 
 
 class _Delegating:
-    """A Mind that forwards each operation to `_route(operation)`; subclasses choose."""
+    """A Mind that forwards each request to `_route(request)`; subclasses choose."""
 
     def __init__(self, primary: Mind) -> None:
         self._primary = primary
@@ -141,112 +136,14 @@ class _Delegating:
     def model(self) -> str:
         return self._primary.model
 
-    def _route(self, operation: str) -> Mind:
+    def _route(self, request: Request[Any]) -> Mind:
         return self._primary
 
     def with_audit(self, audit: AuditSink) -> Mind:
         raise NotImplementedError
 
-    def rate_importance(self, memories: Sequence[str]) -> list[int]:
-        return self._route("rate_importance").rate_importance(memories)
-
-    def reflection_questions(self, records: Sequence[str], n: int = 3) -> list[str]:
-        return self._route("reflection_questions").reflection_questions(records, n)
-
-    def insights(self, question: str, statements: Sequence[str], n: int = 5) -> list[Insight]:
-        return self._route("insights").insights(question, statements, n)
-
-    def plan_day(
-        self,
-        *,
-        persona: Persona,
-        summary: str,
-        previous_day: str,
-        directives: Sequence[str],
-        now: datetime,
-    ) -> list[PlanItem]:
-        return self._route("plan_day").plan_day(
-            persona=persona,
-            summary=summary,
-            previous_day=previous_day,
-            directives=directives,
-            now=now,
-        )
-
-    def decompose(
-        self, *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
-    ) -> list[PlanItem]:
-        return self._route("decompose").decompose(
-            item=item, granularity=granularity, persona=persona, summary=summary
-        )
-
-    def choose_location(self, action: str, known_places: Sequence[str]) -> str:
-        return self._route("choose_location").choose_location(action, known_places)
-
-    def react(
-        self,
-        *,
-        persona: Persona,
-        summary: str,
-        status: str,
-        observation: str,
-        context: str,
-        now: datetime,
-    ) -> Reaction:
-        return self._route("react").react(
-            persona=persona,
-            summary=summary,
-            status=status,
-            observation=observation,
-            context=context,
-            now=now,
-        )
-
-    def relationship(
-        self, *, name: str, other: str, statements: Sequence[str]
-    ) -> RelationshipUpdate:
-        return self._route("relationship").relationship(
-            name=name, other=other, statements=statements
-        )
-
-    def next_utterance(
-        self,
-        *,
-        speaker: Persona,
-        listener: str,
-        summary: str,
-        relationship: str,
-        intent: str,
-        memories: Sequence[str],
-        history: Sequence[tuple[str, str]],
-        now: datetime,
-    ) -> Utterance:
-        return self._route("next_utterance").next_utterance(
-            speaker=speaker,
-            listener=listener,
-            summary=summary,
-            relationship=relationship,
-            intent=intent,
-            memories=memories,
-            history=history,
-            now=now,
-        )
-
-    def summarize_agent(self, *, persona: Persona, retrieved: Mapping[str, Sequence[str]]) -> str:
-        return self._route("summarize_agent").summarize_agent(persona=persona, retrieved=retrieved)
-
-    def object_state(self, action: str, obj: str) -> str | None:
-        return self._route("object_state").object_state(action, obj)
-
-    def emoji(self, action: str) -> str:
-        return self._route("emoji").emoji(action)
-
-    def answer(
-        self, *, question: str, persona: Persona, summary: str, asker: str, memories: Sequence[str]
-    ) -> Answer:
-        return self._route("answer").answer(
-            question=question, persona=persona, summary=summary, asker=asker, memories=memories
-        )
+    def think(self, request: Request[T]) -> T:
+        return self._route(request).think(request)
 
 
 class FrugalMind(_Delegating):
@@ -273,25 +170,16 @@ class FrugalMind(_Delegating):
             cheap_operations=self._cheap_operations,
         )
 
-    def _route(self, operation: str) -> Mind:
-        return self._cheap if operation in self._cheap_operations else self._primary
+    def _route(self, request: Request[Any]) -> Mind:
+        return self._cheap if request.operation in self._cheap_operations else self._primary
 
-    def decompose(
-        self, *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
-    ) -> list[PlanItem]:
-        """An item no longer than one step is that step; otherwise the primary decomposes."""
-        if fits_one_step(item, granularity):
-            return [
-                PlanItem(
-                    start=item.start,
-                    duration_min=item.duration_min,
-                    description=item.description,
-                    location=item.location,
-                )
-            ]
-        return super().decompose(
-            item=item, granularity=granularity, persona=persona, summary=summary
-        )
+    def think(self, request: Request[T]) -> T:
+        """An item no longer than one step is that step; otherwise the routed mind answers."""
+        if isinstance(request, Decompose) and fits_one_step(request.item, request.granularity):
+            item = request.item
+            whole = PlanItem(item.start, item.duration_min, item.description, item.location)
+            return cast(T, [whole])
+        return super().think(request)
 
 
 class KnownRelationships(_Delegating):
@@ -310,12 +198,12 @@ class KnownRelationships(_Delegating):
         twin._known, twin.learned = self._known, self.learned
         return twin
 
-    def relationship(
-        self, *, name: str, other: str, statements: Sequence[str]
-    ) -> RelationshipUpdate:
-        known = self._known.get(other.casefold())
+    def think(self, request: Request[T]) -> T:
+        if not isinstance(request, SummarizeRelationship):
+            return super().think(request)
+        known = self._known.get(request.other.casefold())
         if known is not None:
-            return known
-        update = super().relationship(name=name, other=other, statements=statements)
-        self.learned[other] = update
-        return update
+            return cast(T, known)
+        update = super().think(request)
+        self.learned[request.other] = update
+        return cast(T, update)

@@ -13,6 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from cognition.mind import Mind
+from cognition.requests import AnswerQuestion
 from cognition.store import MemoryStore
 from cognition.types import Answer, MemoryKind, Persona, ScoredMemory
 
@@ -69,12 +70,14 @@ def interview(
     )
     if mode is InterviewMode.NO_MEMORY:
         summary = persona_summary(persona)
-    answer = mind.answer(
-        question=question,
-        persona=persona,
-        summary=summary,
-        asker=interviewer,
-        memories=[s.memory.description for s in retrieved],
+    answer = mind.think(
+        AnswerQuestion(
+            question=question,
+            persona=persona,
+            summary=summary,
+            asker=interviewer,
+            memories=[s.memory.description for s in retrieved],
+        )
     )
     cited = [retrieved[i - 1] for i in answer.cited if 1 <= i <= len(retrieved)]
     return InterviewAnswer(answer=answer, used=tuple(cited or retrieved))

@@ -41,6 +41,7 @@ from cognition.clamps import order_day_plan
 from cognition.errors import InvalidOutput
 from cognition.mind import Mind
 from cognition.places import SEPARATOR
+from cognition.requests import ChooseLocation, Decompose, Emoji, ObjectState, PlanDay
 from cognition.schedule import (
     active_at,
     around,
@@ -95,12 +96,14 @@ def plan_day(
     known_places: Sequence[str],
 ) -> list[PlanItem]:
     """The day outline, repaired and located, also written to the stream as a plan memory."""
-    drafted = mind.plan_day(
-        persona=persona,
-        summary=summary,
-        previous_day=previous_day,
-        directives=directives,
-        now=now,
+    drafted = mind.think(
+        PlanDay(
+            persona=persona,
+            summary=summary,
+            previous_day=previous_day,
+            directives=directives,
+            now=now,
+        )
     )
     items = [_located(mind, item, known_places) for item in repair_day_plan(drafted, now=now)]
     store.add([plan_memory(items, name=persona.name, now=now)], now=now)
@@ -138,8 +141,8 @@ def decompose_hours(
     mind: Mind, item: PlanItem, *, persona: Persona, summary: str
 ) -> list[PlanItem]:
     """Hour chunks (at most 60 minutes) covering the day item exactly, at the item's place."""
-    steps = mind.decompose(
-        item=item, granularity=Granularity.HOUR, persona=persona, summary=summary
+    steps = mind.think(
+        Decompose(item=item, granularity=Granularity.HOUR, persona=persona, summary=summary)
     )
     return tile(item, steps, Granularity.HOUR)
 
@@ -157,8 +160,8 @@ def decompose_tasks(
     Places near the chunk's own location are offered first, so on a tie the agent stays
     where the chunk put it.
     """
-    steps = mind.decompose(
-        item=hour_item, granularity=Granularity.TASK, persona=persona, summary=summary
+    steps = mind.think(
+        Decompose(item=hour_item, granularity=Granularity.TASK, persona=persona, summary=summary)
     )
     places = nearest_first(hour_item.location, known_places)
     return [_dressed(mind, task, places) for task in tile(hour_item, steps, Granularity.TASK)]
@@ -199,16 +202,18 @@ def nearest_first(location: str | None, known_places: Sequence[str]) -> list[str
 def _located(mind: Mind, item: PlanItem, known_places: Sequence[str]) -> PlanItem:
     if item.location or not known_places:
         return item
-    return replace(item, location=mind.choose_location(item.description, known_places) or None)
+    chosen = mind.think(ChooseLocation(item.description, known_places))
+    return replace(item, location=chosen or None)
 
 
 def _dressed(mind: Mind, task: PlanItem, places: Sequence[str]) -> PlanItem:
     """A task with its place, emoji, and the state of the object at the end of its place."""
-    chosen = mind.choose_location(task.description, places) if places else ""
+    chosen = mind.think(ChooseLocation(task.description, places)) if places else ""
     location = chosen or task.location
     leaf = _path(location or "")[-1:]
-    state = mind.object_state(task.description, leaf[0]) if leaf else None
-    return replace(task, location=location, emoji=mind.emoji(task.description), object_state=state)
+    state = mind.think(ObjectState(task.description, leaf[0])) if leaf else None
+    emoji = mind.think(Emoji(task.description))
+    return replace(task, location=location, emoji=emoji, object_state=state)
 
 
 def _contiguous(items: Sequence[PlanItem], *, end: datetime) -> list[PlanItem]:

@@ -38,6 +38,7 @@ from datetime import datetime
 
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
+from cognition.requests import React, SummarizeRelationship
 from cognition.schedule import ends_at, outside
 from cognition.store import MemoryStore
 from cognition.types import Decision, Persona, PlanItem, Replan
@@ -76,13 +77,15 @@ def decide(
         now=now,
         k=k,
     )
-    reaction = mind.react(
-        persona=persona,
-        summary=summary,
-        status=status,
-        observation=observation,
-        context=context,
-        now=now,
+    reaction = mind.think(
+        React(
+            persona=persona,
+            summary=summary,
+            status=status,
+            observation=observation,
+            context=context,
+            now=now,
+        )
     )
     return Decision(
         react=reaction.react,
@@ -105,7 +108,7 @@ def reaction_context(
 ) -> str:
     """The relationship summary, then the statements retrieved for the observation."""
     about = _statements(store, relationship_question(name, observed_entity), k=k, now=now)
-    relation = mind.relationship(name=name, other=observed_entity, statements=about)
+    relation = mind.think(SummarizeRelationship(name=name, other=observed_entity, statements=about))
     situation = _statements(store, observation, k=k, now=now)
     return "\n".join([relation.summary.strip(), *situation])
 

@@ -27,6 +27,7 @@ from datetime import datetime
 from cognition.clamps import valid_citations
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
+from cognition.requests import Insights, ReflectionQuestions
 from cognition.store import MemoryStore
 from cognition.types import Insight, Memory, MemoryKind, MemorySource, NewMemory
 
@@ -69,11 +70,11 @@ def reflect(
     recent = store.recent(records)
     if not recent:
         return []
-    asked = mind.reflection_questions([m.description for m in recent], n=questions)
+    asked = mind.think(ReflectionQuestions([m.description for m in recent], n=questions))
     evidence = [(q, _retrieve(store, q, k=evidence_k, now=now)) for q in asked if q.strip()]
     drafts: list[NewMemory] = []
     for question, memories in evidence:
-        found = mind.insights(question, [m.description for m in memories], n=insights)
+        found = mind.think(Insights(question, [m.description for m in memories], n=insights))
         drafts += [
             reflection_memory(insight.text, cited, subject_name=subject_name, now=now)
             for insight, cited in _with_evidence(found, memories)

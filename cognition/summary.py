@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from cognition.mind import Mind
+from cognition.requests import SummarizeAgent
 from cognition.store import MemoryStore
 from cognition.types import Persona
 
@@ -51,7 +52,7 @@ def summarize_agent(
         ]
         for key, query in SUMMARY_QUERIES.items()
     }
-    return mind.summarize_agent(persona=persona, retrieved=retrieved)
+    return mind.think(SummarizeAgent(persona=persona, retrieved=retrieved))
 
 
 def is_stale(

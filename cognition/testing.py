@@ -12,27 +12,22 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from cognition.mind import AuditSink, Embedder, Mind
 from cognition.offline import OfflineMind
 from cognition.offline.importance import rate as provisional_importance
+from cognition.requests import Request
 from cognition.retrieval import rank
 from cognition.types import (
-    Answer,
-    Granularity,
-    Insight,
     Memory,
     MemoryKind,
     NewMemory,
-    Persona,
-    PlanItem,
-    Reaction,
-    RelationshipUpdate,
     RetrievalWeights,
     ScoredMemory,
-    Utterance,
 )
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from cognition.store import MemoryStore
@@ -172,121 +167,16 @@ class ScriptedMind:
         """The same mind: a test inspects `calls`, not an audit trail."""
         return self
 
-    def _answer(self, operation: str, **inputs: Any) -> Any:
-        self.calls.append(Call(operation, inputs))
-        scripted = self._script.get(operation)
+    def think(self, request: Request[T]) -> T:
+        """The scripted answer for the request's operation, else the fallback's."""
+        inputs = request.inputs()
+        self.calls.append(Call(request.operation, inputs))
+        scripted = self._script.get(request.operation)
         if callable(scripted):
-            return scripted(**inputs)
+            return cast(T, scripted(**inputs))
         if isinstance(scripted, list) and scripted:
-            return scripted.pop(0)
-        return getattr(self._fallback, operation)(**inputs)
-
-    def rate_importance(self, memories: Sequence[str]) -> list[int]:
-        return self._answer("rate_importance", memories=memories)
-
-    def reflection_questions(self, records: Sequence[str], n: int = 3) -> list[str]:
-        return self._answer("reflection_questions", records=records, n=n)
-
-    def insights(self, question: str, statements: Sequence[str], n: int = 5) -> list[Insight]:
-        return self._answer("insights", question=question, statements=statements, n=n)
-
-    def plan_day(
-        self,
-        *,
-        persona: Persona,
-        summary: str,
-        previous_day: str,
-        directives: Sequence[str],
-        now: datetime,
-    ) -> list[PlanItem]:
-        return self._answer(
-            "plan_day",
-            persona=persona,
-            summary=summary,
-            previous_day=previous_day,
-            directives=directives,
-            now=now,
-        )
-
-    def decompose(
-        self, *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
-    ) -> list[PlanItem]:
-        return self._answer(
-            "decompose", item=item, granularity=granularity, persona=persona, summary=summary
-        )
-
-    def choose_location(self, action: str, known_places: Sequence[str]) -> str:
-        return self._answer("choose_location", action=action, known_places=known_places)
-
-    def react(
-        self,
-        *,
-        persona: Persona,
-        summary: str,
-        status: str,
-        observation: str,
-        context: str,
-        now: datetime,
-    ) -> Reaction:
-        return self._answer(
-            "react",
-            persona=persona,
-            summary=summary,
-            status=status,
-            observation=observation,
-            context=context,
-            now=now,
-        )
-
-    def relationship(
-        self, *, name: str, other: str, statements: Sequence[str]
-    ) -> RelationshipUpdate:
-        return self._answer("relationship", name=name, other=other, statements=statements)
-
-    def next_utterance(
-        self,
-        *,
-        speaker: Persona,
-        listener: str,
-        summary: str,
-        relationship: str,
-        intent: str,
-        memories: Sequence[str],
-        history: Sequence[tuple[str, str]],
-        now: datetime,
-    ) -> Utterance:
-        return self._answer(
-            "next_utterance",
-            speaker=speaker,
-            listener=listener,
-            summary=summary,
-            relationship=relationship,
-            intent=intent,
-            memories=memories,
-            history=history,
-            now=now,
-        )
-
-    def summarize_agent(self, *, persona: Persona, retrieved: Mapping[str, Sequence[str]]) -> str:
-        return self._answer("summarize_agent", persona=persona, retrieved=retrieved)
-
-    def object_state(self, action: str, obj: str) -> str | None:
-        return self._answer("object_state", action=action, obj=obj)
-
-    def emoji(self, action: str) -> str:
-        return self._answer("emoji", action=action)
-
-    def answer(
-        self, *, question: str, persona: Persona, summary: str, asker: str, memories: Sequence[str]
-    ) -> Answer:
-        return self._answer(
-            "answer",
-            question=question,
-            persona=persona,
-            summary=summary,
-            asker=asker,
-            memories=memories,
-        )
+            return cast(T, scripted.pop(0))
+        return self._fallback.think(request)
 
 
 if TYPE_CHECKING:

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.errors import InvalidOutput
 from cognition.mind import Embedder, Mind
 from cognition.reflection import should_reflect
+from cognition.requests import RateImportance
 from db.audit import recorded_calls
 from db.models import World
 from db.queries import enrichment as queries
@@ -176,11 +177,11 @@ def _rate_texts(mind: Mind, texts: Sequence[str], rate_batch: int) -> list[int]:
     scores: list[int] = []
     for start in range(0, len(texts), rate_batch):
         chunk = texts[start : start + rate_batch]
-        scores += _checked(mind.rate_importance(chunk), len(chunk))
+        scores += _checked(mind.think(RateImportance(chunk)), len(chunk))
     return scores
 
 
-def _checked(scores: Sequence[int], expected: int) -> list[int]:
+def _checked(scores: list[int], expected: int) -> list[int]:
     if len(scores) != expected:
         raise InvalidOutput(f"the mind rated {len(scores)} memories of {expected}")
     low, high = IMPORTANCE_RANGE

@@ -1,6 +1,6 @@
 """`LLMMind`: the Mind on any OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, …).
 
-Each operation takes its `Ask` from `cognition.asks` (template + schema + parser), sends it
+Each request takes its `Ask` from `cognition.asks` (template + schema + parser), sends it
 through the `ChatChannel` (retries, timeouts, output mode, audit), and parses the answer. An
 answer that does not parse is re-asked once, quoting the problem; a second failure raises
 `InvalidOutput`. With a fallback mind, a model that is unavailable, rejects the request, or
@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
 import openai
 
@@ -23,17 +22,8 @@ from cognition.adapters.chat import ChatChannel, Message
 from cognition.adapters.llm_config import LLMConfig, OutputMode
 from cognition.errors import InvalidInput, InvalidOutput, ModelError, Refused
 from cognition.mind import AuditSink, Mind, NullAudit
-from cognition.types import (
-    Answer,
-    CallRecord,
-    Granularity,
-    Insight,
-    Persona,
-    PlanItem,
-    Reaction,
-    RelationshipUpdate,
-    Utterance,
-)
+from cognition.requests import ChooseLocation, RateImportance, Request
+from cognition.types import CallRecord
 
 __all__ = ["LLMConfig", "LLMMind", "OutputMode"]
 
@@ -68,161 +58,15 @@ class LLMMind:
         twin._audit = audit
         return twin
 
-    def rate_importance(self, memories: Sequence[str]) -> list[int]:
-        if not memories:
-            return []
-        return self._run(asks.rate_importance(memories), lambda m: m.rate_importance(memories))
-
-    def reflection_questions(self, records: Sequence[str], n: int = 3) -> list[str]:
-        ask = asks.reflection_questions(records, n)
-        return self._run(ask, lambda m: m.reflection_questions(records, n))
-
-    def insights(self, question: str, statements: Sequence[str], n: int = 5) -> list[Insight]:
-        ask = asks.insights(question, statements, n)
-        return self._run(ask, lambda m: m.insights(question, statements, n))
-
-    def plan_day(
-        self,
-        *,
-        persona: Persona,
-        summary: str,
-        previous_day: str,
-        directives: Sequence[str],
-        now: datetime,
-    ) -> list[PlanItem]:
-        ask = asks.plan_day(
-            persona=persona,
-            summary=summary,
-            previous_day=previous_day,
-            directives=directives,
-            now=now,
-        )
-        return self._run(
-            ask,
-            lambda m: m.plan_day(
-                persona=persona,
-                summary=summary,
-                previous_day=previous_day,
-                directives=directives,
-                now=now,
-            ),
-        )
-
-    def decompose(
-        self, *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
-    ) -> list[PlanItem]:
-        ask = asks.decompose(item=item, granularity=granularity, persona=persona, summary=summary)
-        return self._run(
-            ask,
-            lambda m: m.decompose(
-                item=item, granularity=granularity, persona=persona, summary=summary
-            ),
-        )
-
-    def choose_location(self, action: str, known_places: Sequence[str]) -> str:
-        if not known_places:
+    def think(self, request: Request[T]) -> T:
+        """The model's parsed answer to `request`, or the fallback's when the model fails."""
+        if isinstance(request, RateImportance) and not request.memories:
+            return cast(T, [])
+        if isinstance(request, ChooseLocation) and not request.known_places:
             raise InvalidInput("an agent that knows no place cannot go anywhere", field="places")
-        ask = asks.choose_location(action, known_places)
-        return self._run(ask, lambda m: m.choose_location(action, known_places))
+        return self._run(asks.ask_for(request), request)
 
-    def react(
-        self,
-        *,
-        persona: Persona,
-        summary: str,
-        status: str,
-        observation: str,
-        context: str,
-        now: datetime,
-    ) -> Reaction:
-        ask = asks.react(
-            persona=persona,
-            summary=summary,
-            status=status,
-            observation=observation,
-            context=context,
-            now=now,
-        )
-        return self._run(
-            ask,
-            lambda m: m.react(
-                persona=persona,
-                summary=summary,
-                status=status,
-                observation=observation,
-                context=context,
-                now=now,
-            ),
-        )
-
-    def relationship(
-        self, *, name: str, other: str, statements: Sequence[str]
-    ) -> RelationshipUpdate:
-        ask = asks.relationship(name=name, other=other, statements=statements)
-        return self._run(
-            ask, lambda m: m.relationship(name=name, other=other, statements=statements)
-        )
-
-    def next_utterance(
-        self,
-        *,
-        speaker: Persona,
-        listener: str,
-        summary: str,
-        relationship: str,
-        intent: str,
-        memories: Sequence[str],
-        history: Sequence[tuple[str, str]],
-        now: datetime,
-    ) -> Utterance:
-        ask = asks.next_utterance(
-            speaker=speaker,
-            listener=listener,
-            summary=summary,
-            relationship=relationship,
-            intent=intent,
-            memories=memories,
-            history=history,
-            now=now,
-        )
-        return self._run(
-            ask,
-            lambda m: m.next_utterance(
-                speaker=speaker,
-                listener=listener,
-                summary=summary,
-                relationship=relationship,
-                intent=intent,
-                memories=memories,
-                history=history,
-                now=now,
-            ),
-        )
-
-    def summarize_agent(self, *, persona: Persona, retrieved: Mapping[str, Sequence[str]]) -> str:
-        ask = asks.summarize_agent(persona=persona, retrieved=retrieved)
-        return self._run(ask, lambda m: m.summarize_agent(persona=persona, retrieved=retrieved))
-
-    def object_state(self, action: str, obj: str) -> str | None:
-        return self._run(asks.object_state(action, obj), lambda m: m.object_state(action, obj))
-
-    def emoji(self, action: str) -> str:
-        return self._run(asks.emoji(action), lambda m: m.emoji(action))
-
-    def answer(
-        self, *, question: str, persona: Persona, summary: str, asker: str, memories: Sequence[str]
-    ) -> Answer:
-        ask = asks.answer(
-            question=question, persona=persona, summary=summary, asker=asker, memories=memories
-        )
-        return self._run(
-            ask,
-            lambda m: m.answer(
-                question=question, persona=persona, summary=summary, asker=asker, memories=memories
-            ),
-        )
-
-    def _run(self, ask: asks.Ask[T], fallback: Callable[[Mind], T]) -> T:
+    def _run(self, ask: asks.Ask[T], request: Request[T]) -> T:
         """The model's parsed answer, or the fallback's when the model cannot give one."""
         try:
             return self._converse(ask)
@@ -231,7 +75,7 @@ class LLMMind:
         except ModelError as exc:
             if self._fallback is None:
                 raise
-            return self._degrade(ask.operation, exc, self._fallback, fallback)
+            return self._degrade(exc, self._fallback, request)
 
     def _converse(self, ask: asks.Ask[T]) -> T:
         """Ask; on an unusable answer, show the model its answer and the problem, once."""
@@ -254,14 +98,14 @@ class LLMMind:
             operation=ask.operation, messages=messages, schema=ask.schema, audit=self._audit
         )
 
-    def _degrade(self, operation: str, exc: ModelError, mind: Mind, call: Callable[[Mind], T]) -> T:
+    def _degrade(self, exc: ModelError, mind: Mind, request: Request[T]) -> T:
         """The fallback's answer, audited as degraded with the reason the model failed."""
         started = time.perf_counter()
-        result = call(mind)
+        result = mind.think(request)
         keep = self._channel.config.audit_text
         self._audit.record(
             CallRecord(
-                operation=operation,
+                operation=request.operation,
                 model=mind.model,
                 tokens_in=0,
                 tokens_out=0,

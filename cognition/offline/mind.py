@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from cognition import requests
 from cognition.mind import AuditSink, NullAudit
 from cognition.offline import (
     decomposition,
@@ -28,17 +29,8 @@ from cognition.offline import (
     summary,
 )
 from cognition.offline.text import estimate_tokens
-from cognition.types import (
-    Answer,
-    CallRecord,
-    Granularity,
-    Insight,
-    Persona,
-    PlanItem,
-    Reaction,
-    RelationshipUpdate,
-    Utterance,
-)
+from cognition.requests import Request
+from cognition.types import CallRecord
 
 if TYPE_CHECKING:
     from cognition.mind import Mind
@@ -64,178 +56,10 @@ class OfflineMind:
         """A copy reporting to `audit`; the heuristics hold no state to share."""
         return OfflineMind(audit)
 
-    def rate_importance(self, memories: Sequence[str]) -> list[int]:
-        return self._call(
-            "rate_importance", {"memories": memories}, lambda: importance.rate_all(memories)
-        )
-
-    def reflection_questions(self, records: Sequence[str], n: int = 3) -> list[str]:
-        return self._call(
-            "reflection_questions",
-            {"records": records, "n": n},
-            lambda: reflection.reflection_questions(records, n),
-        )
-
-    def insights(self, question: str, statements: Sequence[str], n: int = 5) -> list[Insight]:
-        return self._call(
-            "insights",
-            {"question": question, "statements": statements, "n": n},
-            lambda: reflection.insights(question, statements, n),
-        )
-
-    def plan_day(
-        self,
-        *,
-        persona: Persona,
-        summary: str,
-        previous_day: str,
-        directives: Sequence[str],
-        now: datetime,
-    ) -> list[PlanItem]:
-        return self._call(
-            "plan_day",
-            {
-                "persona": persona,
-                "summary": summary,
-                "previous_day": previous_day,
-                "directives": directives,
-                "now": now,
-            },
-            lambda: planning.plan_day(
-                persona=persona,
-                summary=summary,
-                previous_day=previous_day,
-                directives=directives,
-                now=now,
-            ),
-        )
-
-    def decompose(
-        self, *, item: PlanItem, granularity: Granularity, persona: Persona, summary: str
-    ) -> list[PlanItem]:
-        return self._call(
-            "decompose",
-            {"item": item, "granularity": granularity, "persona": persona, "summary": summary},
-            lambda: decomposition.decompose(
-                item=item, granularity=granularity, persona=persona, summary=summary
-            ),
-        )
-
-    def choose_location(self, action: str, known_places: Sequence[str]) -> str:
-        return self._call(
-            "choose_location",
-            {"action": action, "known_places": known_places},
-            lambda: places.choose_location(action, known_places),
-        )
-
-    def react(
-        self,
-        *,
-        persona: Persona,
-        summary: str,
-        status: str,
-        observation: str,
-        context: str,
-        now: datetime,
-    ) -> Reaction:
-        return self._call(
-            "react",
-            {
-                "persona": persona,
-                "summary": summary,
-                "status": status,
-                "observation": observation,
-                "context": context,
-                "now": now,
-            },
-            lambda: reacting.react(
-                persona=persona,
-                summary=summary,
-                status=status,
-                observation=observation,
-                context=context,
-            ),
-        )
-
-    def relationship(
-        self, *, name: str, other: str, statements: Sequence[str]
-    ) -> RelationshipUpdate:
-        return self._call(
-            "relationship",
-            {"name": name, "other": other, "statements": statements},
-            lambda: relationships.relationship(name=name, other=other, statements=statements),
-        )
-
-    def next_utterance(
-        self,
-        *,
-        speaker: Persona,
-        listener: str,
-        summary: str,
-        relationship: str,
-        intent: str,
-        memories: Sequence[str],
-        history: Sequence[tuple[str, str]],
-        now: datetime,
-    ) -> Utterance:
-        return self._call(
-            "next_utterance",
-            {
-                "speaker": speaker,
-                "listener": listener,
-                "summary": summary,
-                "relationship": relationship,
-                "intent": intent,
-                "memories": memories,
-                "history": history,
-                "now": now,
-            },
-            lambda: dialogue.next_utterance(
-                speaker=speaker,
-                listener=listener,
-                intent=intent,
-                memories=memories,
-                history=history,
-            ),
-        )
-
-    def summarize_agent(self, *, persona: Persona, retrieved: Mapping[str, Sequence[str]]) -> str:
-        return self._call(
-            "summarize_agent",
-            {"persona": persona, "retrieved": retrieved},
-            lambda: summary.summarize_agent(persona=persona, retrieved=retrieved),
-        )
-
-    def object_state(self, action: str, obj: str) -> str | None:
-        return self._call(
-            "object_state",
-            {"action": action, "object": obj},
-            lambda: places.object_state(action, obj),
-        )
-
-    def emoji(self, action: str) -> str:
-        return self._call("emoji", {"action": action}, lambda: places.emoji(action))
-
-    def answer(
-        self, *, question: str, persona: Persona, summary: str, asker: str, memories: Sequence[str]
-    ) -> Answer:
-        return self._call(
-            "answer",
-            {
-                "question": question,
-                "persona": persona,
-                "summary": summary,
-                "asker": asker,
-                "memories": memories,
-            },
-            lambda: dialogue.answer(
-                question=question,
-                persona=persona,
-                summary=summary,
-                asker=asker,
-                memories=memories,
-            ),
-        )
+    def think(self, request: Request[T]) -> T:
+        """The heuristic answer to `request`, reported to the audit as a model call would be."""
+        answer = _HEURISTICS[type(request)]
+        return self._call(request.operation, request.inputs(), lambda: cast(T, answer(request)))
 
     def _call(self, operation: str, inputs: Mapping[str, Any], compute: Callable[[], T]) -> T:
         """Run one heuristic and report it to the audit as a model call would be."""
@@ -277,6 +101,53 @@ def _plain(value: object) -> object:
         return value
     return str(value)
 
+
+_HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
+    requests.RateImportance: lambda r: importance.rate_all(r.memories),
+    requests.ReflectionQuestions: lambda r: reflection.reflection_questions(r.records, r.n),
+    requests.Insights: lambda r: reflection.insights(r.question, r.statements, r.n),
+    requests.PlanDay: lambda r: planning.plan_day(
+        persona=r.persona,
+        summary=r.summary,
+        previous_day=r.previous_day,
+        directives=r.directives,
+        now=r.now,
+    ),
+    requests.Decompose: lambda r: decomposition.decompose(
+        item=r.item, granularity=r.granularity, persona=r.persona, summary=r.summary
+    ),
+    requests.ChooseLocation: lambda r: places.choose_location(r.action, r.known_places),
+    requests.React: lambda r: reacting.react(
+        persona=r.persona,
+        summary=r.summary,
+        status=r.status,
+        observation=r.observation,
+        context=r.context,
+    ),
+    requests.SummarizeRelationship: lambda r: relationships.relationship(
+        name=r.name, other=r.other, statements=r.statements
+    ),
+    requests.NextUtterance: lambda r: dialogue.next_utterance(
+        speaker=r.speaker,
+        listener=r.listener,
+        intent=r.intent,
+        memories=r.memories,
+        history=r.history,
+    ),
+    requests.SummarizeAgent: lambda r: summary.summarize_agent(
+        persona=r.persona, retrieved=r.retrieved
+    ),
+    requests.ObjectState: lambda r: places.object_state(r.action, r.obj),
+    requests.Emoji: lambda r: places.emoji(r.action),
+    requests.AnswerQuestion: lambda r: dialogue.answer(
+        question=r.question,
+        persona=r.persona,
+        summary=r.summary,
+        asker=r.asker,
+        memories=r.memories,
+    ),
+}
+"""The heuristic answering each request type."""
 
 if TYPE_CHECKING:
     _conforms: Mind = OfflineMind()

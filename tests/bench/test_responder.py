@@ -9,6 +9,7 @@ from datetime import datetime
 from bench.responder import OfflineResponder
 from cognition.adapters.llm import LLMConfig, LLMMind
 from cognition.offline import OfflineMind
+from cognition.requests import ALL_REQUESTS
 from cognition.types import Granularity, Persona, PlanItem
 from tests.fakes.openai_server import FakeOpenAI
 
@@ -101,9 +102,11 @@ def test_every_operation_answers_as_the_offline_mind() -> None:
             ("object_state", {"action": "bake bread", "obj": "oven"}),
             ("emoji", {"action": "bake bread"}),
         ]
+        by_operation = {r.operation: r for r in ALL_REQUESTS}
         for operation, inputs in cases:
-            expected = _wire(getattr(offline, operation)(**inputs))
-            assert _wire(getattr(llm, operation)(**inputs)) == expected, operation
+            request = by_operation[operation](**inputs)
+            expected = _wire(offline.think(request))
+            assert _wire(llm.think(request)) == expected, operation
         assert server.calls() == len(cases)
 
 

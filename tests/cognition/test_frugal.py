@@ -15,6 +15,13 @@ from cognition.frugal import (
 )
 from cognition.mind import ListAudit
 from cognition.offline import OfflineMind
+from cognition.requests import (
+    ChooseLocation,
+    Decompose,
+    Emoji,
+    RateImportance,
+    SummarizeRelationship,
+)
 from cognition.testing import ScriptedMind
 from cognition.types import Granularity, Persona, PlanItem, RelationshipUpdate
 
@@ -26,9 +33,11 @@ def test_cheap_operations_go_to_the_cheap_mind_and_the_rest_to_the_primary() -> 
     primary = ScriptedMind({"emoji": ["🤖"], "rate_importance": [[9]]})
     audit = ListAudit()
     mind = FrugalMind(primary, cheap=OfflineMind()).with_audit(audit)
-    assert mind.emoji("brewing coffee") != "🤖"
-    assert mind.choose_location("brew coffee", ["Cafe: kitchen: stove", "Park"]).startswith("Cafe")
-    assert mind.rate_importance(["a fire"]) == [9]
+    assert mind.think(Emoji("brewing coffee")) != "🤖"
+    assert mind.think(ChooseLocation("brew coffee", ["Cafe: kitchen: stove", "Park"])).startswith(
+        "Cafe"
+    )
+    assert mind.think(RateImportance(["a fire"])) == [9]
     assert primary.count("emoji") == primary.count("choose_location") == 0
     assert [c.model for c in audit.calls] == ["offline-heuristic", "offline-heuristic"]
     assert mind.model == "scripted"
@@ -38,15 +47,15 @@ def test_an_item_that_fits_one_step_is_its_own_decomposition() -> None:
     primary = ScriptedMind()
     mind = FrugalMind(primary, cheap=OfflineMind())
     short = PlanItem(NOW, 15, "greet Klaus", "Cafe")
-    assert mind.decompose(item=short, granularity=Granularity.TASK, persona=ROSA, summary="") == [
-        short
-    ]
+    assert mind.think(
+        Decompose(item=short, granularity=Granularity.TASK, persona=ROSA, summary="")
+    ) == [short]
     hour = PlanItem(NOW, 45, "have breakfast", "Cafe")
-    assert mind.decompose(item=hour, granularity=Granularity.HOUR, persona=ROSA, summary="") == [
-        hour
-    ]
+    assert mind.think(
+        Decompose(item=hour, granularity=Granularity.HOUR, persona=ROSA, summary="")
+    ) == [hour]
     assert primary.count("decompose") == 0
-    mind.decompose(item=hour, granularity=Granularity.TASK, persona=ROSA, summary="")
+    mind.think(Decompose(item=hour, granularity=Granularity.TASK, persona=ROSA, summary=""))
     assert primary.count("decompose") == 1
 
 
@@ -54,8 +63,15 @@ def test_known_relationships_answer_without_the_mind_and_new_ones_are_learned() 
     primary = ScriptedMind({"relationship": [RelationshipUpdate("Rosa barely knows Tom", 5)]})
     known = {"Klaus Mueller": RelationshipUpdate("Rosa and Klaus are friends", 8)}
     mind = KnownRelationships(primary, known).with_audit(ListAudit())
-    assert mind.relationship(name="Rosa", other="klaus mueller", statements=[]).sentiment == 8
-    assert mind.relationship(name="Rosa", other="Tom", statements=["x"]).summary.startswith("Rosa")
+    assert (
+        mind.think(
+            SummarizeRelationship(name="Rosa", other="klaus mueller", statements=[])
+        ).sentiment
+        == 8
+    )
+    assert mind.think(
+        SummarizeRelationship(name="Rosa", other="Tom", statements=["x"])
+    ).summary.startswith("Rosa")
     assert primary.count("relationship") == 1
     assert list(mind.learned) == ["Tom"]
 

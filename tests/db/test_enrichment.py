@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import TypeVar, cast
 
 import pytest
 import sqlalchemy as sa
@@ -13,12 +14,15 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.mind import AuditSink
 from cognition.offline import OfflineMind
+from cognition.requests import RateImportance, Request
 from cognition.types import MemoryKind, NewMemory
 from db.enrichment import Enriched, after_enrichment, backlog, enrich
 from db.models import Agent, LlmCall, Memory
 from db.queries.memories import add_memories
 from db.settings import Settings
 from tests.factories import GAME_START, make_agent, make_world
+
+T = TypeVar("T")
 
 
 class CountingEmbedder(HashingEmbedder):
@@ -45,10 +49,12 @@ class FixedMind(OfflineMind):
     def with_audit(self, audit: AuditSink) -> FixedMind:
         return FixedMind(self.score, self.calls, audit)
 
-    def rate_importance(self, memories: Sequence[str]) -> list[int]:
-        self.calls.append(list(memories))
-        super().rate_importance(memories)
-        return [self.score] * len(memories)
+    def think(self, request: Request[T]) -> T:
+        answer = super().think(request)
+        if not isinstance(request, RateImportance):
+            return answer
+        self.calls.append(list(request.memories))
+        return cast(T, [self.score] * len(request.memories))
 
 
 @pytest.fixture

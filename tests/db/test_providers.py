@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cognition.embedding_cache import CachedEmbedder
 from cognition.mind import ListAudit
+from cognition.requests import RateImportance
 from db.providers import build_embedder, build_mind
 from db.settings import Settings
 from tests.fakes.openai_server import FakeOpenAI, reply, server_error
@@ -19,7 +20,7 @@ def _settings(tmp_path: Path, **values: object) -> Settings:
 def test_no_model_means_the_offline_mind(tmp_path: Path) -> None:
     mind = build_mind(_settings(tmp_path))
     assert mind.model == "offline-heuristic"
-    assert 1 <= mind.rate_importance(["the cafe is on fire"])[0] <= 10
+    assert 1 <= mind.think(RateImportance(["the cafe is on fire"]))[0] <= 10
 
 
 def test_a_configured_model_is_called_over_http(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
@@ -28,7 +29,7 @@ def test_a_configured_model_is_called_over_http(tmp_path: Path, fake_openai: Fak
                          llm_api_key="k", llm_prices={"gpt-test": (1.0, 2.0)})  # fmt: skip
     audit = ListAudit()
     mind = build_mind(settings).with_audit(audit)
-    assert mind.rate_importance(["brushed teeth", "got engaged"]) == [2, 9]
+    assert mind.think(RateImportance(["brushed teeth", "got engaged"])) == [2, 9]
     assert fake_openai.calls() == 1
     assert audit.calls[0].model == "gpt-test" and audit.calls[0].cost_usd > 0
 
@@ -40,7 +41,7 @@ def test_a_failing_model_falls_back_to_the_offline_mind(
     settings = _settings(tmp_path, llm_base_url=fake_openai.base_url, llm_model="gpt-test",
                          llm_api_key="k", llm_max_retries=1)  # fmt: skip
     audit = ListAudit()
-    ratings = build_mind(settings).with_audit(audit).rate_importance(["the stove is burning"])
+    ratings = build_mind(settings).with_audit(audit).think(RateImportance(["the stove is burning"]))
     assert 1 <= ratings[0] <= 10
     assert audit.calls[-1].degraded and audit.calls[-1].model == "offline-heuristic"
 

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.offline import OfflineMind
+from cognition.requests import RateImportance
 from cognition.types import CallRecord
 from db.audit import recorded_calls
 from db.models import Agent, LlmCall
@@ -39,7 +40,7 @@ def test_calls_are_recorded_even_when_the_work_fails(
     with pytest.raises(RuntimeError):  # noqa: SIM117 — the failure must happen inside the block
         with recorded_calls(sessions, world_id=world_id, agent_id=agent_id,
                             game_time=GAME_NOON) as sink:  # fmt: skip
-            OfflineMind(audit=sink).rate_importance(["Rosa's cafe caught fire!"])
+            OfflineMind(audit=sink).think(RateImportance(["Rosa's cafe caught fire!"]))
             raise RuntimeError("the task failed after the model answered")
     with sessions() as session:
         row = session.scalars(sa.select(LlmCall)).one()

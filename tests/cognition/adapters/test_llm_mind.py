@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 from cognition.adapters.llm import LLMConfig, LLMMind
 from cognition.errors import InvalidOutput, ModelError, ModelUnavailable, Refused
 from cognition.mind import AuditSink, ListAudit, Mind
+from cognition.requests import Emoji, NextUtterance, PlanDay, RateImportance, React, Request
 from cognition.types import Persona, PlanItem, Reaction, Utterance
 from tests.fakes.openai_server import (
     FakeOpenAI,
@@ -51,12 +51,11 @@ class FallbackMind:
     def with_audit(self, audit: AuditSink) -> FallbackMind:
         return self
 
-    def rate_importance(self, memories: Sequence[str]) -> list[int]:
+    def think(self, request: Request[Any]) -> Any:
         self.calls += 1
-        return [5] * len(memories)
-
-    def emoji(self, action: str) -> str:
-        self.calls += 1
+        if isinstance(request, RateImportance):
+            return [5] * len(request.memories)
+        assert isinstance(request, Emoji)
         return "🙂"
 
 
@@ -78,7 +77,7 @@ def make_mind(
 def test_rate_importance_sends_a_strict_schema_and_parses(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(RATINGS)
     mind, _ = make_mind(fake_openai)
-    assert mind.rate_importance(MEMORIES) == [2, 9]
+    assert mind.think(RateImportance(MEMORIES)) == [2, 9]
     body = fake_openai.requests()[0]
     assert body["model"] == MODEL
     assert body["temperature"] == 0
@@ -96,7 +95,7 @@ def test_plan_day_parses_items_on_the_day(fake_openai: FakeOpenAI) -> None:
         ' "location": "pharmacy"}]}'
     )
     mind, _ = make_mind(fake_openai)
-    plan = mind.plan_day(persona=JOHN, summary="", previous_day="", directives=[], now=NOW)
+    plan = mind.think(PlanDay(persona=JOHN, summary="", previous_day="", directives=[], now=NOW))
     assert plan == [
         PlanItem(datetime(2023, 2, 13, 7, 0), 60, "wake up"),
         PlanItem(datetime(2023, 2, 13, 8, 0), 480, "work", location="pharmacy"),
@@ -109,19 +108,28 @@ def test_react_and_next_utterance(fake_openai: FakeOpenAI) -> None:
         '```json\n{"text": "Hey Eddy, how is the composition going?", "ends": false}\n```',
     )
     mind, _ = make_mind(fake_openai)
-    reaction = mind.react(
-        persona=JOHN, summary="", status="home", observation="Eddy walks by", context="", now=NOW
+    reaction = mind.think(
+        React(
+            persona=JOHN,
+            summary="",
+            status="home",
+            observation="Eddy walks by",
+            context="",
+            now=NOW,
+        )
     )
     assert reaction == Reaction(True, "ask Eddy about his music", "Eddy Lin", "x")
-    line = mind.next_utterance(
-        speaker=JOHN,
-        listener="Eddy Lin",
-        summary="",
-        relationship="father",
-        intent=reaction.what,
-        memories=[],
-        history=[],
-        now=NOW,
+    line = mind.think(
+        NextUtterance(
+            speaker=JOHN,
+            listener="Eddy Lin",
+            summary="",
+            relationship="father",
+            intent=reaction.what,
+            memories=[],
+            history=[],
+            now=NOW,
+        )
     )
     assert line == Utterance("Hey Eddy, how is the composition going?")
 
@@ -131,7 +139,7 @@ def test_the_mind_satisfies_the_protocol_and_does_no_io_when_built() -> None:
     mind = LLMMind(config)
     assert isinstance(mind, Mind)
     assert mind.model == MODEL
-    assert mind.rate_importance([]) == []
+    assert mind.think(RateImportance([])) == []
 
 
 # --- retries, timeouts, failures ------------------------------------------------------------
@@ -141,7 +149,7 @@ def test_429_is_retried_after_the_servers_retry_after(fake_openai: FakeOpenAI) -
     fake_openai.script_chat(rate_limited(retry_after_s=0.25), RATINGS)
     audit = ListAudit()
     mind, sleeps = make_mind(fake_openai, audit)
-    assert mind.rate_importance(MEMORIES) == [2, 9]
+    assert mind.think(RateImportance(MEMORIES)) == [2, 9]
     assert fake_openai.calls() == 2
     assert sleeps == [0.25]
     assert [c.error is not None and "429" in c.error for c in audit.calls] == [True, False]
@@ -152,7 +160,7 @@ def test_500s_exhaust_the_retries_then_model_unavailable(fake_openai: FakeOpenAI
     audit = ListAudit()
     mind, sleeps = make_mind(fake_openai, audit, max_retries=2)
     with pytest.raises(ModelUnavailable, match="after 3 attempts"):
-        mind.rate_importance(MEMORIES)
+        mind.think(RateImportance(MEMORIES))
     assert fake_openai.calls() == 3
     assert len(sleeps) == 2 and sleeps[0] < sleeps[1]
     assert len(audit.calls) == 3 and all(c.error for c in audit.calls)
@@ -165,7 +173,7 @@ def test_a_slow_answer_times_out(fake_openai: FakeOpenAI) -> None:
     mind, _ = make_mind(fake_openai, audit, timeout_s=0.2, max_retries=0)
     started = time.monotonic()
     with pytest.raises(ModelUnavailable, match="Timeout"):
-        mind.rate_importance(MEMORIES)
+        mind.think(RateImportance(MEMORIES))
     assert time.monotonic() - started < 2.0
     assert audit.calls[0].error is not None and "Timeout" in audit.calls[0].error
 
@@ -173,7 +181,7 @@ def test_a_slow_answer_times_out(fake_openai: FakeOpenAI) -> None:
 def test_a_garbled_response_body_is_retried(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(malformed_body(), RATINGS)
     mind, _ = make_mind(fake_openai)
-    assert mind.rate_importance(MEMORIES) == [2, 9]
+    assert mind.think(RateImportance(MEMORIES)) == [2, 9]
     assert fake_openai.calls() == 2
 
 
@@ -181,7 +189,7 @@ def test_a_plain_400_is_a_permanent_model_error_not_retried(fake_openai: FakeOpe
     fake_openai.script_chat(bad_request("maximum context length exceeded"))
     mind, sleeps = make_mind(fake_openai)
     with pytest.raises(ModelError) as caught:
-        mind.rate_importance(MEMORIES)
+        mind.think(RateImportance(MEMORIES))
     assert not isinstance(caught.value, ModelUnavailable)
     assert fake_openai.calls() == 1 and sleeps == []
 
@@ -192,7 +200,7 @@ def test_a_plain_400_is_a_permanent_model_error_not_retried(fake_openai: FakeOpe
 def test_invalid_output_is_reasked_exactly_once(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat('{"ratings": [3]}', RATINGS)
     mind, _ = make_mind(fake_openai)
-    assert mind.rate_importance(MEMORIES) == [2, 9]
+    assert mind.think(RateImportance(MEMORIES)) == [2, 9]
     assert fake_openai.calls() == 2
     messages = fake_openai.requests()[1]["messages"]
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
@@ -204,7 +212,7 @@ def test_invalid_output_twice_raises_invalid_output(fake_openai: FakeOpenAI) -> 
     fake_openai.script_chat("no idea", "still no idea", RATINGS)
     mind, _ = make_mind(fake_openai)
     with pytest.raises(InvalidOutput) as caught:
-        mind.rate_importance(MEMORIES)
+        mind.think(RateImportance(MEMORIES))
     assert caught.value.raw == "still no idea"
     assert fake_openai.calls() == 2
 
@@ -214,7 +222,7 @@ def test_a_refusal_is_not_reasked_nor_replaced_by_the_fallback(fake_openai: Fake
     fallback = FallbackMind()
     mind, _ = make_mind(fake_openai, fallback=fallback)
     with pytest.raises(Refused):
-        mind.rate_importance(MEMORIES)
+        mind.think(RateImportance(MEMORIES))
     assert fake_openai.calls() == 1 and fallback.calls == 0
 
 
@@ -223,7 +231,7 @@ def test_the_api_refusal_field_raises_refused(fake_openai: FakeOpenAI) -> None:
     audit = ListAudit()
     mind, _ = make_mind(fake_openai, audit)
     with pytest.raises(Refused):
-        mind.emoji("something")
+        mind.think(Emoji("something"))
     assert audit.calls[0].error == "refused: I can't assist with that."
 
 
@@ -234,7 +242,7 @@ def test_fallback_answers_when_the_model_is_unavailable(fake_openai: FakeOpenAI)
     fake_openai.script_chat(server_error(), server_error(), server_error())
     audit = ListAudit()
     mind, _ = make_mind(fake_openai, audit, fallback=FallbackMind())
-    assert mind.rate_importance(MEMORIES) == [5, 5]
+    assert mind.think(RateImportance(MEMORIES)) == [5, 5]
     degraded = audit.calls[-1]
     assert degraded.degraded and degraded.model == "fake-offline"
     assert degraded.error is not None and degraded.error.startswith("ModelUnavailable")
@@ -246,7 +254,7 @@ def test_fallback_answers_after_invalid_output_twice(fake_openai: FakeOpenAI) ->
     fake_openai.script_chat('{"emoji": "smile"}', '{"emoji": ""}')
     audit = ListAudit()
     mind, _ = make_mind(fake_openai, audit, fallback=FallbackMind())
-    assert mind.emoji("smiling") == "🙂"
+    assert mind.think(Emoji("smiling")) == "🙂"
     assert audit.calls[-1].degraded
     assert audit.calls[-1].error is not None and "InvalidOutput" in audit.calls[-1].error
 
@@ -257,12 +265,12 @@ def test_fallback_answers_after_invalid_output_twice(fake_openai: FakeOpenAI) ->
 def test_json_schema_rejected_downgrades_and_is_remembered(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(response_format_unsupported(), RATINGS, RATINGS)
     mind, _ = make_mind(fake_openai)
-    assert mind.rate_importance(MEMORIES) == [2, 9]
+    assert mind.think(RateImportance(MEMORIES)) == [2, 9]
     first, second = (body["response_format"] for body in fake_openai.requests())
     assert first["type"] == "json_schema"
     assert second == {"type": "json_object"}
     another, _ = make_mind(fake_openai)  # same endpoint and model: the lesson is kept
-    another.rate_importance(MEMORIES)
+    another.think(RateImportance(MEMORIES))
     assert fake_openai.requests()[2]["response_format"] == {"type": "json_object"}
 
 
@@ -273,7 +281,7 @@ def test_json_object_rejected_too_falls_back_to_plain_text(fake_openai: FakeOpen
         "Sure:\n```json\n" + RATINGS + "\n```",
     )
     mind, _ = make_mind(fake_openai)
-    assert mind.rate_importance(MEMORIES) == [2, 9]
+    assert mind.think(RateImportance(MEMORIES)) == [2, 9]
     assert "response_format" not in fake_openai.requests()[2]
 
 
@@ -281,14 +289,14 @@ def test_an_explicit_mode_is_never_downgraded(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(response_format_unsupported())
     mind, _ = make_mind(fake_openai, output_mode="json_schema")
     with pytest.raises(ModelError, match="rejected"):
-        mind.rate_importance(MEMORIES)
+        mind.think(RateImportance(MEMORIES))
     assert fake_openai.calls() == 1
 
 
 def test_text_mode_sends_no_response_format(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(RATINGS)
     mind, _ = make_mind(fake_openai, output_mode="text")
-    mind.rate_importance(MEMORIES)
+    mind.think(RateImportance(MEMORIES))
     assert "response_format" not in fake_openai.requests()[0]
 
 
@@ -299,7 +307,7 @@ def test_usage_and_cost_are_recorded(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(reply(RATINGS, usage=(1000, 500)))
     audit = ListAudit()
     mind, _ = make_mind(fake_openai, audit, prices={MODEL: (2.0, 8.0)})
-    mind.rate_importance(MEMORIES)
+    mind.think(RateImportance(MEMORIES))
     [call] = audit.calls
     assert (call.operation, call.model, call.tokens_in, call.tokens_out) == (
         "rate_importance",
@@ -318,7 +326,7 @@ def test_missing_usage_is_estimated_from_characters(fake_openai: FakeOpenAI) -> 
     fake_openai.script_chat(reply(RATINGS, omit_usage=True))
     audit = ListAudit()
     mind, _ = make_mind(fake_openai, audit)
-    mind.rate_importance(MEMORIES)
+    mind.think(RateImportance(MEMORIES))
     [call] = audit.calls
     assert call.prompt is not None
     assert call.tokens_in == -(-len(call.prompt) // 4)
@@ -329,7 +337,7 @@ def test_audit_text_false_keeps_prompts_and_answers_out(fake_openai: FakeOpenAI)
     fake_openai.script_chat("garbage", RATINGS)
     audit = ListAudit()
     mind, _ = make_mind(fake_openai, audit, audit_text=False)
-    mind.rate_importance(MEMORIES)
+    mind.think(RateImportance(MEMORIES))
     assert len(audit.calls) == 2
     assert all(c.prompt is None and c.response is None for c in audit.calls)
 
@@ -339,8 +347,8 @@ def test_with_audit_copies_share_the_client_but_not_the_sink(fake_openai: FakeOp
     first, second = ListAudit(), ListAudit()
     mind, _ = make_mind(fake_openai, first)
     copy = mind.with_audit(second)
-    mind.rate_importance(MEMORIES)
-    copy.rate_importance(MEMORIES)
+    mind.think(RateImportance(MEMORIES))
+    copy.think(RateImportance(MEMORIES))
     assert len(first.calls) == len(second.calls) == 1
     assert copy._channel is mind._channel
 
@@ -362,7 +370,9 @@ def test_concurrency_is_bounded_across_copies(fake_openai: FakeOpenAI) -> None:
     fake_openai.chat_responder = respond
     mind, _ = make_mind(fake_openai, max_concurrency=2)
     minds = [mind, mind.with_audit(ListAudit())]
-    threads = [threading.Thread(target=minds[i % 2].emoji, args=(f"action {i}",)) for i in range(6)]
+    threads = [
+        threading.Thread(target=minds[i % 2].think, args=(Emoji(f"action {i}"),)) for i in range(6)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

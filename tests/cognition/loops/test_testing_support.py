@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.offline import OfflineMind
+from cognition.requests import Emoji, Insights
 from cognition.retrieval import rank
 from cognition.testing import FixedClock, InMemoryStore, ScriptedMind
 from cognition.types import (
@@ -134,9 +135,11 @@ def test_recent_is_newest_first_and_filters_kinds() -> None:
 
 def test_scripted_mind_answers_in_order_then_falls_back_and_counts() -> None:
     mind = ScriptedMind({"emoji": ["🎉"], "insights": lambda **kw: [Insight(kw["question"], (1,))]})
-    assert mind.emoji("party") == "🎉"
-    assert mind.emoji("brew espresso") == OfflineMind().emoji("brew espresso")  # script spent
-    assert mind.insights("Why?", ["a", "b"], n=2) == [Insight("Why?", (1,))]
+    assert mind.think(Emoji("party")) == "🎉"
+    assert mind.think(Emoji("brew espresso")) == OfflineMind().think(
+        Emoji("brew espresso")
+    )  # script spent
+    assert mind.think(Insights("Why?", ["a", "b"], n=2)) == [Insight("Why?", (1,))]
     assert mind.count("emoji") == 2
     assert mind.inputs("insights") == [{"question": "Why?", "statements": ["a", "b"], "n": 2}]
 

@@ -10,9 +10,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cognition import asks
 from cognition.mind import ListAudit, Mind
 from cognition.offline import OFFLINE_MODEL, OfflineMind
+from cognition.offline import mind as offline_mind
 from cognition.offline.places import STATE_RULES
+from cognition.requests import (
+    ALL_REQUESTS,
+    OPERATIONS,
+    AnswerQuestion,
+    ChooseLocation,
+    Decompose,
+    Emoji,
+    Insights,
+    NextUtterance,
+    ObjectState,
+    PlanDay,
+    RateImportance,
+    React,
+    ReflectionQuestions,
+    Request,
+    SummarizeAgent,
+    SummarizeRelationship,
+)
 from cognition.types import (
     Answer,
     Granularity,
@@ -34,46 +54,54 @@ STATEMENTS = [
 ]
 
 CALLS: dict[str, Callable[[Mind], Any]] = {
-    "rate_importance": lambda m: m.rate_importance(["brushing teeth", "the cafe is on fire"]),
-    "reflection_questions": lambda m: m.reflection_questions(STATEMENTS, 2),
-    "insights": lambda m: m.insights("What is Tomas Okafor's focus?", STATEMENTS, 3),
-    "plan_day": lambda m: m.plan_day(
-        persona=ROSA, summary="", previous_day="", directives=["call Helen at 3pm"], now=NOW
+    "rate_importance": lambda m: m.think(RateImportance(["brushing teeth", "the cafe is on fire"])),
+    "reflection_questions": lambda m: m.think(ReflectionQuestions(STATEMENTS, 2)),
+    "insights": lambda m: m.think(Insights("What is Tomas Okafor's focus?", STATEMENTS, 3)),
+    "plan_day": lambda m: m.think(
+        PlanDay(
+            persona=ROSA, summary="", previous_day="", directives=["call Helen at 3pm"], now=NOW
+        )
     ),
-    "decompose": lambda m: m.decompose(
-        item=ITEM, granularity=Granularity.TASK, persona=ROSA, summary=""
+    "decompose": lambda m: m.think(
+        Decompose(item=ITEM, granularity=Granularity.TASK, persona=ROSA, summary="")
     ),
-    "choose_location": lambda m: m.choose_location("make coffee", KNOWN_PLACES),
-    "react": lambda m: m.react(
-        persona=ROSA,
-        summary="",
-        status="serving",
-        observation="Tomas Okafor is entering Juniper Cafe",
-        context="Tomas Okafor is a regular.",
-        now=NOW,
+    "choose_location": lambda m: m.think(ChooseLocation("make coffee", KNOWN_PLACES)),
+    "react": lambda m: m.think(
+        React(
+            persona=ROSA,
+            summary="",
+            status="serving",
+            observation="Tomas Okafor is entering Juniper Cafe",
+            context="Tomas Okafor is a regular.",
+            now=NOW,
+        )
     ),
-    "relationship": lambda m: m.relationship(
-        name="Rosa Delgado", other="Tomas Okafor", statements=STATEMENTS
+    "relationship": lambda m: m.think(
+        SummarizeRelationship(name="Rosa Delgado", other="Tomas Okafor", statements=STATEMENTS)
     ),
-    "next_utterance": lambda m: m.next_utterance(
-        speaker=ROSA,
-        listener="Tomas Okafor",
-        summary="",
-        relationship="",
-        intent="invite Tomas to the party at 5pm",
-        memories=STATEMENTS,
-        history=[],
-        now=NOW,
+    "next_utterance": lambda m: m.think(
+        NextUtterance(
+            speaker=ROSA,
+            listener="Tomas Okafor",
+            summary="",
+            relationship="",
+            intent="invite Tomas to the party at 5pm",
+            memories=STATEMENTS,
+            history=[],
+            now=NOW,
+        )
     ),
-    "summarize_agent": lambda m: m.summarize_agent(persona=TOMAS, retrieved={}),
-    "object_state": lambda m: m.object_state("brewing coffee", "coffee machine"),
-    "emoji": lambda m: m.emoji("brewing coffee"),
-    "answer": lambda m: m.answer(
-        question="What is Tomas studying?",
-        persona=ROSA,
-        summary="",
-        asker="Helen",
-        memories=STATEMENTS,
+    "summarize_agent": lambda m: m.think(SummarizeAgent(persona=TOMAS, retrieved={})),
+    "object_state": lambda m: m.think(ObjectState("brewing coffee", "coffee machine")),
+    "emoji": lambda m: m.think(Emoji("brewing coffee")),
+    "answer": lambda m: m.think(
+        AnswerQuestion(
+            question="What is Tomas studying?",
+            persona=ROSA,
+            summary="",
+            asker="Helen",
+            memories=STATEMENTS,
+        )
     ),
 }
 
@@ -95,13 +123,14 @@ def test_offline_mind_satisfies_the_protocol() -> None:
     assert mind.model == OFFLINE_MODEL == "offline-heuristic"
 
 
-def test_calls_cover_every_protocol_operation() -> None:
-    operations = {
-        name
-        for name in dir(Mind)
-        if not name.startswith("_") and name not in {"model", "with_audit"}
-    }
-    assert operations == set(CALLS)
+def test_calls_cover_every_request_type() -> None:
+    assert set(CALLS) == OPERATIONS
+
+
+@pytest.mark.parametrize("request_type", ALL_REQUESTS, ids=lambda r: r.operation)
+def test_every_request_has_an_offline_answer_and_a_prompt(request_type: type[Request[Any]]) -> None:
+    assert request_type in offline_mind._HEURISTICS
+    assert request_type in asks._ASKS
 
 
 @pytest.mark.parametrize("operation", sorted(CALLS))
@@ -134,14 +163,14 @@ def test_with_audit_reports_to_the_new_sink_only() -> None:
     original, other = ListAudit(), ListAudit()
     mind = OfflineMind(original)
     copy = mind.with_audit(other)
-    copy.emoji("sleeping")
+    copy.think(Emoji("sleeping"))
     assert [c.operation for c in other.calls] == ["emoji"]
     assert original.calls == []
     assert copy.model == mind.model
 
 
 def test_default_audit_drops_records_quietly() -> None:
-    assert OfflineMind().emoji("sleeping") == "😴"
+    assert OfflineMind().think(Emoji("sleeping")) == "😴"
 
 
 def test_results_have_the_protocol_shapes() -> None:
@@ -155,7 +184,7 @@ def test_results_have_the_protocol_shapes() -> None:
 
 def test_response_text_renders_the_output() -> None:
     audit = ListAudit()
-    OfflineMind(audit).choose_location("make coffee", KNOWN_PLACES)
+    OfflineMind(audit).think(ChooseLocation("make coffee", KNOWN_PLACES))
     assert audit.calls[0].response == '"Fernbrook: Juniper Cafe: counter: coffee machine"'
     assert "make coffee" in (audit.calls[0].prompt or "")
 
@@ -169,32 +198,40 @@ def test_arbitrary_text_never_breaks_the_town(
     observation: str, intent: str, question: str, memories: list[str], persona: Persona
 ) -> None:
     mind = OfflineMind()
-    reaction = mind.react(
-        persona=persona,
-        summary=intent,
-        status="",
-        observation=observation,
-        context=question,
-        now=NOW,
+    reaction = mind.think(
+        React(
+            persona=persona,
+            summary=intent,
+            status="",
+            observation=observation,
+            context=question,
+            now=NOW,
+        )
     )
     assert isinstance(reaction.react, bool)
-    line = mind.next_utterance(
-        speaker=persona,
-        listener="Sam Lee",
-        summary="",
-        relationship="",
-        intent=intent,
-        memories=memories,
-        history=[("Sam Lee", observation)],
-        now=NOW,
+    line = mind.think(
+        NextUtterance(
+            speaker=persona,
+            listener="Sam Lee",
+            summary="",
+            relationship="",
+            intent=intent,
+            memories=memories,
+            history=[("Sam Lee", observation)],
+            now=NOW,
+        )
     )
     assert line.text
-    reply = mind.answer(
-        question=question, persona=persona, summary="", asker="Sam", memories=memories
+    reply = mind.think(
+        AnswerQuestion(
+            question=question, persona=persona, summary="", asker="Sam", memories=memories
+        )
     )
     assert all(1 <= i <= len(memories) for i in reply.cited)
-    state = mind.object_state(observation, intent)
+    state = mind.think(ObjectState(observation, intent))
     assert state is None or state in {rule_state for _, _, rule_state in STATE_RULES}
-    assert mind.emoji(observation)
-    plan = mind.plan_day(persona=persona, summary="", previous_day="", directives=[intent], now=NOW)
+    assert mind.think(Emoji(observation))
+    plan = mind.think(
+        PlanDay(persona=persona, summary="", previous_day="", directives=[intent], now=NOW)
+    )
     assert 5 <= len(plan) <= 8

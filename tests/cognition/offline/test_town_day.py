@@ -8,6 +8,7 @@ import pytest
 
 from cognition.mind import ListAudit
 from cognition.offline import OfflineMind
+from cognition.requests import ChooseLocation, Decompose, Emoji, ObjectState, PlanDay
 from cognition.types import Granularity, Persona
 
 from .personas import KNOWN_PLACES, NOW, PERSONAS, ROSA
@@ -18,16 +19,16 @@ def test_a_day_decomposes_into_located_actions_covering_24_hours(persona: Person
     audit = ListAudit()
     mind = OfflineMind(audit)
     directives = ["invite everyone to the Valentine's party at 5pm"] if persona is ROSA else []
-    day = mind.plan_day(
-        persona=persona, summary="", previous_day="", directives=directives, now=NOW
+    day = mind.think(
+        PlanDay(persona=persona, summary="", previous_day="", directives=directives, now=NOW)
     )
     actions = []
     for item in day:
-        for hour in mind.decompose(
-            item=item, granularity=Granularity.HOUR, persona=persona, summary=""
+        for hour in mind.think(
+            Decompose(item=item, granularity=Granularity.HOUR, persona=persona, summary="")
         ):
-            actions += mind.decompose(
-                item=hour, granularity=Granularity.TASK, persona=persona, summary=""
+            actions += mind.think(
+                Decompose(item=hour, granularity=Granularity.TASK, persona=persona, summary="")
             )
     assert actions[0].start == day[0].start
     assert actions[-1].start + timedelta(minutes=actions[-1].duration_min) == day[0].start + (
@@ -35,10 +36,10 @@ def test_a_day_decomposes_into_located_actions_covering_24_hours(persona: Person
     )
     assert all(5 <= a.duration_min <= 15 for a in actions)
     for action in actions[:: len(actions) // 10]:
-        place = mind.choose_location(action.description, KNOWN_PLACES)
+        place = mind.think(ChooseLocation(action.description, KNOWN_PLACES))
         assert place in KNOWN_PLACES
-        mind.object_state(action.description, place)
-        assert mind.emoji(action.description)
+        mind.think(ObjectState(action.description, place))
+        assert mind.think(Emoji(action.description))
     assert {c.operation for c in audit.calls} >= {
         "plan_day",
         "decompose",

@@ -1,0 +1,197 @@
+"""What a cognitive function asks of the Mind: one frozen request type per operation.
+
+A request is data: the inputs of one question, typed, with the answer type as its parameter
+(`PlanDay` is a `Request[list[PlanItem]]`). Every Mind has one entry point, `think(request)`,
+and each implementation keys its work by request type: the LLM mind's prompt and parser
+(`cognition.asks`), the offline mind's heuristic (`cognition.offline.mind`), the scripted
+mind's answers (`cognition.testing`). Adding an operation is one request type here, one prompt
+with its parser, and one offline answer — nothing else spells the operation out.
+
+`operation` names the request in the audit (`llm_calls.operation`), in
+`HEARTH_LLM_CHEAP_OPERATIONS` and in scripted tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from typing import Any, ClassVar, Generic, TypeVar
+
+from cognition.types import (
+    Answer,
+    Granularity,
+    Insight,
+    Persona,
+    PlanItem,
+    Reaction,
+    RelationshipUpdate,
+    Utterance,
+)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Request(Generic[T]):
+    """One question to the Mind whose answer is a `T`."""
+
+    operation: ClassVar[str] = ""
+
+    def inputs(self) -> dict[str, Any]:
+        """The request's fields by name (what a scripted test or the audit sees)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class RateImportance(Request[list[int]]):
+    """Poignancy 1–10 of each memory, in order, on the paper's scale."""
+
+    operation: ClassVar[str] = "rate_importance"
+    memories: Sequence[str]
+
+
+@dataclass(frozen=True)
+class ReflectionQuestions(Request[list[str]]):
+    """The n most salient high-level questions about the subjects of the records."""
+
+    operation: ClassVar[str] = "reflection_questions"
+    records: Sequence[str]
+    n: int = 3
+
+
+@dataclass(frozen=True)
+class Insights(Request[list[Insight]]):
+    """Up to n insights from the numbered statements, citing them by 1-based index."""
+
+    operation: ClassVar[str] = "insights"
+    question: str
+    statements: Sequence[str]
+    n: int = 5
+
+
+@dataclass(frozen=True)
+class PlanDay(Request[list[PlanItem]]):
+    """The day outline: 5–8 items in time order starting at the agent's wake-up."""
+
+    operation: ClassVar[str] = "plan_day"
+    persona: Persona
+    summary: str
+    previous_day: str
+    directives: Sequence[str]
+    now: datetime
+
+
+@dataclass(frozen=True)
+class Decompose(Request[list[PlanItem]]):
+    """Split a plan item into hour chunks or 5–15 minute actions covering its span."""
+
+    operation: ClassVar[str] = "decompose"
+    item: PlanItem
+    granularity: Granularity
+    persona: Persona
+    summary: str
+
+
+@dataclass(frozen=True)
+class ChooseLocation(Request[str]):
+    """The known place path ("Area: sub-area: object") where the action happens."""
+
+    operation: ClassVar[str] = "choose_location"
+    action: str
+    known_places: Sequence[str]
+
+
+@dataclass(frozen=True)
+class React(Request[Reaction]):
+    """Whether to react to an observation, and if so what to do or whom to talk to."""
+
+    operation: ClassVar[str] = "react"
+    persona: Persona
+    summary: str
+    status: str
+    observation: str
+    context: str
+    now: datetime
+
+
+@dataclass(frozen=True)
+class SummarizeRelationship(Request[RelationshipUpdate]):
+    """How `name` sees `other` (summary and sentiment 0–10) from retrieved statements."""
+
+    operation: ClassVar[str] = "relationship"
+    name: str
+    other: str
+    statements: Sequence[str]
+
+
+@dataclass(frozen=True)
+class NextUtterance(Request[Utterance]):
+    """The speaker's next line given who they talk to, why, and what was said so far."""
+
+    operation: ClassVar[str] = "next_utterance"
+    speaker: Persona
+    listener: str
+    summary: str
+    relationship: str
+    intent: str
+    memories: Sequence[str]
+    history: Sequence[tuple[str, str]]
+    now: datetime
+
+
+@dataclass(frozen=True)
+class SummarizeAgent(Request[str]):
+    """The paper's summary description from three retrievals: core, occupation, feeling."""
+
+    operation: ClassVar[str] = "summarize_agent"
+    persona: Persona
+    retrieved: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ObjectState(Request[str | None]):
+    """The state an object takes while the action uses it, or None if it is unaffected."""
+
+    operation: ClassVar[str] = "object_state"
+    action: str
+    obj: str
+
+
+@dataclass(frozen=True)
+class Emoji(Request[str]):
+    """One or two emoji that show the action in a game's speech bubble."""
+
+    operation: ClassVar[str] = "emoji"
+    action: str
+
+
+@dataclass(frozen=True)
+class AnswerQuestion(Request[Answer]):
+    """The agent's in-character answer, citing the 1-based indices of memories it used."""
+
+    operation: ClassVar[str] = "answer"
+    question: str
+    persona: Persona
+    summary: str
+    asker: str
+    memories: Sequence[str]
+
+
+ALL_REQUESTS: tuple[type[Request[Any]], ...] = (
+    RateImportance,
+    ReflectionQuestions,
+    Insights,
+    PlanDay,
+    Decompose,
+    ChooseLocation,
+    React,
+    SummarizeRelationship,
+    NextUtterance,
+    SummarizeAgent,
+    ObjectState,
+    Emoji,
+    AnswerQuestion,
+)
+"""Every operation, so each Mind implementation can be checked to answer them all."""
+OPERATIONS: frozenset[str] = frozenset(r.operation for r in ALL_REQUESTS)
