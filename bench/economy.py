@@ -1,6 +1,6 @@
 """Economy benchmark: model calls and tokens per agent per game day, by operation.
 
-    python -m bench.economy [--agents 25] [--hours 24] [--step-minutes 10]
+    python -m bench.economy [--agents 25] [--hours 24] [--step-minutes 10] [--profile economy|paper]
 
 Runs a town (`bench.town`) for a game day with every agent-loop feature on — perception with
 importance scoring, reflection at 150, day outlines, just-in-time hour and task decomposition,
@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                     llm_api_key="bench",
                     llm_fallback=False,
                     llm_cheap_operations=args.cheap_operations,
+                    profile=args.profile,
                 )
                 figures = _simulate(settings, residents, args)
                 served = fake.calls()
@@ -313,8 +314,8 @@ def _report(
     total = sum(u[0] for u in model.values())
     print(
         f"Economy: {len(residents)} agents, {args.hours:g} game hours in steps of "
-        f"{args.step_minutes} min; LLM mind against the counting fake server "
-        f"({figures['wall_s']:.0f} s wall)\n"
+        f"{args.step_minutes} min, profile {args.profile}; LLM mind against the counting "
+        f"fake server ({figures['wall_s']:.0f} s wall)\n"
     )
     print(
         f"{'operation':<22}{'calls/agent-day':>16}{'tokens in':>12}{'tokens out':>12}"
@@ -352,6 +353,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar=f"1..{len(RESIDENTS)}",
     )
     parser.add_argument("--hours", type=float, default=24.0)
+    parser.add_argument(
+        "--profile",
+        choices=("economy", "paper"),
+        default="economy",
+        help="HEARTH_PROFILE: economy (frugal gates, the default) or paper (every call asked)",
+    )
     parser.add_argument("--step-minutes", type=int, default=10)
     parser.add_argument(
         "--cheap-operations",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -99,7 +99,8 @@ class OfflineResponder:
         return json.dumps(answer(prompt))
 
     def rate_importance(self, p: Prompt) -> dict[str, Any]:
-        return {"ratings": self._mind.think(rq.RateImportance(p.numbered("memories")))}
+        ratings = self._mind.think(rq.RateImportance(p.numbered("memories")))
+        return {"ratings": [{"memory": n, "rating": r} for n, r in enumerate(ratings, start=1)]}
 
     def reflection_questions(self, p: Prompt) -> dict[str, Any]:
         n = p.number(r"what are (\d+) most salient", 3)
@@ -119,6 +120,8 @@ class OfflineResponder:
                 previous_day=p.block("yesterday"),
                 directives=p.bulleted("requirements"),
                 now=self._today(p),
+                notes=p.numbered("recalled"),
+                known_places=p.bulleted("places"),
             )
         )
         return {
@@ -186,6 +189,12 @@ class OfflineResponder:
     def next_utterance(self, p: Prompt) -> dict[str, Any]:
         persona, summary = p.character()
         history = [tuple(line.split(": ", 1)) for line in p.block("dialogue").splitlines()]
+        situation = p.bulleted("situation")
+        place = next((line[3:] for line in situation if line.startswith("at ")), "")
+        listener = p.block("listener")
+        status = next((line.split(" is ", 1)[1] for line in situation
+                       if line.startswith(f"{listener} is ")), "")  # fmt: skip
+        doing = next((line.split(" was ", 1)[1] for line in situation if " was " in line), "")
         said = self._mind.think(
             rq.NextUtterance(
                 speaker=persona,
@@ -196,6 +205,9 @@ class OfflineResponder:
                 memories=p.numbered("memories"),
                 now=self._today(p),
                 history=[(h[0], h[1]) for h in history if len(h) == 2],
+                place=place,
+                listener_status=status,
+                speaker_status=doing,
             )
         )
         return {"text": said.text, "ends": said.ends}
@@ -222,6 +234,30 @@ class OfflineResponder:
             )
         )
         return {"answer": said.text, "cited": list(said.cited)}
+
+    def conversation_notes(self, p: Prompt) -> dict[str, Any]:
+        found = re.search(r"\. (.+?) has just finished this conversation with (.+?):\n", p.text)
+        assert found is not None, p.text
+        lines = [tuple(line.split(": ", 1)) for line in p.block("dialogue").splitlines()]
+        notes = self._mind.think(
+            rq.ConversationNotes(
+                name=found.group(1),
+                other=found.group(2),
+                lines=[(line[0], line[1]) for line in lines if len(line) == 2],
+                now=self._today(p),
+            )
+        )
+        return asdict(notes)
+
+    def revise_currently(self, p: Prompt) -> dict[str, Any]:
+        persona, _ = p.character()
+        asked = rq.ReviseCurrently(
+            persona=replace(persona, currently=p.block("currently")),
+            plan_notes=p.numbered("plans"),
+            events=p.numbered("events"),
+            now=self._today(p),
+        )
+        return {"currently": self._mind.think(asked)}
 
     def _today(self, p: Prompt) -> datetime:
         """The prompt's "Today is Monday February 13" (or "It is February 13, 2023, …")."""

@@ -17,10 +17,13 @@ from pydantic import BaseModel
 
 from cognition import parsing, prompting, requests
 from cognition.clamps import STEP_BOUNDS
+from cognition.grammar import progressive
+from cognition.offline.importance import rate as provisional
 from cognition.parsing import schemas
 from cognition.types import (
     Answer,
     Insight,
+    Notes,
     PlanItem,
     Reaction,
     RelationshipUpdate,
@@ -43,14 +46,20 @@ class Ask(Generic[T]):
 def rate_importance(r: requests.RateImportance) -> Ask[list[int]]:
     memories = r.memories
     prompt = prompting.render(
-        "rate_importance", memories=prompting.numbered(memories), count=len(memories)
-    )
-    return Ask(
         "rate_importance",
-        prompt,
-        schemas.ImportanceOut,
-        lambda raw: parsing.parse_rate_importance(raw, count=len(memories)),
+        people=prompting.bulleted(prompting.persona_line(p) for p in r.personas),
+        memories=prompting.numbered(memories),
+        count=len(memories),
     )
+
+    def parse(raw: str) -> list[int]:
+        """A memory the model left unrated gets the provisional lexical rating."""
+        rated = parsing.parse_rate_importance(raw, count=len(memories))
+        return [
+            r if r is not None else provisional(m) for r, m in zip(rated, memories, strict=True)
+        ]
+
+    return Ask("rate_importance", prompt, schemas.ImportanceOut, parse)
 
 
 def reflection_questions(r: requests.ReflectionQuestions) -> Ask[list[str]]:
@@ -90,6 +99,8 @@ def plan_day(r: requests.PlanDay) -> Ask[list[PlanItem]]:
         yesterday=prompting.day(now.date() - timedelta(days=1)),
         previous_day=prompting.text_or_empty(previous_day),
         directives=prompting.bulleted(directives),
+        notes=prompting.numbered(r.notes),
+        places=prompting.bulleted(prompting.areas(r.known_places)),
         today=prompting.day(now.date()),
     )
     return Ask(
@@ -112,6 +123,8 @@ def decompose(r: requests.Decompose) -> Ask[list[PlanItem]]:
         location=prompting.text_or_empty(item.location or ""),
         step_min=step_min,
         step_max=step_max,
+        schedule=prompting.schedule(r.schedule),
+        memories=prompting.numbered(r.memories),
     )
     return Ask(
         "decompose",
@@ -172,6 +185,15 @@ def next_utterance(r: requests.NextUtterance) -> Ask[Utterance]:
         name=name,
         now=prompting.moment(now),
         listener=prompting.one_line(listener),
+        situation=prompting.bulleted(
+            line
+            for line in (
+                f"at {r.place}" if r.place else "",
+                f"{speaker.name} was {progressive(r.speaker_status)}" if r.speaker_status else "",
+                f"{listener} is {progressive(r.listener_status)}" if r.listener_status else "",
+            )
+            if line
+        ),
         relationship=prompting.text_or_empty(relationship),
         intent=prompting.text_or_empty(intent),
         memories=prompting.numbered(memories),
@@ -223,6 +245,7 @@ def answer(r: requests.AnswerQuestion) -> Ask[Answer]:
         "answer",
         character=prompting.character(persona, summary),
         name=prompting.one_line(persona.name),
+        now=prompting.moment(r.now) if r.now is not None else "some time",
         asker=prompting.one_line(asker),
         question=prompting.text_or_empty(question),
         memories=prompting.numbered(memories),
@@ -233,6 +256,36 @@ def answer(r: requests.AnswerQuestion) -> Ask[Answer]:
         schemas.AnswerOut,
         lambda raw: parsing.parse_answer(raw, memory_count=len(memories)),
     )
+
+
+def conversation_notes(r: requests.ConversationNotes) -> Ask[Notes]:
+    name = prompting.one_line(r.name)
+    prompt = prompting.render(
+        "conversation_notes",
+        now=prompting.moment(r.now),
+        name=name,
+        other=prompting.one_line(r.other),
+        lines=prompting.dialogue(r.lines),
+    )
+    return Ask(
+        "conversation_notes",
+        prompt,
+        schemas.NotesOut,
+        lambda raw: parsing.parse_conversation_notes(raw, name=name),
+    )
+
+
+def revise_currently(r: requests.ReviseCurrently) -> Ask[str]:
+    prompt = prompting.render(
+        "revise_currently",
+        character=prompting.character(r.persona),
+        name=prompting.one_line(r.persona.name),
+        currently=prompting.text_or_empty(r.persona.currently),
+        plans=prompting.numbered(r.plan_notes),
+        events=prompting.numbered(r.events),
+        today=prompting.day(r.now.date()),
+    )
+    return Ask("revise_currently", prompt, schemas.CurrentlyOut, parsing.parse_revise_currently)
 
 
 _ASKS: dict[type[requests.Request[Any]], Callable[[Any], Ask[Any]]] = {
@@ -249,6 +302,8 @@ _ASKS: dict[type[requests.Request[Any]], Callable[[Any], Ask[Any]]] = {
     requests.ObjectState: object_state,
     requests.Emoji: emoji,
     requests.AnswerQuestion: answer,
+    requests.ConversationNotes: conversation_notes,
+    requests.ReviseCurrently: revise_currently,
 }
 
 

@@ -19,18 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from cognition.clamps import clamp_sentiment
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
 from cognition.reacting import relationship_question
-from cognition.requests import NextUtterance, SummarizeRelationship
+from cognition.reflection import reflection_memory
+from cognition.requests import ConversationNotes, NextUtterance, SummarizeRelationship
 from cognition.store import MemoryStore
 from cognition.types import (
     Conversation,
     ConversationEnd,
     Decision,
+    Memory,
+    MemoryKind,
+    MemorySource,
+    NewMemory,
     Persona,
     PlanItem,
     RelationshipUpdate,
@@ -47,6 +52,16 @@ DEFAULT_RELATIONSHIP_K = 30
 """Memories weighed when an agent reconsiders someone: a slow job, so the fuller picture."""
 
 
+DEFAULT_LINE_SECONDS = 60
+"""Game time one line takes to say: a conversation of six lines lasts six game minutes, so it
+spans the steps of a game that steps every minute or less, and each line is heard in turn."""
+DEFAULT_NEWS_K = 5
+"""Memories retrieved per turn for what the speaker might bring up (news, plans)."""
+NEWS_QUERY = "news, plans and upcoming events {name} could tell someone about"
+"""The second retrieval of a turn: without it a speaker recalls only what the last line was
+about, and never brings up a party it heard of this morning."""
+
+
 @dataclass(frozen=True)
 class Speaker:
     """One side of a conversation: who they are, their memory, how they see the other, why."""
@@ -56,6 +71,17 @@ class Speaker:
     store: MemoryStore
     relationship: str
     intent: str
+    place: str = ""
+    """Where the conversation happens."""
+    listener_status: str = ""
+    """What the other side is doing (its current action)."""
+    doing: str = ""
+    """What this side was doing when the conversation began."""
+
+
+def line_due(started: datetime, seq: int, *, line: timedelta) -> datetime:
+    """When line `seq` (from 1) of a conversation begun at `started` is said."""
+    return started + (seq - 1) * line
 
 
 def speaking_intent(*, current: PlanItem | None, decision: Decision | None = None) -> str:
@@ -80,6 +106,11 @@ def turn(
     A blank line from the Mind ends the conversation: a speaker with nothing to say is done.
     """
     retrieved = speaker.store.retrieve(_query(speaker, listener, history), k=k, now=now)
+    news = speaker.store.retrieve(
+        NEWS_QUERY.format(name=speaker.persona.name), k=DEFAULT_NEWS_K, now=now
+    )
+    seen = {scored.memory.id for scored in retrieved}
+    retrieved = [*retrieved, *(s for s in news if s.memory.id not in seen)]
     said = mind.think(
         NextUtterance(
             speaker=speaker.persona,
@@ -90,6 +121,9 @@ def turn(
             memories=_descriptions(retrieved),
             history=[(line.speaker, line.text) for line in history],
             now=now,
+            place=speaker.place,
+            listener_status=speaker.listener_status,
+            speaker_status=speaker.doing,
         )
     )
     text = said.text.strip()
@@ -150,6 +184,40 @@ def reflect_on_relationship(
         SummarizeRelationship(name=name, other=other, statements=_descriptions(retrieved))
     )
     return replace(update, sentiment=clamp_sentiment(update.sentiment))
+
+
+def conversation_notes(
+    mind: Mind,
+    *,
+    name: str,
+    other: str,
+    lines: Sequence[Turn],
+    heard: Sequence[Memory],
+    now: datetime,
+) -> list[NewMemory]:
+    """What `name` keeps from a finished conversation, as memories of its own (the reference
+    code's planning thought and memo): a planning note ("For <name>'s planning: …", a plan
+    memory that the next day's planning retrieves) and a memo citing the lines it heard (a
+    reflection whose evidence is `heard`, the conversation's utterance memories of `name`)."""
+    notes = mind.think(
+        ConversationNotes(
+            name=name, other=other, lines=[(t.speaker, t.text) for t in lines], now=now
+        )
+    )
+    kept: list[NewMemory] = []
+    if notes.planning.strip():
+        kept.append(
+            NewMemory(
+                description=notes.planning.strip(),
+                kind=MemoryKind.PLAN,
+                created_at=now,
+                subject=name,
+                source=MemorySource.AGENT,
+            )
+        )
+    if notes.memo.strip() and heard:
+        kept.append(reflection_memory(notes.memo, heard, subject_name=name, now=now))
+    return kept
 
 
 def _query(speaker: Speaker, listener: str, history: Sequence[Turn]) -> str:

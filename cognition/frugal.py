@@ -13,6 +13,10 @@ Mind the same questions; these rules decide which Mind answers, or answer from w
   agent already holds (made after their last conversation, or by an earlier reaction), so a
   reaction asks the model only whether to react.
 - `needs_detail`: sleep is not decomposed; the day item is the action all night.
+- `worth_noting`: the notes of a conversation are asked of the model only when the talk names
+  a time, a day, an event, an invitation or an election (small talk leaves nothing to plan);
+  `currently` is revised by the model only when a planning note is among what the agent
+  recalled for the day (otherwise the cheap mind keeps the standing description).
 - `reaction_gate`: a routine observation is not put to the Mind when the answer is already
   known — the agent considered the same subject within the last hours, reacted within the last
   half hour (a reaction supersedes the rest of the plan: one on top of another throws away
@@ -26,7 +30,7 @@ Every rule is a pure function of its inputs; the workers pass in what the databa
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
@@ -34,7 +38,13 @@ from typing import Any, TypeVar, cast
 from cognition.clamps import STEP_BOUNDS
 from cognition.mind import AuditSink, Mind
 from cognition.reacting import DEFAULT_REACTION_MINUTES
-from cognition.requests import Decompose, Request, SummarizeRelationship
+from cognition.requests import (
+    ConversationNotes,
+    Decompose,
+    Request,
+    ReviseCurrently,
+    SummarizeRelationship,
+)
 from cognition.types import Granularity, PlanItem, RelationshipUpdate
 
 T = TypeVar("T")
@@ -59,6 +69,21 @@ DEFAULT_CHAT_COOLDOWN = timedelta(hours=3)
 code's chat buffer serves the same purpose)."""
 
 _SLEEP = re.compile(r"\b(sleep|sleeping|asleep|nap|napping|go(?:es)? to bed|bedtime)\b", re.I)
+
+
+_NOTEWORTHY = re.compile(
+    r"\b(\d{1,2}(:\d{2})?\s*[ap]\.?m|noon|midnight|tonight|tomorrow|today|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|party|invite|invited|come|running for|"
+    r"election|vote|wedding|meeting|meet|news|heard)\b",
+    re.I,
+)
+
+
+def worth_noting(lines: Sequence[tuple[str, str]]) -> bool:
+    """Whether a conversation may hold something to plan for or news to keep: a time, a day,
+    an event, an invitation, an election. Small talk has nothing a model would note."""
+    return any(_NOTEWORTHY.search(text) for _, text in lines)
 
 
 def is_sleep(description: str) -> bool:
@@ -174,11 +199,19 @@ class FrugalMind(_Delegating):
         return self._cheap if request.operation in self._cheap_operations else self._primary
 
     def think(self, request: Request[T]) -> T:
-        """An item no longer than one step is that step; otherwise the routed mind answers."""
+        """An item no longer than one step is that step; a conversation with nothing to note
+        and a day with no new plan are answered by the cheap mind; otherwise the routed mind
+        answers."""
         if isinstance(request, Decompose) and fits_one_step(request.item, request.granularity):
             item = request.item
             whole = PlanItem(item.start, item.duration_min, item.description, item.location)
             return cast(T, [whole])
+        if isinstance(request, ConversationNotes) and not worth_noting(request.lines):
+            return cast(T, self._cheap.think(request))
+        if isinstance(request, ReviseCurrently) and not any(
+            note.startswith("For ") for note in request.plan_notes
+        ):
+            return cast(T, self._cheap.think(request))
         return super().think(request)
 
 

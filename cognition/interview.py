@@ -1,5 +1,9 @@
 """Interviewing an agent, with the paper's ablations (§6 evaluation).
 
+The cached summary is made from every kind of memory, so an ablated mode builds its own from
+the kinds it allows (no reflection leaks into `no_reflection` through the summary); the
+answer knows the game time of the interview.
+
 An interview happens outside the world: it reads memory without touching it (recency is not
 disturbed) and is not remembered. `mode` removes kinds of memory from what the agent can
 recall, the paper's conditions: no reflection; no reflection and no planning; no memory at all
@@ -15,6 +19,7 @@ from enum import StrEnum
 from cognition.mind import Mind
 from cognition.requests import AnswerQuestion
 from cognition.store import MemoryStore
+from cognition.summary import summarize_agent
 from cognition.types import Answer, MemoryKind, Persona, ScoredMemory
 
 DEFAULT_INTERVIEW_K = 12
@@ -70,6 +75,8 @@ def interview(
     )
     if mode is InterviewMode.NO_MEMORY:
         summary = persona_summary(persona)
+    elif mode is not InterviewMode.FULL:
+        summary = summarize_agent(store, mind, persona=persona, now=now, kinds=allowed, touch=False)
     answer = mind.think(
         AnswerQuestion(
             question=question,
@@ -77,6 +84,7 @@ def interview(
             summary=summary,
             asker=interviewer,
             memories=[s.memory.description for s in retrieved],
+            now=now,
         )
     )
     cited = [retrieved[i - 1] for i in answer.cited if 1 <= i <= len(retrieved)]

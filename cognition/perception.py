@@ -18,6 +18,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Protocol
 
+from cognition.grammar import progressive
 from cognition.places import DEFAULT_STATE, SEPARATOR
 from cognition.types import MemoryKind, MemorySource, NewMemory
 
@@ -47,10 +48,16 @@ class Observed(Protocol):
 
 
 def observation_text(subject: str, state: str) -> str:
-    """ "stove is burning", "Maria Lopez is reading a book": the paper's observation wording."""
+    """ "stove is burning", "Maria Lopez is reading a book": the paper's observation wording.
+
+    A person's state is an action, said in the progressive whatever form the game or the plan
+    gave it ("have lunch" → "Maria Lopez is having lunch"); an object's state (a place path
+    is the subject) is kept as given ("idle", "in use")."""
     clean = _words(state)
     if clean.casefold().startswith(f"{STATE_PREDICATE} "):
         clean = clean[len(STATE_PREDICATE) + 1 :]
+    if SEPARATOR not in subject and clean:
+        clean = progressive(clean)
     return f"{subject_name(subject)} {STATE_PREDICATE} {clean}"
 
 
@@ -61,7 +68,7 @@ def subject_name(subject: str) -> str:
 
 
 def new_observation(
-    subject: str, state: str, *, now: datetime, source: MemorySource = MemorySource.GAME
+    subject: str, state: str, *, now: datetime | None, source: MemorySource = MemorySource.GAME
 ) -> NewMemory:
     """The observation of `subject` in `state` as a memory to write."""
     return NewMemory(

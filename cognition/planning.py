@@ -33,7 +33,7 @@ decompose next) lives in `cognition.schedule`; `covering`, `active_at` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from cognition import prompting
@@ -41,7 +41,14 @@ from cognition.clamps import order_day_plan
 from cognition.errors import InvalidOutput
 from cognition.mind import Mind
 from cognition.places import SEPARATOR
-from cognition.requests import ChooseLocation, Decompose, Emoji, ObjectState, PlanDay
+from cognition.requests import (
+    ChooseLocation,
+    Decompose,
+    Emoji,
+    ObjectState,
+    PlanDay,
+    ReviseCurrently,
+)
 from cognition.schedule import (
     active_at,
     around,
@@ -61,8 +68,10 @@ from cognition.types import (
 )
 
 __all__ = [
+    "DayContext",
     "active_at",
     "covering",
+    "day_context",
     "decompose_hours",
     "decompose_tasks",
     "lay_outline",
@@ -71,6 +80,7 @@ __all__ = [
     "plan_memory",
     "previous_day_summary",
     "repair_day_plan",
+    "revise_currently",
     "window_to_decompose",
 ]
 
@@ -79,9 +89,55 @@ MAX_DAY_ITEMS = 8
 """The paper's outline is "5 to 8" broad strokes."""
 DAY = timedelta(days=1)
 """A day plan covers 24 hours from wake-up to the next wake-up."""
+DEFAULT_DETAIL_K = 5
+"""Memories shown beside an item being decomposed: what the agent recalls about it."""
+DEFAULT_NOTES_K = 10
+"""Memories per planning retrieval: the day's notes and recent events, a short list."""
+PLAN_QUERY = "{name}'s plan for {day}"
+EVENTS_QUERY = "Important recent events for {name}'s life"
+"""The reference code's retrievals before a new day (its `revise_identity`)."""
 ASLEEP = "sleep"
 """What an agent does before the first item of an outline made before it wakes up (not
 decomposed, and a sleeper is spared routine reactions: `cognition.frugal`)."""
+
+
+@dataclass(frozen=True)
+class DayContext:
+    """What an agent recalls before planning a day (the reference code's two retrievals)."""
+
+    plan_notes: tuple[str, ...]
+    """Retrieved for "<name>'s plan for <date>": planning notes of conversations, outlines."""
+    events: tuple[str, ...]
+    """Retrieved for "Important recent events for <name>'s life"."""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Both, each once, plan notes first: what `plan_day` takes into account."""
+        return tuple(dict.fromkeys((*self.plan_notes, *self.events)))
+
+
+def day_context(
+    store: MemoryStore, *, name: str, now: datetime, k: int = DEFAULT_NOTES_K
+) -> DayContext:
+    """The two retrievals made each new day before the outline."""
+    plans = store.retrieve(
+        PLAN_QUERY.format(name=name, day=prompting.day(now.date())), k=k, now=now
+    )
+    events = store.retrieve(EVENTS_QUERY.format(name=name), k=k, now=now)
+    return DayContext(
+        plan_notes=tuple(s.memory.description for s in plans),
+        events=tuple(s.memory.description for s in events),
+    )
+
+
+def revise_currently(mind: Mind, *, persona: Persona, context: DayContext, now: datetime) -> str:
+    """The persona's `currently` for today, revised from what it recalled (never empty)."""
+    revised = mind.think(
+        ReviseCurrently(
+            persona=persona, plan_notes=context.plan_notes, events=context.events, now=now
+        )
+    )
+    return revised.strip() or persona.currently
 
 
 def plan_day(
@@ -94,8 +150,12 @@ def plan_day(
     directives: Sequence[str],
     now: datetime,
     known_places: Sequence[str],
+    notes: Sequence[str] = (),
 ) -> list[PlanItem]:
-    """The day outline, repaired and located, also written to the stream as a plan memory."""
+    """The day outline, repaired and located, also written to the stream as a plan memory.
+
+    `notes` (from `day_context`) are what the agent recalled for the day: an event agreed in a
+    conversation is planned at its time and place."""
     drafted = mind.think(
         PlanDay(
             persona=persona,
@@ -103,6 +163,8 @@ def plan_day(
             previous_day=previous_day,
             directives=directives,
             now=now,
+            notes=notes,
+            known_places=known_places,
         )
     )
     items = [_located(mind, item, known_places) for item in repair_day_plan(drafted, now=now)]
@@ -138,11 +200,27 @@ def lay_outline(
 
 
 def decompose_hours(
-    mind: Mind, item: PlanItem, *, persona: Persona, summary: str
+    mind: Mind,
+    item: PlanItem,
+    *,
+    persona: Persona,
+    summary: str,
+    schedule: Sequence[PlanItem] = (),
+    memories: Sequence[str] = (),
 ) -> list[PlanItem]:
-    """Hour chunks (at most 60 minutes) covering the day item exactly, at the item's place."""
+    """Hour chunks (at most 60 minutes) covering the day item exactly, at the item's place.
+
+    `schedule` (the day around the item) and `memories` (retrieved for it) give a model the
+    context the paper's decomposition prompt has."""
     steps = mind.think(
-        Decompose(item=item, granularity=Granularity.HOUR, persona=persona, summary=summary)
+        Decompose(
+            item=item,
+            granularity=Granularity.HOUR,
+            persona=persona,
+            summary=summary,
+            schedule=schedule,
+            memories=memories,
+        )
     )
     return tile(item, steps, Granularity.HOUR)
 
@@ -154,6 +232,8 @@ def decompose_tasks(
     persona: Persona,
     summary: str,
     known_places: Sequence[str],
+    schedule: Sequence[PlanItem] = (),
+    memories: Sequence[str] = (),
 ) -> list[PlanItem]:
     """5–15 minute actions covering the hour chunk exactly, each located and illustrated.
 
@@ -161,10 +241,24 @@ def decompose_tasks(
     where the chunk put it.
     """
     steps = mind.think(
-        Decompose(item=hour_item, granularity=Granularity.TASK, persona=persona, summary=summary)
+        Decompose(
+            item=hour_item,
+            granularity=Granularity.TASK,
+            persona=persona,
+            summary=summary,
+            schedule=schedule,
+            memories=memories,
+        )
     )
     places = nearest_first(hour_item.location, known_places)
     return [_dressed(mind, task, places) for task in tile(hour_item, steps, Granularity.TASK)]
+
+
+def recalled_for(
+    store: MemoryStore, item: PlanItem, *, now: datetime, k: int = DEFAULT_DETAIL_K
+) -> list[str]:
+    """What the agent recalls about an item it is about to detail (a model's context)."""
+    return [s.memory.description for s in store.retrieve(item.description, k=k, now=now)]
 
 
 def previous_day_summary(plans_of_yesterday: Sequence[PlanItem]) -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import cache
 from importlib import resources
 from string import Template
 
-from cognition.types import Persona
+from cognition.types import Persona, PlanItem
 
 PROMPTS_PACKAGE = "cognition"
 PROMPTS_FOLDER = "prompts"
@@ -104,6 +104,28 @@ def persona_block(persona: Persona) -> str:
     lines = [f"Name: {one_line(persona.name)}{age}"]
     lines += [f"{label}: {one_line(value)}" for label, value in fields if value.strip()]
     return "\n".join(lines)
+
+
+def areas(places: Iterable[str]) -> list[str]:
+    """The distinct areas (first segments) of place paths, in first-seen order."""
+    return list(dict.fromkeys(p.split(":")[0].strip() for p in places if p.strip()))
+
+
+def schedule(items: Iterable[PlanItem]) -> str:
+    """ "7:00 am–12:00 pm: work at the counter (The Copper Kettle)", one line an item."""
+    lines = [
+        f"{clock(i.start)}–{clock(i.start + timedelta(minutes=i.duration_min))}: "
+        f"{one_line(i.description)}" + (f" ({one_line(i.location)})" if i.location else "")
+        for i in items
+    ]
+    return "\n".join(lines) or EMPTY
+
+
+def persona_line(persona: Persona) -> str:
+    """One line about a person: "Junie Halvorsen (38): warm, energetic. Junie is planning …"."""
+    age = f" ({persona.age})" if persona.age is not None else ""
+    about = " ".join(p for p in (one_line(persona.innate), one_line(persona.currently)) if p)
+    return f"{one_line(persona.name)}{age}: {about}" if about else f"{one_line(persona.name)}{age}"
 
 
 def character(persona: Persona, summary: str = "") -> str:

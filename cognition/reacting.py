@@ -66,6 +66,7 @@ def decide(
     observed_entity: str,
     now: datetime,
     k: int = DEFAULT_CONTEXT_K,
+    person: bool = True,
 ) -> Decision:
     """React or carry on, with the context and the reason (see the module docstring)."""
     context = reaction_context(
@@ -76,6 +77,7 @@ def decide(
         observed_entity=observed_entity,
         now=now,
         k=k,
+        person=person,
     )
     reaction = mind.think(
         React(
@@ -105,8 +107,12 @@ def reaction_context(
     observed_entity: str,
     now: datetime,
     k: int = DEFAULT_CONTEXT_K,
+    person: bool = True,
 ) -> str:
-    """The relationship summary, then the statements retrieved for the observation."""
+    """The relationship summary (for a person), then the statements retrieved for the
+    observation."""
+    if not person:  # a relationship is with a person, never with a stove
+        return "\n".join(_statements(store, observation, k=k, now=now))
     about = _statements(store, relationship_question(name, observed_entity), k=k, now=now)
     relation = mind.think(SummarizeRelationship(name=name, other=observed_entity, statements=about))
     situation = _statements(store, observation, k=k, now=now)

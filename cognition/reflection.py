@@ -70,11 +70,13 @@ def reflect(
     recent = store.recent(records)
     if not recent:
         return []
-    asked = mind.think(ReflectionQuestions([m.description for m in recent], n=questions))
+    seen = [m.description for m in recent]
+    asked = mind.think(ReflectionQuestions(seen, n=questions, name=subject_name))
     evidence = [(q, _retrieve(store, q, k=evidence_k, now=now)) for q in asked if q.strip()]
     drafts: list[NewMemory] = []
     for question, memories in evidence:
-        found = mind.think(Insights(question, [m.description for m in memories], n=insights))
+        statements = [m.description for m in memories]
+        found = mind.think(Insights(question, statements, n=insights, name=subject_name))
         drafts += [
             reflection_memory(insight.text, cited, subject_name=subject_name, now=now)
             for insight, cited in _with_evidence(found, memories)

@@ -22,6 +22,7 @@ from cognition.types import (
     Answer,
     Granularity,
     Insight,
+    Notes,
     Persona,
     PlanItem,
     Reaction,
@@ -49,6 +50,8 @@ class RateImportance(Request[list[int]]):
 
     operation: ClassVar[str] = "rate_importance"
     memories: Sequence[str]
+    personas: Sequence[Persona] = ()
+    """Whose memories they are: poignancy depends on who lives them."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class ReflectionQuestions(Request[list[str]]):
     operation: ClassVar[str] = "reflection_questions"
     records: Sequence[str]
     n: int = 3
+    name: str = ""
+    """The reflecting agent, whom the questions are about."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,8 @@ class Insights(Request[list[Insight]]):
     question: str
     statements: Sequence[str]
     n: int = 5
+    name: str = ""
+    """The reflecting agent, whom the insights are about."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,11 @@ class PlanDay(Request[list[PlanItem]]):
     previous_day: str
     directives: Sequence[str]
     now: datetime
+    notes: Sequence[str] = ()
+    """What the agent retrieved for today: "<name>'s plan for <date>" (planning notes made
+    after conversations) and "important recent events"."""
+    known_places: Sequence[str] = ()
+    """The agent's known place paths, with their opening hours where the map gives them."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +103,10 @@ class Decompose(Request[list[PlanItem]]):
     granularity: Granularity
     persona: Persona
     summary: str
+    schedule: Sequence[PlanItem] = ()
+    """The day around the item (what comes before and after), for a model's context."""
+    memories: Sequence[str] = ()
+    """Memories retrieved for the item, for a model's context."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +154,12 @@ class NextUtterance(Request[Utterance]):
     memories: Sequence[str]
     history: Sequence[tuple[str, str]]
     now: datetime
+    place: str = ""
+    """Where the two are talking."""
+    listener_status: str = ""
+    """What the listener is doing."""
+    speaker_status: str = ""
+    """What the speaker was doing before the conversation began."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +198,31 @@ class AnswerQuestion(Request[Answer]):
     summary: str
     asker: str
     memories: Sequence[str]
+    now: datetime | None = None
+    """The game time of the interview, so "today" and "tomorrow" mean something."""
+
+
+@dataclass(frozen=True)
+class ConversationNotes(Request[Notes]):
+    """What one side takes away from a finished conversation (the reference code's planning
+    thought and memo): what it must remember for its plans, and what it found notable."""
+
+    operation: ClassVar[str] = "conversation_notes"
+    name: str
+    other: str
+    lines: Sequence[tuple[str, str]]
+    now: datetime
+
+
+@dataclass(frozen=True)
+class ReviseCurrently(Request[str]):
+    """The agent's `currently` for a new day, from its plans and recent events."""
+
+    operation: ClassVar[str] = "revise_currently"
+    persona: Persona
+    plan_notes: Sequence[str]
+    events: Sequence[str]
+    now: datetime
 
 
 ALL_REQUESTS: tuple[type[Request[Any]], ...] = (
@@ -192,6 +239,8 @@ ALL_REQUESTS: tuple[type[Request[Any]], ...] = (
     ObjectState,
     Emoji,
     AnswerQuestion,
+    ConversationNotes,
+    ReviseCurrently,
 )
 """Every operation, so each Mind implementation can be checked to answer them all."""
 OPERATIONS: frozenset[str] = frozenset(r.operation for r in ALL_REQUESTS)

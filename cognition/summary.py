@@ -13,13 +13,13 @@ hands them to `mind.summarize_agent` under the keys "core", "occupation" and "fe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 
 from cognition.mind import Mind
 from cognition.requests import SummarizeAgent
 from cognition.store import MemoryStore
-from cognition.types import Persona
+from cognition.types import MemoryKind, Persona
 
 SUMMARY_QUERIES: Mapping[str, str] = {
     "core": "{name}'s core characteristics",
@@ -43,12 +43,17 @@ def summarize_agent(
     persona: Persona,
     now: datetime,
     k: int = DEFAULT_SUMMARY_K,
+    kinds: Collection[MemoryKind] | None = None,
+    touch: bool = True,
 ) -> str:
-    """The agent's summary description from the three retrievals (module docstring)."""
+    """The agent's summary description from the three retrievals (module docstring), over
+    memories of `kinds` only when given (an interview's ablation must not see the others)."""
     retrieved = {
         key: [
             scored.memory.description
-            for scored in store.retrieve(query.format(name=persona.name), k=k, now=now)
+            for scored in store.retrieve(
+                query.format(name=persona.name), k=k, now=now, kinds=kinds, touch=touch
+            )
         ]
         for key, query in SUMMARY_QUERIES.items()
     }

@@ -183,6 +183,16 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class Notes:
+    """What one side of a conversation takes away from it; "" when there is nothing."""
+
+    planning: str = ""
+    """For the agent's plans: what was agreed, with whom, when and where."""
+    memo: str = ""
+    """What the agent found notable (news it heard, something it learned)."""
+
+
+@dataclass(frozen=True)
 class RelationshipUpdate:
     """How one agent now sees another after a conversation (Project Sid's social awareness)."""
 

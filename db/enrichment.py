@@ -5,7 +5,8 @@ embedding, retrievable at once, and `enrich` completes it from the fast queue. F
 ids it embeds every text still missing a vector in one embedder call (a text whose
 content_hash already has a vector in the database copies it, and identical texts are embedded
 once), rates every unscored memory with one Mind call per world (audited to that world), and
-adds each newly scored observation's importance to its agent's reflection accumulator.
+adds each newly scored perceived memory's importance (observations, lines heard, directives) to
+its agent's reflection accumulator.
 
 `enrich` is a unit of work of three short transactions, because no transaction may stay open
 across a model call (an LLM answer takes seconds; meanwhile the transaction would pin locks,
@@ -31,9 +32,11 @@ from cognition.errors import InvalidOutput
 from cognition.mind import Embedder, Mind
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
+from cognition.types import Persona
 from db.audit import recorded_calls
-from db.models import World
+from db.models import Agent, World
 from db.queries import enrichment as queries
+from db.queries.agents import to_persona
 from db.queries.enrichment import Accumulated, Enrichment, Pending
 from db.queries.worlds import game_now
 from db.session import session_scope
@@ -81,7 +84,7 @@ def enrich(
         queries.store(session, items)
         newly_scored = {i.id: i.score for i in items if i.score is not None}
         accumulated = queries.accumulate(
-            session, queries.observation_importance(locked, newly_scored)
+            session, queries.perceived_importance(locked, newly_scored)
         )
     return Enriched(
         embedded=sum(1 for i in items if i.vector is not None or i.donor is not None),
@@ -165,20 +168,36 @@ def _rate(
     for world_id, items in by_world.items():
         texts = list(dict.fromkeys(p.description for p in items))
         scope = scopes[world_id]
-        with recorded_calls(audit_to, world_id=world_id, agent_id=scope.agent_id,
-                            game_time=scope.game_time) as sink:  # fmt: skip
-            rated = _rate_texts(mind.with_audit(sink), texts, rate_batch)
+        personas = _personas(audit_to, {p.agent_id for p in items})
+        with recorded_calls(
+            audit_to, world_id=world_id, agent_id=scope.agent_id, game_time=scope.game_time
+        ) as sink:
+            rated = _rate_texts(mind.with_audit(sink), texts, rate_batch, personas)
         by_text = dict(zip(texts, rated, strict=True))
         scores.update({p.id: by_text[p.description] for p in items})
     return scores
 
 
-def _rate_texts(mind: Mind, texts: Sequence[str], rate_batch: int) -> list[int]:
+def _rate_texts(
+    mind: Mind, texts: Sequence[str], rate_batch: int, personas: Sequence[Persona]
+) -> list[int]:
     scores: list[int] = []
     for start in range(0, len(texts), rate_batch):
         chunk = texts[start : start + rate_batch]
-        scores += _checked(mind.think(RateImportance(chunk)), len(chunk))
+        scores += _checked(mind.think(RateImportance(chunk, personas=personas)), len(chunk))
     return scores
+
+
+MAX_PERSONAS = 10
+"""Whose memories a rating batch holds, shown to the model (a prompt, not a census)."""
+
+
+def _personas(sessions: sessionmaker[Session], agent_ids: set[uuid.UUID]) -> list[Persona]:
+    """The persons whose memories are being rated (read outside any lock)."""
+    with sessions() as session:
+        ids = sorted(agent_ids)[:MAX_PERSONAS]
+        rows = session.scalars(sa.select(Agent).where(Agent.id.in_(ids)).order_by(Agent.name))
+        return [to_persona(row) for row in rows]
 
 
 def _checked(scores: list[int], expected: int) -> list[int]:

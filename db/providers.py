@@ -30,20 +30,24 @@ def llm_config(settings: Settings) -> LLMConfig:
         output_mode=settings.llm_output_mode,
         prices=settings.llm_prices,
         audit_text=settings.audit_text,
+        temperature=settings.llm_temperature,
     )
 
 
 def build_mind(settings: Settings) -> Mind:
     """The LLM mind when a model is configured, else the offline heuristic mind.
 
-    The LLM mind is frugal (`cognition.frugal`): HEARTH_LLM_CHEAP_OPERATIONS go to the offline
-    heuristics, and an item that already fits one step is not sent to be decomposed."""
+    In the economy profile (the default) the LLM mind is frugal (`cognition.frugal`):
+    HEARTH_LLM_CHEAP_OPERATIONS go to the offline heuristics, and an item that already fits one
+    step is not sent to be decomposed. In the paper profile the model answers everything."""
     offline = OfflineMind()
     if not settings.llm_configured:
         return offline
     from cognition.adapters.llm import LLMMind
 
     llm = LLMMind(llm_config(settings), fallback=offline if settings.llm_fallback else None)
+    if settings.paper:
+        return llm  # every operation to the model, nothing answered from a shortcut
     return FrugalMind(llm, cheap=offline, cheap_operations=cheap_operations(settings))
 
 
@@ -51,6 +55,18 @@ def cheap_operations(settings: Settings) -> frozenset[str]:
     """The operations named in HEARTH_LLM_CHEAP_OPERATIONS."""
     names = (name.strip() for name in settings.llm_cheap_operations.split(","))
     return frozenset(name for name in names if name)
+
+
+def embedding_warning(settings: Settings) -> str | None:
+    """A warning when a language model is paired with lexical (hashing) embeddings: the
+    model's retrievals would then rank by shared words, not meaning."""
+    if settings.llm_configured and settings.embedding_provider == "hashing":
+        return (
+            "a language model is configured with HEARTH_EMBEDDING_PROVIDER=hashing: retrieval "
+            "relevance is word overlap, not meaning; set HEARTH_EMBEDDING_PROVIDER to a semantic "
+            "embedder"
+        )
+    return None
 
 
 def build_embedder(settings: Settings) -> Embedder:

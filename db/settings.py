@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from cognition.dialogue import DEFAULT_LINE_SECONDS
+
 DEFAULT_REFLECTION_THRESHOLD = 150
 """The paper's trigger: reflect once the importance of recent observations sums past 150."""
 
@@ -55,6 +57,9 @@ class Settings(BaseSettings):
     llm_base_url: str | None = None
     llm_api_key: str | None = None
     llm_model: str | None = None
+    llm_temperature: float = Field(
+        0.0, ge=0, le=2, description="sampling temperature for every model call"
+    )
     llm_timeout_s: float = Field(30.0, gt=0)
     llm_max_retries: int = Field(3, ge=0, le=10)
     llm_max_concurrency: int = Field(8, ge=1)
@@ -80,6 +85,11 @@ class Settings(BaseSettings):
     weight_importance: float = Field(1.0, ge=0)
     weight_relevance: float = Field(1.0, ge=0)
     reflection_threshold: int = Field(DEFAULT_REFLECTION_THRESHOLD, ge=1)
+    profile: Literal["economy", "paper"] = Field(
+        "economy",
+        description="economy: frugal gates spare model calls (the default); paper: every "
+        "operation asked of the model as the paper does, no gate, no cache",
+    )
     llm_cheap_operations: str = Field(
         "choose_location,emoji,object_state",
         description="Mind operations the offline heuristics answer even with a model configured "
@@ -89,6 +99,12 @@ class Settings(BaseSettings):
         DEFAULT_RETRIEVAL_CACHE_MB,
         ge=0,
         description="memory each process may keep searched agents' vectors in (0: search in SQL)",
+    )
+    conversation_line_s: int = Field(
+        DEFAULT_LINE_SECONDS,
+        ge=1,
+        le=3600,
+        description="game seconds each line of a conversation takes to say",
     )
     visibility_timeout_s: int = Field(
         DEFAULT_VISIBILITY_TIMEOUT_S,
@@ -109,6 +125,11 @@ class Settings(BaseSettings):
     def llm_key(self) -> str | None:
         """The model key: HEARTH_LLM_API_KEY, else OPENAI_API_KEY, as the OpenAI client does."""
         return self.llm_api_key or os.environ.get("OPENAI_API_KEY")
+
+    @property
+    def paper(self) -> bool:
+        """The paper profile: no frugal gate, cache or focal limit; the model answers all."""
+        return self.profile == "paper"
 
     @property
     def llm_configured(self) -> bool:

@@ -72,6 +72,16 @@ def seed_phrases(background: str) -> list[str]:
     return [phrase.strip() for phrase in background.split(";") if phrase.strip()]
 
 
+def relationship_seed(name: str, other: str, summary: str) -> NewMemory:
+    """A pack's relationship as a seed memory, so "Do you know of <other>?" can be answered
+    from memory: "Junie Halvorsen knows Tomas Ferreira: her barista."."""
+    how = " ".join(summary.split()).rstrip(".")
+    text = f"{name} knows {other}: {how}." if how else f"{name} knows {other}."
+    return NewMemory(
+        description=text, kind=MemoryKind.SEED, subject=name, source=MemorySource.ADMIN
+    )
+
+
 def create_persona(
     session: Session, *, world: World, fields: dict[str, Any], placement: Placement, now: datetime
 ) -> Agent:

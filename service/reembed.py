@@ -18,7 +18,7 @@ from cognition.errors import EmbeddingSpaceMismatch
 from cognition.mind import Embedder
 from db import reembed
 from db.embedding_space import Space, ensure_space
-from db.providers import build_embedder
+from db.providers import build_embedder, embedding_warning
 from db.session import make_engine, make_session_factory, session_scope
 from db.settings import Settings
 
@@ -26,8 +26,12 @@ MISMATCH_EXIT = 2
 
 
 def check_space(settings: Settings, *, err: TextIO = sys.stderr) -> bool:
-    """Record or verify the embedding space; False (after one line on `err`) if it differs."""
+    """Record or verify the embedding space; False (after one line on `err`) if it differs.
+    A model paired with lexical embeddings is allowed, with a warning on `err`."""
     assert settings.database_url is not None
+    warning = embedding_warning(settings)
+    if warning is not None:
+        print(f"hearth: warning: {warning}", file=err)
     engine = make_engine(settings.database_url, pool_size=1)
     try:
         with session_scope(make_session_factory(engine)) as session:

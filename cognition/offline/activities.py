@@ -51,12 +51,11 @@ SLEEP = _template("sleep", "sleep sleeping bed asleep nap", ("sleeping", 15))
 GENERIC = _template(
     "generic",
     "",
-    ("get ready to {task}", 5),
     ("{task}", 15),
-    ("keep going: {task}", 15),
+    ("{task}", 15),
     ("take a short break", 5),
     ("{task}", 15),
-    ("wrap up and tidy away", 10),
+    ("tidy up", 10),
 )
 """Used when no keyword matches: the item's own words carry the meaning."""
 
@@ -85,6 +84,49 @@ TEMPLATES: tuple[Template, ...] = (
         ("refilling drinks and snacks", 10),
         ("{task}", 15),
         ("thanking people for coming", 5),
+        repeat_from=1,
+    ),
+    _template(
+        "coffee out",
+        "",
+        ("ordering a coffee at the counter", 5),
+        ("drinking coffee and reading the paper", 15),
+        ("chatting with other customers", 10),
+        ("drinking coffee by the window", 15),
+        repeat_from=1,
+    ),
+    _template(
+        "drink out",
+        "",
+        ("ordering a drink at the bar", 5),
+        ("having a drink", 15),
+        ("chatting with the regulars", 15),
+        repeat_from=1,
+    ),
+    _template(
+        "groceries",
+        "",
+        ("picking up a basket", 5),
+        ("choosing groceries from the shelves", 15),
+        ("paying at the counter", 5),
+        ("chatting with the shopkeeper", 10),
+        repeat_from=1,
+    ),
+    _template(
+        "notices",
+        "",
+        ("reading the notices on the board", 10),
+        ("sitting by the fountain", 15),
+        ("watching people pass by", 10),
+        repeat_from=1,
+    ),
+    _template(
+        "eating out",
+        "",
+        ("looking at the menu and ordering", 5),
+        ("eating", 15),
+        ("chatting over the meal", 10),
+        ("finishing up and paying", 5),
         repeat_from=1,
     ),
     _template(
@@ -189,7 +231,26 @@ TEMPLATES: tuple[Template, ...] = (
 """Checked in order; the first template sharing a keyword with the item wins."""
 
 
-def template_for(text: str) -> Template | None:
-    """The first template whose keywords the text mentions, or None."""
+MEAL_WORDS: frozenset[str] = frozenset(stems("lunch dinner breakfast meal eat supper"))
+
+
+OUTINGS: tuple[tuple[str, str], ...] = (
+    ("have a coffee", "coffee out"),
+    ("have a drink", "drink out"),
+    ("buy groceries", "groceries"),
+    ("read the notices", "notices"),
+)
+"""A customer's outing (the planner's errands) is not the job done at the same place."""
+
+
+def template_for(text: str, *, away: bool = False) -> Template | None:
+    """The first template whose keywords the text mentions, or None; a meal `away` from home
+    is eaten out (no one cooks at a cafe table), and an outing is a customer's."""
+    lowered = text.lower()
+    outing = next((name for lead, name in OUTINGS if lowered.startswith(lead)), None)
     mentioned = stems(text)
+    if away and mentioned & MEAL_WORDS:
+        outing = "eating out"
+    if outing is not None:
+        return next(t for t in TEMPLATES if t.name == outing)
     return next((t for t in TEMPLATES if t.keywords & mentioned), None)

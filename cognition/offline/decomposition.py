@@ -5,13 +5,15 @@ minute actions. Offline, the arithmetic is exact (the pieces always cover the pa
 gaps, no overlap) and the words come from activity templates (`activities`):
 
 - HOUR: the first chunk runs to the next full hour, then one chunk per hour, the last one what
-  remains; every chunk is at most 60 minutes. Each chunk names the parent item and, when a
-  template matches, one of its steps ("work at Hobbs Cafe: serving customers at the counter").
-- TASK: the template's steps in order (cycling), each taking its typical 5–15 minutes, with the
-  last two steps adjusted so every action stays within 5–15 minutes and the total is exact.
+  remains; every chunk is at most 60 minutes and is described as the parent item (the tasks
+  under it carry the detail).
+- TASK: the template's steps in order (cycling), each taking its typical 5–15 minutes give or
+  take the person's pace (`PACES`), with the last two steps adjusted so every action stays
+  within 5–15 minutes and the total is exact. A meal away from home is eaten out.
   Sleep becomes 15-minute "sleeping" actions. A span shorter than 5 minutes is one action.
 
-A generic "work" item borrows the template of the persona's occupation.
+A generic "work" item borrows the template of the persona's occupation (read from its
+background first: "works as a barista" → the cafe's steps).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from datetime import timedelta
 from cognition.offline.activities import GENERIC, Template, template_for
 from cognition.offline.clock import MINUTES_PER_HOUR
 from cognition.offline.places import emoji
-from cognition.offline.text import as_clause, lower_first, proper_nouns, stems
+from cognition.offline.text import as_clause, lower_first, proper_nouns, stable_index, stems
 from cognition.types import Granularity, Persona, PlanItem
 
 MIN_TASK = 5
@@ -43,19 +45,22 @@ def decompose(
         lengths = _hour_lengths(item)
         texts = _hour_texts(item, template, len(lengths))
     else:
-        lengths = _task_lengths(item.duration_min, template)
+        lengths = _task_lengths(item.duration_min, template, pace=_pace(persona, item))
         texts = _task_texts(item, template, len(lengths))
     return _items(item, lengths, texts)
 
 
 def _template(item: PlanItem, persona: Persona, summary: str) -> Template:
     """The item's own template, else the occupation's for vague work items, else generic."""
-    own = template_for(item.description)
+    away = bool(item.location and persona.living_area) and not (item.location or "").startswith(
+        persona.living_area.split(":")[0]
+    )
+    own = template_for(item.description, away=away)
     if own is not None:
         return own
     if WORK_WORDS & stems(item.description):
-        occupation = " ".join([persona.currently, persona.daily_plan_requirement, summary])
-        return template_for(occupation) or GENERIC
+        sources = (persona.background, persona.daily_plan_requirement, persona.currently, summary)
+        return next((t for text in sources if (t := template_for(text))), GENERIC)
     return GENERIC
 
 
@@ -72,11 +77,21 @@ def _hour_lengths(item: PlanItem) -> list[int]:
     return lengths
 
 
-def _task_lengths(total: int, template: Template) -> list[int]:
+PACES = (-5, 0, 5)
+"""How much longer or shorter than a template's typical minutes a person takes per step:
+chosen stably per person and item, so a town does not wash its dishes in unison."""
+
+
+def _pace(persona: Persona, item: PlanItem) -> int:
+    return PACES[stable_index(f"{persona.name}|{item.description}|{item.start:%F}", len(PACES))]
+
+
+def _task_lengths(total: int, template: Template, *, pace: int = 0) -> list[int]:
     """Action lengths summing to `total`, each within 5–15 minutes when total ≥ 5.
 
-    Each step takes its preferred length unless that would leave a remainder shorter than
-    MIN_TASK; a remainder of at most MAX_TASK is taken whole.
+    Each step takes its preferred length (shifted by `pace`, kept within 5–15) unless that
+    would leave a remainder shorter than MIN_TASK; a remainder of at most MAX_TASK is taken
+    whole.
     """
     lengths: list[int] = []
     remaining = total
@@ -84,21 +99,17 @@ def _task_lengths(total: int, template: Template) -> list[int]:
         if remaining <= MAX_TASK:
             size = remaining
         else:
-            size = min(template.step(len(lengths)).minutes, remaining - MIN_TASK)
+            preferred = min(MAX_TASK, max(MIN_TASK, template.step(len(lengths)).minutes + pace))
+            size = min(preferred, remaining - MIN_TASK)
         lengths.append(size)
         remaining -= size
     return lengths
 
 
 def _hour_texts(item: PlanItem, template: Template, count: int) -> list[str]:
-    """One description per hour chunk: the parent item, refined by a template step."""
-    parent = as_clause(item.description)
-    if count == 1 or template is GENERIC:
-        return [parent] * count
-    steps = [s.description for s in template.steps if "{task}" not in s.description]
-    if not steps:
-        return [parent] * count
-    return [f"{parent}: {steps[i % len(steps)]}" for i in range(count)]
+    """One description per hour chunk: the parent item's own (the tasks carry the detail)."""
+    del template
+    return [as_clause(item.description)] * count
 
 
 def _task_texts(item: PlanItem, template: Template, count: int) -> list[str]:

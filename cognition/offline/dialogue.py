@@ -1,76 +1,120 @@
-"""Conversation without a model: grounded, intent-driven lines and interview answers.
+"""Conversation without a model: lines composed from facts, so they read as plain English.
 
-A line is assembled from parts, each with one job:
+A line is built from *moves*, each a sentence whose every slot is a name, a fact the speaker
+knows (`knowledge`: an event, a candidacy, rendered by the fact itself) or an activity in the
+progressive (`grammar.progressive`). Nothing the speaker remembers is pasted into a line, so a
+line cannot quote another, nest quotes, or say "you are sleep".
 
-- opening turn: a greeting in the speaker's register, then a retrieved memory ("I was just
-  thinking about how I am planning a Valentine's party."), then the intent;
-- later turns: a reply to the listener's last line (a question about an invitation is answered
-  with the event, a refusal is taken gracefully), another memory not yet mentioned, then the
-  intent if not yet raised;
-- the conversation ends (`ends=True`) with a closing line when the listener said goodbye, when
-  the listener accepted an invitation, or when the history reaches LONG_CONVERSATION turns.
+    greeting       the speaker's first line: "Good morning, Tomas!", or to a stranger
+                   "Hello! I don't think we've met. I'm Junie."
+    reply          to the listener's last line: an invitation is accepted ("I'd love to come!
+                   See you at The Copper Kettle at 6 pm.") or, rarely, declined; news is
+                   welcomed ("Oh, I hadn't heard that!") or recognised; "how are you" and
+                   "what are you up to" are answered with what the speaker is doing
+    topic          something new, never raised before in this conversation: the intent that
+                   opened it (a host's invitation), else the most salient news the speaker
+                   knows — its own event or candidacy first ("I'm hosting a Valentine's Day
+                   party at The Copper Kettle on February 14 from 6 pm to 8 pm. Would you like
+                   to come?"), then what it heard ("Have you heard? Junie Halvorsen is hosting
+                   … You should come!"), else a question about the listener's day
+    closing        after LONG_CONVERSATION lines, after a goodbye, or when there is nothing
+                   left to say; it names the event when one was agreed on
 
-The intent is turned into words by pattern: "invite X to <event>" → "Would you like to come to
-<event>?", "ask X about <topic>" → "Can I ask you about <topic>?", "tell X about <topic>" → "I
-wanted to tell you about <topic>.", "apologise for <topic>" → "I'm sorry about <topic>.";
-"chat"/"catch up"/"greet" → "How have you been?"; anything else is raised as "There's something
-I wanted to bring up: <intent>."
+So news spreads without a model: an agent who heard of the party tells the next person it
+talks to, and a guest who accepted says so — which the conversation's notes turn into plans.
+Variety comes from the persona's style (`voice`) and a stable choice among phrasings keyed by
+the two names and the turn (never Python's `hash`), so a town is the same on every run.
 
-Interview answers retell, in the first person, the memories sharing the most words with the
-question (up to MAX_CITED), citing their 1-based indices; with none, the agent says so.
+Interview answers (`answer`) work the same way: the question's subject (an event, a
+candidacy, a person) is looked up among the facts of the retrieved memories and answered in a
+sentence built from the fact, citing the memories it came from.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 
-from cognition.offline.text import (
-    as_clause,
-    as_sentence,
-    first_name,
-    lower_first,
-    mentions,
-    proper_nouns,
-    stems,
-)
-from cognition.offline.voice import first_person, greeting, styled
+from cognition.grammar import is_progressive, join_words, progressive, sentence
+from cognition.offline import knowledge
+from cognition.offline.knowledge import Candidacy, Event, News
+from cognition.offline.text import first_name, mentions, stable_index, stems
+from cognition.offline.voice import styled, vocative
 from cognition.types import Answer, Persona, Utterance
 
 LONG_CONVERSATION = 6
-"""Turns after which the speaker wraps up, as people do when a chat has run its course."""
+"""Lines after which the speaker wraps up, as people do when a chat has run its course."""
+DECLINE_ONE_IN = 8
+"""One invitation in this many is declined (chosen stably by names and event)."""
 MAX_CITED = 3
-"""An answer retells at most this many memories; more reads as a list, not a reply."""
 
-GOODBYE = re.compile(r"\b(bye|goodbye|see you|take care|gotta go|have to go|talk later)\b", re.I)
-ACCEPT = re.compile(
-    r"\b(yes|sure|of course|love to|sounds (great|good|fun|lovely)|count me in|"
-    r"i'll be there|absolutely|definitely)\b",
+GOODBYE = re.compile(
+    r"\b(bye|goodbye|see you soon|see you later|see you around|take care|talk later|"
+    r"have to go|get back to)\b",
     re.I,
 )
-DECLINE = re.compile(r"\b(no|can't|cannot|won't|busy|not sure i can)\b", re.I)
-
-INTENT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\binvite\b.*?\bto (?P<x>.+)", re.I), "Would you like to come to {x}?"),
-    (re.compile(r"\bask\b(?: \w+)? (?:about|for) (?P<x>.+)", re.I), "Can I ask you about {x}?"),
-    (re.compile(r"\bask\b(?: \w+)? (?:whether|if) (?P<x>.+)", re.I), "I was wondering if {x}."),
-    (
-        re.compile(r"\b(?:tell|share with)\b(?: \w+)? about (?P<x>.+)", re.I),
-        "I wanted to tell you about {x}.",
-    ),
-    (
-        re.compile(r"\bapologi[sz]e\b(?: to \w+)? (?:for|about) (?P<x>.+)", re.I),
-        "I'm sorry about {x}.",
-    ),
-    (
-        re.compile(
-            r"\b(?:discuss|talk(?: to \w+)? about|chat(?: with \w+)? about) (?P<x>.+)", re.I
-        ),
-        "I wanted to talk with you about {x}.",
-    ),
-    (re.compile(r"\b(?:chat|catch up|say hello|say hi|greet)\b", re.I), "How have you been?"),
+INVITATION = re.compile(
+    r"\b(would you like to come|will you come|you should come|want to come|hope you can come|"
+    r"come along|join us)\b",
+    re.I,
 )
-"""First match wins; {x} is the rest of the intent with the listener's pronouns made "your"."""
+ACCEPTED = re.compile(
+    r"\b(i'd love to|i would love to|count me in|i'll be there|i will be there|wouldn't miss|"
+    r"see you there|see you at)\b",
+    re.I,
+)
+DECLINED = re.compile(r"\b(can't make it|cannot make it|don't think i can|won't be able)\b", re.I)
+HOW_ARE_YOU = re.compile(r"\b(how are you|how have you been|how's it going|how are things)\b", re.I)
+WHAT_DOING = re.compile(r"\b(what are you up to|what are you working on|what brings you)\b", re.I)
+INTENT_INVITE = re.compile(r"\binvite\b", re.I)
+INTENT_TELL = re.compile(r"\b(tell|share|ask|chat|talk|say hello|say hi|greet|catch up)\b", re.I)
+MORNING_END, AFTERNOON_END = 12, 18
+
+
+@dataclass
+class Talk:
+    """One conversation as the speaker sees it when it is their turn."""
+
+    me: Persona
+    you: str
+    intent: str
+    history: Sequence[tuple[str, str]]
+    known: list[News] = field(default_factory=list)
+    """What the speaker knows, most salient first (own news before heard news)."""
+    sources: dict[str, str] = field(default_factory=dict)
+    """News key → who the speaker heard it from."""
+    acquainted: bool = True
+    now: datetime | None = None
+    status: str = ""
+    """What the listener is doing."""
+    doing: str = ""
+    """What the speaker was doing before the conversation."""
+    place: str = ""
+
+    @property
+    def mine(self) -> list[str]:
+        return [text for who, text in self.history if _same(who, self.me.name)]
+
+    @property
+    def last_theirs(self) -> str:
+        if self.history and not _same(self.history[-1][0], self.me.name):
+            return self.history[-1][1]
+        return ""
+
+    def key(self, *parts: object) -> str:
+        return "|".join([self.me.name, self.you, str(len(self.history)), *map(str, parts)])
+
+    def choose(self, options: Sequence[str], *parts: object) -> str:
+        return options[stable_index(self.key(*parts), len(options))]
+
+    def mentioned(self) -> set[str]:
+        """Keys of the news either side already raised in this conversation."""
+        keys: set[str] = set()
+        for who, text in self.history:
+            keys |= {n.key for n in _news_of(text, speaker=who)}
+        return keys
 
 
 def next_utterance(
@@ -80,122 +124,415 @@ def next_utterance(
     intent: str,
     memories: Sequence[str],
     history: Sequence[tuple[str, str]],
+    relationship: str = "",
+    now: datetime | None = None,
+    listener_status: str = "",
+    speaker_status: str = "",
+    place: str = "",
 ) -> Utterance:
-    """The speaker's next line by the rules of the module docstring."""
-    mine = [text for who, text in history if _is(who, speaker.name)]
-    theirs = history[-1][1] if history and not _is(history[-1][0], speaker.name) else ""
-    invited = bool(intent) and INTENT_PATTERNS[0][0].search(intent) is not None
-    if GOODBYE.search(theirs) or len(history) >= LONG_CONVERSATION:
-        return Utterance(styled(_closing(listener, intent, invited), speaker.speaking_style), True)
-    if invited and mine and ACCEPT.search(theirs) and not DECLINE.search(theirs):
-        line = f"Wonderful, I'm so glad! {_closing(listener, intent, invited)}"
-        return Utterance(styled(line, speaker.speaking_style), True)
-    memory = _memory(memories, query=f"{intent} {theirs} {listener}", said=mine, speaker=speaker)
-    opening = [greeting(listener, speaker.speaking_style)]
-    parts = opening if not mine else [_reply(theirs, intent, listener, invited)]
-    if memory:
-        retold = lower_first(first_person(memory, speaker=speaker.name, listener=listener))
-        lead = "I was just thinking about how" if not mine else "By the way, I remember that"
-        parts.append(f"{lead} {as_clause(retold)}.")
-    if intent and not _raised(intent, mine):
-        parts.append(intent_line(intent, listener))
-    return Utterance(styled(" ".join(p for p in parts if p), speaker.speaking_style), False)
+    """The speaker's next line by the moves of the module docstring."""
+    talk = Talk(
+        me=speaker,
+        you=listener,
+        intent=intent,
+        history=history,
+        acquainted=_acquainted(relationship, memories, listener),
+        now=now,
+        status=listener_status,
+        doing=speaker_status,
+        place=place,
+    )
+    spoken_here = {text for _, text in history}
+    earlier = [m for m in memories if (h := knowledge.said(m)) is None or h.text not in spoken_here]
+    talk.known, talk.sources = _known_news(speaker.name, earlier)
+    style = speaker.speaking_style
+    if len(history) >= LONG_CONVERSATION or GOODBYE.search(talk.last_theirs):
+        return Utterance(styled(_closing(talk), style, vocative=vocative(style)), True)
+    parts = [_greeting(talk)] if not talk.mine else []
+    parts.append(_reply(talk))
+    parts.append(_topic(talk))
+    said = [p for p in parts if p]
+    if talk.mine and not _topic(talk) and not _reply(talk):
+        return Utterance(styled(_closing(talk), style, vocative=vocative(style)), True)
+    return Utterance(styled(" ".join(said), style), False)
 
 
-def intent_line(intent: str, listener: str) -> str:
-    """The intent said aloud to the listener (see INTENT_PATTERNS)."""
-    for pattern, template in INTENT_PATTERNS:
-        match = pattern.search(intent)
-        if match:
-            topic = match.groupdict().get("x") or ""
-            return template.format(x=_for_listener(as_clause(topic), listener))
-    return f"There's something I wanted to bring up: {lower_first(as_clause(intent))}."
+def _greeting(talk: Talk) -> str:
+    you = first_name(talk.you)
+    if not talk.acquainted:
+        introduced = _introduction(talk.last_theirs)
+        if introduced:
+            return f"Nice to meet you, {introduced}. I'm {first_name(talk.me.name)}."
+        return f"Hello! I don't think we've met. I'm {first_name(talk.me.name)}."
+    hour = talk.now.hour if talk.now else MORNING_END
+    daypart = (
+        "morning" if hour < MORNING_END else "afternoon" if hour < AFTERNOON_END else "evening"
+    )
+    return talk.choose([f"Good {daypart}, {you}!", f"Hi {you}!", f"Hello, {you}!"], "greet")
 
 
-def _for_listener(text: str, listener: str) -> str:
-    """The listener's name and pronouns become "you"/"your" when the line is said to them."""
-    text = re.sub(rf"\b{re.escape(first_name(listener))}(?:'s|’s)", "your", text)
-    if not proper_nouns(text):
-        text = re.sub(r"\b(her|his|their)\b", "your", text)
-    return text
+def _introduction(line: str) -> str | None:
+    """The name a stranger just gave ("I'm Junie.")."""
+    match = re.search(r"\bI'm ([A-Z][a-z]+)\b", line)
+    return match[1] if match else None
 
 
-def _reply(theirs: str, intent: str, listener: str, invited: bool) -> str:
-    """A short response to what the listener just said; a question about an invitation is
-    answered with the event itself (its time and place are what people ask about)."""
+def _reply(talk: Talk) -> str:
+    """The response to the listener's last line (module docstring); "" when there is none."""
+    theirs = talk.last_theirs
     if not theirs:
         return ""
-    if DECLINE.search(theirs):
+    event = _invited_to(talk)
+    if event is not None:
+        return _answer_invitation(talk, event)
+    told = _news_of(theirs, speaker=_their_name(talk))
+    new = [n for n in told if not _mine(n, talk)]
+    if new:
+        return _welcome_news(talk, new[0])
+    if told:
+        return talk.choose(["Yes, I heard about that.", "Yes, I know!"], "known")
+    if HOW_ARE_YOU.search(theirs):
+        return _how_i_am(talk)
+    if WHAT_DOING.search(theirs):
+        doing = _doing(talk)
+        return f"I'm {doing}." if doing else "Not much, to be honest."
+    if ACCEPTED.search(theirs):
+        return talk.choose(["Wonderful, I'm so glad!", "That's great!"], "accepted")
+    if DECLINED.search(theirs):
         return "No worries, I understand."
     if theirs.rstrip().endswith("?"):
-        event = INTENT_PATTERNS[0][0].search(intent) if invited else None
-        if event:
-            return f"It's {_for_listener(as_clause(event['x']), listener)}."
-        return "Good question."
-    return "That's good to hear."
+        return "I'm not sure, to be honest."
+    return ""
 
 
-def _closing(listener: str, intent: str, invited: bool) -> str:
-    if invited:
-        event = INTENT_PATTERNS[0][0].search(intent)
-        where = _for_listener(as_clause(event["x"]), listener) if event else "the event"
-        return f"See you at {where}. Bye for now!"
-    return f"It was good talking to you, {first_name(listener)}. Take care!"
-
-
-def _memory(
-    memories: Sequence[str], *, query: str, said: Sequence[str], speaker: Persona
-) -> str | None:
-    """The retrieved memory sharing most words with the query, not already brought up."""
-    wanted = stems(query)
-    spoken = stems(" ".join(said))
-    fresh = [
-        m
-        for m in memories
-        if m.strip() and not stems(first_person(m, speaker=speaker.name)) <= spoken
-    ]
-    if not fresh:
+def _invited_to(talk: Talk) -> Event | None:
+    """The event the listener's last line invites the speaker to, if it does."""
+    if not INVITATION.search(talk.last_theirs):
         return None
-    return max(fresh, key=lambda m: (len(stems(m) & wanted), -fresh.index(m)))
+    for who, text in reversed(talk.history):
+        events = knowledge.events_in(text, speaker=who)
+        if events:
+            return events[0]
+    return None
 
 
-def _raised(intent: str, said: Sequence[str]) -> bool:
-    """Whether the speaker's earlier lines already carried most of the intent's words."""
-    words = stems(intent)
-    spoken = stems(" ".join(said))
-    return bool(words) and len(words & spoken) * 2 >= len(words)
+def _answer_invitation(talk: Talk, event: Event) -> str:
+    """Accept (most of the time) and confirm where and when; or decline kindly."""
+    if stable_index(f"{talk.me.name}|{event.key}", DECLINE_ONE_IN) == 0:
+        return "I'm sorry, I don't think I can make it, but thank you for asking."
+    when = f" at {knowledge.clock_text(event.start_min)}" if event.start_min is not None else ""
+    where = f" at {event.place}" if event.place else ""
+    return f"I'd love to come! I'll see you{where}{when}."
 
 
-def _is(who: str, name: str) -> bool:
-    return who == name or who == first_name(name) or (mentions(who, name) and len(who) > 1)
+def _welcome_news(talk: Talk, news: News) -> str:
+    if isinstance(news, Candidacy):
+        return f"I didn't know {first_name(news.who)} was running. Good for them!"
+    return talk.choose(["Oh, I hadn't heard about that!", "Really? That sounds lovely!"], "news")
+
+
+def _how_i_am(talk: Talk) -> str:
+    doing = _doing(talk)
+    if doing:
+        return f"I'm well, thanks. I've been busy {doing}."
+    return "I'm well, thanks."
+
+
+def _doing(talk: Talk) -> str:
+    """What the speaker was doing, in the progressive ("working at the counter")."""
+    for candidate in (talk.doing, talk.intent):
+        text = candidate.strip()
+        if not text or INTENT_INVITE.search(text) or INTENT_TELL.search(text):
+            continue
+        said = progressive(text)
+        if not said.startswith("busy with"):
+            return said
+    return ""
+
+
+INTENT_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\binvite \w+ to (?P<x>.+)", re.I), "Would you like to come to {x}?"),
+    (re.compile(r"\bask \w+ to (?P<x>.+)", re.I), "Would you {x}?"),
+    (re.compile(r"\btell \w+ about (?P<x>.+)", re.I), "I wanted to tell you about {x}."),
+)
+"""An opener's intent said aloud when it knows no fact to carry it ({x} is the intent's own
+noun or verb phrase, so the sentence around it stays whole)."""
+
+
+def _topic(talk: Talk) -> str:
+    """Something new to say (module docstring), or ""."""
+    raised = talk.mentioned()
+    if not talk.mine and not any(_about(n, talk.me.name) for n in talk.known):
+        for pattern, template in INTENT_LINES:
+            match = pattern.search(talk.intent)
+            if match is not None:
+                return template.format(x=match["x"].strip().rstrip("."))
+    for news in talk.known:
+        if news.key in raised or not _worth_telling(news, talk):
+            continue
+        return _tell(talk, news)
+    if not talk.mine and talk.acquainted:
+        return talk.choose(["How have you been?", "What are you up to today?"], "ask")
+    return _small_talk(talk)
+
+
+def _small_talk(talk: Talk) -> str:
+    """Once in a conversation each: what the speaker is up to these days (its `currently`),
+    then a word about what the listener is doing."""
+    said = " ".join(talk.mine)
+    these_days = _these_days(talk.me)
+    if these_days and "These days" not in said:
+        return f"These days {these_days}."
+    status = progressive(talk.status) if _about_oneself(talk.status, talk) else ""
+    if status and not status.startswith("busy with") and "I see you're" not in said:
+        return f"I see you're {status}."
+    return ""
+
+
+def _about_oneself(status: str, talk: Talk) -> bool:
+    """A status worth remarking on: an activity of its own, not this very meeting."""
+    text = status.strip()
+    social = INTENT_INVITE.search(text) or INTENT_TELL.search(text) or re.search(r"\bmeet\b", text)
+    return bool(text) and not social and not mentions(text, talk.me.name)
+
+
+def _these_days(persona: Persona) -> str:
+    """The first clause of `currently` in the first person, when it reads "<name> is …"
+    ("Tomas is practising a new song" → "I'm practising a new song"); "" otherwise."""
+    clause = re.split(r";|\. | and (?:is |has )", persona.currently.strip())[0].strip().rstrip(".")
+    match = re.match(
+        rf"^(?:{re.escape(persona.name)}|{re.escape(first_name(persona.name))}) is (.+)$", clause
+    )
+    if match is None or '"' in clause:
+        return ""
+    rest = _first_activity(match[1])
+    if not re.search(r"\b(?:Mr|Mrs|Ms|Dr)\.? |[A-Z][a-z]+ [A-Z][a-z]+", rest):
+        rest = re.sub(r"\b(?:his|her|their)\b", "my", rest)
+        rest = re.sub(r"\b(?:him|her|them)$", "me", rest)
+    if re.search(r"\b(?:he|she|him|his|her|they|them)\b", rest):
+        return ""  # whom a pronoun means is not known here: better unsaid than wrong
+    return f"I'm {rest}"
+
+
+def _first_activity(text: str) -> str:
+    """The progressive activities at the head of `text`, stopping at a clause whose verb is
+    not progressive ("building a website and wants to show it" → "building a website")."""
+    parts = re.split(r"\s+and\s+", text)
+    kept = [parts[0]]
+    for part in parts[1:]:
+        head = part.split()[0] if part.split() else ""
+        if not is_progressive(head):
+            break
+        kept.append(part)
+    return " and ".join(kept)
+
+
+def _worth_telling(news: News, talk: Talk) -> bool:
+    """Not news about the listener themselves (they know their own party)."""
+    subject = news.host if isinstance(news, Event) else news.who
+    return not (subject and _same(subject, talk.you))
+
+
+def _tell(talk: Talk, news: News) -> str:
+    """Share a piece of news: one's own as an invitation or an appeal, others' as gossip."""
+    if isinstance(news, Event):
+        if news.host and _same(news.host, talk.me.name):
+            return f"I'm hosting {news.described()}. Would you like to come?"
+        return f"Have you heard? {news.statement()} You should come!"
+    if _same(news.who, talk.me.name):
+        return f"I'm running for {news.office}. I hope I can count on your vote."
+    return f"Did you know that {news.who} is running for {news.office}?"
+
+
+def _closing(talk: Talk) -> str:
+    you = first_name(talk.you)
+    agreed = _agreed_event(talk)
+    if agreed is not None:
+        return f"See you at the {agreed.name}, {you}!"
+    return talk.choose(
+        [
+            f"It was good to see you, {you}. Take care!",
+            f"I should get back to it. See you soon, {you}!",
+            f"Lovely talking with you, {you}. Bye for now!",
+        ],
+        "bye",
+    )
+
+
+def _agreed_event(talk: Talk) -> Event | None:
+    """The event someone in this conversation agreed to come to."""
+    for index, (_, text) in enumerate(talk.history):
+        if ACCEPTED.search(text) and index > 0:
+            for who, earlier in reversed(talk.history[:index]):
+                events = knowledge.events_in(earlier, speaker=who)
+                if events:
+                    return events[0]
+    return None
+
+
+def _known_news(name: str, memories: Sequence[str]) -> tuple[list[News], dict[str, str]]:
+    """What the speaker knows, own news first, each once; and who told them each."""
+    merged: dict[str, News] = {}
+    sources: dict[str, str] = {}
+    for memory in memories:
+        heard = knowledge.said(memory)
+        for news in knowledge.news_in(memory):
+            if isinstance(news, Event) and news.host is None:
+                hosts = [
+                    n.host for n in merged.values() if isinstance(n, Event) and n.name == news.name
+                ]
+                if hosts:
+                    news = replace(news, host=hosts[0])  # a mention of the same party
+            if news.key in merged and isinstance(news, Event):
+                current = merged[news.key]
+                assert isinstance(current, Event)
+                merged[news.key] = current.merged(news)
+            else:
+                merged.setdefault(news.key, news)
+            if heard is not None and not _same(heard.speaker, name):
+                sources.setdefault(news.key, heard.speaker)
+    ordered = sorted(merged.values(), key=lambda n: not _about(n, name))
+    return ordered, sources
+
+
+def _about(news: News, name: str) -> bool:
+    subject = news.host if isinstance(news, Event) else news.who
+    return bool(subject) and _same(subject or "", name)
+
+
+def _mine(news: News, talk: Talk) -> bool:
+    """Whether the speaker already knew this news."""
+    return any(known.key == news.key for known in talk.known)
+
+
+def _news_of(text: str, *, speaker: str) -> list[News]:
+    return [*knowledge.events_in(text, speaker=speaker),
+            *knowledge.candidacies_in(text, speaker=speaker)]  # fmt: skip
+
+
+def _their_name(talk: Talk) -> str:
+    return talk.history[-1][0] if talk.history else talk.you
+
+
+def _acquainted(relationship: str, memories: Sequence[str], listener: str) -> bool:
+    """Known when a relationship is on record, or a seed says the speaker knows them (having
+    only seen someone about town is not having been introduced)."""
+    if relationship.strip() and not re.search(r"\b(does not|doesn't) know\b", relationship):
+        return True
+    knows = re.compile(rf"\bknows {re.escape(listener)}\b")
+    return any(knows.search(m) for m in memories)
+
+
+def _same(a: str, b: str) -> bool:
+    return bool(a) and bool(b) and (a == b or first_name(a) == first_name(b))
+
+
+# --- interviews --------------------------------------------------------------------------
+
+EVENT_WORDS = frozenset(stems("party celebration gathering event concert reading festival"))
+ELECTION_WORDS = frozenset(stems("running election mayor council candidate vote campaign"))
+KNOW_OF = re.compile(r"\b(?i:do you know)(?: of| about)? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
+WHY_NOT = re.compile(r"\bwhy (?:didn't|did not|couldn't|could not) you\b", re.I)
 
 
 def answer(
-    *, question: str, persona: Persona, summary: str, asker: str, memories: Sequence[str]
+    *,
+    question: str,
+    persona: Persona,
+    summary: str,
+    asker: str,
+    memories: Sequence[str],
+    now: datetime | None = None,
 ) -> Answer:
-    """An in-character answer from the memories most related to the question."""
+    """An in-character answer built from the facts of the cited memories (module docstring)."""
+    words = stems(question)
+    if words & EVENT_WORDS:
+        found = _answer_news(persona, memories, Event)
+    elif words & ELECTION_WORDS:
+        found = _answer_news(persona, memories, Candidacy)
+    elif (person := KNOW_OF.search(question)) is not None:
+        found = _answer_person(persona, memories, person["name"])
+    elif WHY_NOT.search(question):
+        found = ("I'm sorry I missed it. I had other plans at the time.", [])
+    else:
+        found = _answer_generally(persona, memories, question, summary)
+    text, cited = found
+    return Answer(styled(text, persona.speaking_style), tuple(cited))
+
+
+def _answer_news(persona: Persona, memories: Sequence[str], kind: type) -> tuple[str, list[int]]:
+    """ "Yes. <the fact>. I heard about it from <source>." citing where it was learned."""
+    for index, memory in enumerate(memories, start=1):
+        heard = knowledge.said(memory)
+        for news in knowledge.news_in(memory):
+            if not isinstance(news, kind):
+                continue
+            if _about(news, persona.name):
+                own = (
+                    f"Yes, I'm hosting {news.described()}."
+                    if isinstance(news, Event)
+                    else f"Yes, I'm running for {news.office}."
+                )
+                return own, [index]
+            source = ""
+            if heard is not None and not _same(heard.speaker, persona.name):
+                source = f" I heard about it from {heard.speaker}."
+            return f"Yes. {news.statement()}{source}", [index]
+    if kind is Event:
+        return "No, I haven't heard about anything like that.", []
+    return "No, I don't know who is running.", []
+
+
+def _answer_person(persona: Persona, memories: Sequence[str], name: str) -> tuple[str, list[int]]:
+    """Yes with one fact from the first memory naming them (a sighting, a talk), else no."""
+    for index, memory in enumerate(memories, start=1):
+        if not mentions(memory, name):
+            continue
+        heard = knowledge.said(memory)
+        seen = re.match(rf"^({re.escape(name)}[\w ]*?) is (\w+ing\b.*)$", memory.strip())
+        if heard is not None:
+            other = heard.listener if _same(heard.speaker, persona.name) else heard.speaker
+            detail = " We have talked with each other." if _same(other, name) else ""
+        elif seen is not None:
+            detail = f" I last saw {seen[1]} {seen[2].rstrip('.')}."
+        else:
+            detail = ""
+        return f"Yes, I know {name}.{detail}", [index]
+    return f"No, I don't think I know {name}.", []
+
+
+def _answer_generally(
+    persona: Persona, memories: Sequence[str], question: str, summary: str
+) -> tuple[str, list[int]]:
+    """The memory sharing most words with the question, retold as a fact it states."""
     wanted = stems(question)
-    scored = sorted(
-        ((len(wanted & stems(m)), i) for i, m in enumerate(memories, start=1) if m.strip()),
-        key=lambda si: (-si[0], si[1]),
-    )
-    cited = tuple(sorted(i for score, i in scored[:MAX_CITED] if score > 0))
-    style = persona.speaking_style
-    if not cited:
-        return Answer(styled(_unknown(question, persona, summary, asker), style), ())
-    retold = [
-        as_sentence(first_person(memories[i - 1], speaker=persona.name, listener=asker))
-        for i in cited
-    ]
-    return Answer(styled(" ".join(["Well,", lower_first(retold[0]), *retold[1:]]), style), cited)
+    scored = [(len(wanted & stems(m)), i, m) for i, m in enumerate(memories, start=1)]
+    best = [(score, i, m) for score, i, m in scored if score > 0]
+    if not best:
+        return "I'm not sure. Nothing comes to mind about that.", []
+    best.sort(key=lambda s: (-s[0], s[1]))
+    facts = [(_retold(m, persona), i) for _, i, m in best[:MAX_CITED]]
+    facts = [(f, i) for f, i in facts if f]
+    if not facts:
+        return "I'm not sure. Nothing comes to mind about that.", []
+    text = " ".join(f for f, _ in facts)
+    return f"Let me think. {text}", [i for _, i in facts]
 
 
-def _unknown(question: str, persona: Persona, summary: str, asker: str) -> str:
-    """Nothing remembered: about oneself, answer from the summary; otherwise admit it."""
-    if re.search(r"\b(you|yourself|your)\b", question, re.I) and summary.strip():
-        about = [line for line in summary.splitlines()[2:] if line.strip()]
-        if about:
-            return f"I'm {first_name(persona.name)}. " + " ".join(
-                as_sentence(first_person(line, speaker=persona.name)) for line in about[:2]
-            )
-    return f"I'm not sure, {first_name(asker)}. Nothing comes to mind about that."
+def _retold(memory: str, persona: Persona) -> str:
+    """A memory as a sentence fit to say: facts restated, speech summarised, never quoted."""
+    news = knowledge.news_in(memory)
+    if news:
+        return news[0].statement()
+    heard = knowledge.said(memory)
+    if heard is not None:
+        other = heard.listener if _same(heard.speaker, persona.name) else heard.speaker
+        return f"I talked with {other} about it."
+    if '"' in memory:
+        return ""
+    return sentence(memory)
+
+
+def listing(names: Sequence[str]) -> str:
+    """ "Tomas, Priya and Hiro" (for callers composing answers about several people)."""
+    return join_words([first_name(n) for n in names])

@@ -21,6 +21,7 @@ from cognition.offline import (
     decomposition,
     dialogue,
     importance,
+    notes,
     places,
     planning,
     reacting,
@@ -104,14 +105,18 @@ def _plain(value: object) -> object:
 
 _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
     requests.RateImportance: lambda r: importance.rate_all(r.memories),
-    requests.ReflectionQuestions: lambda r: reflection.reflection_questions(r.records, r.n),
-    requests.Insights: lambda r: reflection.insights(r.question, r.statements, r.n),
+    requests.ReflectionQuestions: lambda r: reflection.reflection_questions(
+        r.records, r.n, name=r.name
+    ),
+    requests.Insights: lambda r: reflection.insights(r.question, r.statements, r.n, name=r.name),
     requests.PlanDay: lambda r: planning.plan_day(
         persona=r.persona,
         summary=r.summary,
         previous_day=r.previous_day,
         directives=r.directives,
         now=r.now,
+        notes=r.notes,
+        known_places=r.known_places,
     ),
     requests.Decompose: lambda r: decomposition.decompose(
         item=r.item, granularity=r.granularity, persona=r.persona, summary=r.summary
@@ -133,6 +138,11 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         intent=r.intent,
         memories=r.memories,
         history=r.history,
+        relationship=r.relationship,
+        now=r.now,
+        listener_status=r.listener_status,
+        speaker_status=r.speaker_status,
+        place=r.place,
     ),
     requests.SummarizeAgent: lambda r: summary.summarize_agent(
         persona=r.persona, retrieved=r.retrieved
@@ -145,6 +155,13 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         summary=r.summary,
         asker=r.asker,
         memories=r.memories,
+        now=r.now,
+    ),
+    requests.ConversationNotes: lambda r: notes.conversation_notes(
+        name=r.name, other=r.other, lines=r.lines, now=r.now
+    ),
+    requests.ReviseCurrently: lambda r: notes.revise_currently(
+        persona=r.persona, plan_notes=r.plan_notes, events=r.events, now=r.now
     ),
 }
 """The heuristic answering each request type."""

@@ -1,56 +1,97 @@
-"""A day outline without a model: the persona's routine, timed directives honoured first.
+"""A day outline without a model: the persona's own rhythm, its appointments, and free time.
 
-The paper asks a model for "today's plan in broad strokes", seeded with the persona and
-yesterday. Offline the outline is a routine built from the persona's fields:
+The paper asks a model for "today's plan in broad strokes". Offline, the outline is built from
+what the persona's designer wrote and what the agent has since agreed to:
 
-    wake-up → morning routine (1 h, at home)
-            → morning work      (from `currently` / `daily_plan_requirement` keywords)
-            → lunch (1 h, around noon)
-            → afternoon work
-            → dinner (1 h, around 6pm, at home)
-            → free time (from lifestyle keywords: reading, walking, friends…)
+    wake-up → get ready (and breakfast, when there is time before the first duty)
+            → the duties of `daily_plan_requirement` at their stated times (`routine`)
+            → lunch around noon (at home when the persona says so, else near work)
+            → dinner around 6 pm (before an evening shift, after a late one)
+            → evening duties, else a pastime (from lifestyle and traits)
     bedtime → sleep until the next wake-up
 
-Wake and bed times come from `lifestyle` (`clock.wake_and_bed`, defaults 7am / 11pm).
-Directives (the inner voice) become items of their own: at their stated time ("at 5pm"; an
-end time "to 7pm" gives the length, else one hour), or, untimed, at the start of free time.
-Timed directives are placed first, so an untimed one never pushes a stated time. Routine
-items they overlap are cut around them; fragments under MIN_ITEM minutes are merged into their
-predecessor, and while there are more than 8 items the shortest routine item is merged into the
-one before it. The result has 5–8 items, contiguous, in time order, from wake-up. At most
-MAX_ITEMS - 2 directives fit a day; any beyond that, or with no room left, are not scheduled
-(they stay in the memory stream). `previous_day` is not used: each day starts from the persona;
-`summary` helps only to recognise the occupation.
+Appointments come first and keep their times: events of today found in the retrieved
+planning notes (`knowledge.events_in`: "For Tomas's planning: … Junie Halvorsen's Valentine's
+Day party at The Copper Kettle on February 14 from 6 pm to 8 pm" → "go to Junie Halvorsen's
+Valentine's Day party", 18:00–20:00, at The Copper Kettle; the host gets the party and an
+hour of preparation before it) and timed directives ("… at 5pm"). Routine items they overlap
+are cut around them. Gaps of the waking day are filled with a flexible duty, else an errand or
+a pastime at a known public place that is open then (a coffee, a walk in the park) — people
+cross paths there. Every description is a bare verb phrase ("have lunch at home").
+
+Places are real paths of `known_places`, found from the words of each activity
+(`resolve_place`): "at home" is the living area; a named area ("The Copper Kettle") or a
+named sub-area ("the art studio" → "Wren College: art studio") is taken as it stands.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from cognition.offline import clock, occupations
+from cognition.offline import clock, knowledge, occupations
 from cognition.offline.places import emoji
-from cognition.offline.text import as_clause, is_place, proper_nouns
+from cognition.offline.routine import EVENING, MORNING, Duty, rhythm
+from cognition.offline.text import PLACE_WORDS, stable_index, stems
+from cognition.places import JOINER, SEPARATOR
 from cognition.types import Persona, PlanItem
 
 MIN_ITEMS = 5
 MAX_ITEMS = 8
 MIN_ITEM = 15
 """Routine fragments shorter than this (minutes) are not worth an item of their own."""
-ROUTINE_MINUTES = 60
-MIN_ROUTINE = 30
+ROUTINE_MINUTES = 45
+BREAKFAST_MINUTES = 30
 MEAL_MINUTES = 60
+LONG_MEAL_MINUTES = 90
 DIRECTIVE_MINUTES = 60
-"""How long a directive takes when it gives no end time."""
+EVENT_MINUTES = 120
+"""An event with a start and no end lasts this long."""
+PREPARATION_MINUTES = 60
+"""A host gets ready this long before the event."""
 USUAL_LUNCH = 12 * clock.MINUTES_PER_HOUR
 USUAL_DINNER = 18 * clock.MINUTES_PER_HOUR
-MIN_WORK_BLOCK = 90
-"""Keep at least this much between meals and the day's edges before moving a meal."""
-ROUND_TO = 15
-"""Derived meal times are rounded to the quarter hour, as people plan."""
+LATEST_DINNER = 21 * clock.MINUTES_PER_HOUR + 30
+EARLIEST_DINNER = 15 * clock.MINUTES_PER_HOUR
+DAY_END = 17 * clock.MINUTES_PER_HOUR
+"""A duty with a start and no end lasts until the next one, lunch, or this time."""
+BEDTIME_WIND_DOWN = 30
+MIN_GAP = 30
+"""Free time shorter than this stays with the item before it."""
+LATE_SHIFT = 14 * clock.MINUTES_PER_HOUR
+"""Work starting after this with no stated end runs into the night (a tavern opening)."""
+DEFAULT_DUTY_MINUTES = 90
+"""A duty with a start, no end and no work in its words ("runs in the park at 6:30am")."""
+MAX_OUTING = 90
+"""An outing fills at most this much free time; the rest is spent at home."""
+EARLY_SHIFT = 9 * clock.MINUTES_PER_HOUR
+"""A shift started before this and over by 2 pm is followed by lunch, not broken by it."""
+AT_HOME = "relax at home"
+"""Free daytime with nowhere to go."""
 DIRECTIVE = "directive"
-LEISURE = "leisure"
+APPOINTMENT = "appointment"
+ROUTINE = "routine"
+MEAL = "meal"
+OUTING = "outing"
+MORNING_ROUTINE = "morning"
+_WORKLIKE = re.compile(
+    r"\b(?:work|works|open|opens|shift|there|serve|tend|run the|attend|attends|class|classes|"
+    r"lectures?|teach|teaches|seminar|lab|office hours|interview|interviews|campaign)\b",
+    re.I,
+)
+"""Words of a duty done at the workplace (or college) when it names no place itself."""
+
+ERRANDS: tuple[tuple[str, str, str], ...] = (
+    ("have a coffee at {place}", "cafe coffee kettle", "day"),
+    ("take a walk in {place}", "park garden", "day"),
+    ("buy groceries at {place}", "store shop market grocery", "day"),
+    ("read the notices in {place}", "square", "day"),
+    ("have a drink at {place}", "tavern bar pub", "evening"),
+)
+"""(activity, words of a place that hosts it, when): outings that fill free time."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +102,7 @@ class Slot:
     end: int
     description: str
     location: str | None
-    kind: str = "routine"
+    kind: str = ROUTINE
 
     @property
     def length(self) -> int:
@@ -69,8 +110,24 @@ class Slot:
 
     @property
     def fixed(self) -> bool:
-        """Directive slots keep their start time through every adjustment."""
-        return self.kind == DIRECTIVE
+        """Appointments and directives keep their start time through every adjustment."""
+        return self.kind in (DIRECTIVE, APPOINTMENT)
+
+
+@dataclass(frozen=True)
+class Day:
+    """What the outline is built from: the persona's clock, home and known places."""
+
+    persona: Persona
+    wake: int
+    bed: int
+    weekday: int
+    date: datetime
+    known_places: Sequence[str]
+
+    @property
+    def home(self) -> str | None:
+        return self.persona.living_area or None
 
 
 def plan_day(
@@ -80,122 +137,354 @@ def plan_day(
     previous_day: str,
     directives: Sequence[str],
     now: datetime,
+    notes: Sequence[str] = (),
+    known_places: Sequence[str] = (),
 ) -> list[PlanItem]:
     """The day outline described in the module docstring, on the date of `now`."""
     wake, bed = clock.wake_and_bed(persona.lifestyle)
-    slots = routine(persona, summary, wake, bed)
-    free_time = next((s.start for s in slots if s.kind == LEISURE), wake)
-    for event in directive_slots(directives, free_time=free_time, wake=wake, bed=bed):
-        slots = insert(slots, event)
-    slots = fit_count(merge_fragments(slots))
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    day = Day(persona, wake, bed, now.weekday(), midnight, known_places)
+    fixed = appointments(day, notes) + directive_slots(day, directives)
+    slots = routine(day, summary)
+    for event in _within_day(sorted(fixed, key=lambda s: s.start), wake, bed):
+        slots = insert(slots, event)
+    slots = fit_count(merge_fragments(fill_gaps(day, slots)))
     return [_item(s, midnight) for s in slots]
 
 
-def routine(persona: Persona, summary: str, wake: int, bed: int) -> list[Slot]:
+def routine(day: Day, summary: str) -> list[Slot]:
     """The undisturbed day: contiguous slots from wake-up to the next wake-up."""
-    home = persona.living_area or None
-    job = occupations.occupation_of(persona, summary)
-    work_start, work_end = _work_hours(persona.daily_plan_requirement, wake, bed)
-    lunch = _meal_time(USUAL_LUNCH, work_start + MIN_WORK_BLOCK, bed)
-    dinner = work_end if work_end is not None and work_end >= lunch + MEAL_MINUTES else None
-    if dinner is None:
-        dinner = _meal_time(USUAL_DINNER, lunch + MEAL_MINUTES + MIN_WORK_BLOCK, bed)
-    plan = [
-        Slot(wake, 0, "wake up and complete the morning routine", home),
-        Slot(work_start, 0, job.morning, job.place or home),
-        Slot(lunch, 0, "have lunch", job.place or home),
-        Slot(lunch + MEAL_MINUTES, 0, job.afternoon, job.place or home),
-        Slot(dinner, 0, "have dinner", home),
-        Slot(dinner + MEAL_MINUTES, 0, occupations.leisure_of(persona), home, kind=LEISURE),
-        Slot(bed, 0, "go to bed and sleep", home),
+    persona, wake, bed = day.persona, day.wake, day.bed
+    plan = rhythm(persona.daily_plan_requirement)
+    duties = [d for d in plan.duties if d.applies_on(day.weekday)]
+    work = _work_slots(day, [d for d in duties if d.start != EVENING and not d.flexible], summary)
+    first = min((s.start for s in work), default=wake + ROUTINE_MINUTES + BREAKFAST_MINUTES)
+    slots = _morning(day, first) + work
+    slots = _with_lunch(day, slots, at_home=plan.lunch_at_home, long=plan.long_lunch)
+    dinner = _dinner_slot(day, slots)
+    slots = insert(slots, dinner)
+    evening = [d for d in duties if d.start == EVENING]
+    after = max([dinner.end, *(s.end for s in slots if s.kind == ROUTINE)])
+    slots += _evening(day, after, evening)
+    slots = [s for s in slots if wake <= s.start < bed]
+    slots.append(Slot(bed, wake + clock.MINUTES_PER_DAY, "go to bed and sleep", day.home))
+    flexible = [d for d in duties if d.flexible and not _MEAL_WORDS.search(d.activity)]
+    slots = _cooked(slots, [d for d in duties if d.flexible and _MEAL_WORDS.search(d.activity)])
+    return _contiguous(_fill_flexible(day, sorted(slots, key=lambda s: s.start), flexible))
+
+
+_MEAL_WORDS = re.compile(r"\b(breakfast|lunch|dinner|supper)\b", re.I)
+
+
+def _cooked(slots: list[Slot], duties: Sequence[Duty]) -> list[Slot]:
+    """ "cooks dinner for her family": the meal it names becomes that, half an hour longer."""
+    result = list(slots)
+    for duty in duties:
+        meal = _MEAL_WORDS.search(duty.activity)
+        assert meal is not None
+        for i, slot in enumerate(result):
+            if slot.kind == MEAL and meal[1].lower() in slot.description:
+                result[i] = replace(slot, start=slot.start - 30, description=duty.activity)
+                break
+    return result
+
+
+def _morning(day: Day, first_duty: int) -> list[Slot]:
+    """Getting ready, with breakfast as its own item when the first duty leaves time."""
+    ready = day.wake + ROUTINE_MINUTES
+    if first_duty - ready >= BREAKFAST_MINUTES:
+        return [
+            Slot(day.wake, ready, "wake up and get ready for the day", day.home, MORNING_ROUTINE),
+            Slot(ready, ready + BREAKFAST_MINUTES, "have breakfast at home", day.home, MEAL),
+        ]
+    end = max(day.wake + MIN_ITEM, min(first_duty, ready))
+    text = "wake up, get ready and have a quick breakfast"
+    return [Slot(day.wake, end, text, day.home, MORNING_ROUTINE)]
+
+
+def _work_slots(day: Day, duties: Sequence[Duty], summary: str) -> list[Slot]:
+    """The timed daytime duties in order, each ending where the next begins at the latest."""
+    morning_start = day.wake + ROUTINE_MINUTES + BREAKFAST_MINUTES
+    spans: list[tuple[int, int | None, Duty]] = []
+    for duty in duties:
+        start = morning_start if duty.start == MORNING else duty.start
+        end = duty.end if isinstance(duty.end, int) else None
+        if isinstance(start, int):
+            spans.append((start, end, duty))
+    spans.sort(key=lambda s: s[0])
+    slots: list[Slot] = []
+    workplace = _workplace(day, summary)
+    for index, (start, end, duty) in enumerate(spans):
+        start = max(start, slots[-1].end if slots else start)
+        following = spans[index + 1][0] if index + 1 < len(spans) else None
+        stop = end if end is not None else _open_end(start, following, day, duty.activity)
+        stop = min(stop, following) if following is not None and following > start else stop
+        if stop - start >= MIN_ITEM:
+            place = resolve_place(duty.context, day, fallback=_fallback(duty, day, workplace))
+            slots.append(Slot(start, stop, duty.activity, place))
+    return slots
+
+
+def _open_end(start: int, following: int | None, day: Day, activity: str) -> int:
+    """Where a duty with no stated end stops: work runs to the next duty, 5 pm, or before
+    bed; anything else (a run, a class) lasts DEFAULT_DUTY_MINUTES at most."""
+    if not _WORKLIKE.search(activity):
+        end = start + DEFAULT_DUTY_MINUTES
+        return min(end, following) if following is not None and following > start else end
+    if following is not None and following > start:
+        return following
+    if start < LATE_SHIFT:
+        return DAY_END
+    return day.bed - BEDTIME_WIND_DOWN
+
+
+def _fallback(duty: Duty, day: Day, workplace: str | None) -> str | None:
+    """Where a duty naming no place happens: at work when it is work, else at home."""
+    return workplace if _WORKLIKE.search(duty.context) else day.home
+
+
+def _with_lunch(day: Day, slots: list[Slot], *, at_home: bool, long: bool) -> list[Slot]:
+    """Lunch at noon (inside a long duty as a break), or when a morning shift ends."""
+    length = LONG_MEAL_MINUTES if long else MEAL_MINUTES
+    covering = next((s for s in slots if s.start <= USUAL_LUNCH < s.end), None)
+    start = USUAL_LUNCH
+    early_shift = covering is not None and covering.start < EARLY_SHIFT
+    if early_shift and covering is not None and covering.end - USUAL_LUNCH <= 120:
+        start = covering.end  # an early shift over by 2 pm: lunch after it
+    start = _awake(day, start, length)
+    where = day.home if at_home else (covering.location if covering else None)
+    where = where or _eatery(day, start) or day.home
+    text = "have lunch at home" if where == day.home else "have lunch"
+    return insert(slots, Slot(start, start + length, text, where, kind=MEAL))
+
+
+def _eatery(day: Day, at: int) -> str | None:
+    """A known cafe or tavern open at that time, for a meal out."""
+    return _public_place(day, stems("cafe kettle tavern"), at)
+
+
+def _dinner_slot(day: Day, slots: Sequence[Slot]) -> Slot:
+    """Dinner at 6 pm at home; after a shift that runs past it, or before an evening one."""
+    busy = next((s for s in slots if s.start <= USUAL_DINNER < s.end and s.kind == ROUTINE), None)
+    start = USUAL_DINNER
+    text = "have dinner at home"
+    if busy is not None and "lunch" not in busy.description:
+        if busy.end <= LATEST_DINNER:
+            start = busy.end
+        elif busy.start - MEAL_MINUTES >= EARLIEST_DINNER:
+            start, text = busy.start - MEAL_MINUTES, "have an early dinner at home"
+        else:
+            start, text = busy.end, "have a late supper at home"
+    start = _awake(day, min(start, day.bed - MEAL_MINUTES), MEAL_MINUTES)
+    return Slot(start, start + MEAL_MINUTES, text, day.home, MEAL)
+
+
+def _awake(day: Day, start: int, length: int) -> int:
+    """A meal time moved into the waking day (a night owl's lunch is after it gets up)."""
+    earliest = day.wake + ROUTINE_MINUTES
+    if earliest <= start <= day.bed - length:
+        return start
+    return min(max(start, earliest) if start >= earliest else earliest + 3 * 60, day.bed - length)
+
+
+def _evening(day: Day, after: int, duties: Sequence[Duty]) -> list[Slot]:
+    """Evening duties after dinner, else the persona's pastime, until bedtime."""
+    end = day.bed
+    if after >= end:
+        return []
+    if duties:
+        duty = duties[0]
+        place = resolve_place(duty.context, day, fallback=day.home)
+        return [Slot(after, end, duty.activity, place)]
+    pastime = occupations.leisure_of(day.persona)
+    return [Slot(after, end, pastime, resolve_place(pastime, day, fallback=day.home), OUTING)]
+
+
+def _fill_flexible(day: Day, slots: list[Slot], flexible: Sequence[Duty]) -> list[Slot]:
+    """Untimed duties go into the longest daytime gaps, one each."""
+    result = list(slots)
+    workplace = _workplace(day, "")
+    for duty in flexible:
+        gap = _longest_gap(result, day)
+        if gap is None:
+            break
+        start, end = gap
+        place = resolve_place(duty.context, day, fallback=_fallback(duty, day, workplace))
+        result = sorted([*result, Slot(start, end, duty.activity, place)], key=lambda s: s.start)
+    return result
+
+
+def _longest_gap(slots: Sequence[Slot], day: Day) -> tuple[int, int] | None:
+    """The longest stretch between slots of the waking day, if at least MIN_GAP long."""
+    ordered = sorted(slots, key=lambda s: s.start)
+    gaps = [
+        (a.end, b.start)
+        for a, b in itertools.pairwise(ordered)
+        if b.start - a.end >= MIN_GAP and a.end < day.bed
     ]
-    ends = [s.start for s in plan[1:]] + [wake + clock.MINUTES_PER_DAY]
-    slots = [replace(s, end=e) for s, e in zip(plan, ends, strict=True)]
-    return [s for s in slots if s.length > 0]
+    return max(gaps, key=lambda g: (g[1] - g[0], -g[0]), default=None)
 
 
-def _work_hours(requirement: str, wake: int, bed: int) -> tuple[int, int | None]:
-    """Working hours the author asked for ("opens at 8am … until 8pm"), kept inside the day.
-
-    Work starts after at least MIN_ROUTINE minutes of morning routine and leaves room for
-    lunch, an afternoon and dinner; otherwise the routine's defaults apply.
-    """
-    default = wake + ROUTINE_MINUTES
-    span = clock.event_span(requirement)
-    if span is None:
-        return default, None
-    start, end = span
-    latest_start = bed - 2 * MEAL_MINUTES - 2 * MIN_WORK_BLOCK
-    start = start if wake + MIN_ROUTINE <= start <= latest_start else default
-    if end is not None and not start + MIN_WORK_BLOCK <= end <= bed - MEAL_MINUTES:
-        end = None
-    return start, end
+def fill_gaps(day: Day, slots: Sequence[Slot]) -> list[Slot]:
+    """Free time (an item ended early or was cut around an appointment) → an outing."""
+    result: list[Slot] = []
+    for slot in sorted(slots, key=lambda s: s.start):
+        if result and slot.start - result[-1].end >= MIN_GAP:
+            start = result[-1].end
+            outing = _outing(day, start, min(slot.start, start + MAX_OUTING), len(result))
+            result.append(outing)
+            if slot.start - outing.end >= MIN_GAP:
+                result.append(Slot(outing.end, slot.start, AT_HOME, day.home, OUTING))
+        result.append(slot)
+    return _contiguous(result, close_gaps=True)
 
 
-def _meal_time(usual: int, earliest: int, bed: int) -> int:
-    """The usual meal time if it fits the waking day, else proportionally placed."""
-    latest = bed - MEAL_MINUTES - MIN_WORK_BLOCK
-    if earliest <= usual <= latest:
-        return usual
-    if earliest > latest:
-        return min(earliest, bed - MEAL_MINUTES)
-    midpoint = earliest + (latest - earliest) // 2
-    return midpoint - midpoint % ROUND_TO
+def _outing(day: Day, start: int, end: int, index: int) -> Slot:
+    """An errand or pastime for free time at a known public place open then, else home."""
+    evening = start >= USUAL_DINNER
+    options = [
+        (text, place)
+        for text, words, when in ERRANDS
+        if (when == "evening") == evening
+        and (place := _public_place(day, stems(words), start)) is not None
+    ]
+    if not options:
+        return Slot(start, end, AT_HOME, day.home, OUTING)
+    text, place = options[stable_index(f"{day.persona.name}|{day.date:%F}|{index}", len(options))]
+    return Slot(start, end, text.format(place=_area_name(place)), place, OUTING)
 
 
-def directive_slots(
-    directives: Sequence[str], *, free_time: int, wake: int, bed: int
-) -> list[Slot]:
-    """Fixed slots for the directives: timed ones at their time, then the rest in free time."""
-    texts = [as_clause(d) for d in directives if d.strip()][: MAX_ITEMS - 2]
-    timed: list[Slot] = []
-    untimed: list[str] = []
+def _public_place(day: Day, words: frozenset[str] | set[str], at: int) -> str | None:
+    """A known area outside the agent's home whose name or rooms carry one of `words`."""
+    home = (day.home or "").split(SEPARATOR)[0].strip()
+    areas: dict[str, set[str]] = {}
+    for path in day.known_places:
+        area = path.split(SEPARATOR)[0].strip()
+        if area != home:
+            areas.setdefault(area, set()).update(stems(path))
+    matching = sorted(a for a, w in areas.items() if w & set(words))
+    return matching[0] if matching else None
+
+
+def appointments(day: Day, notes: Sequence[str]) -> list[Slot]:
+    """Today's events from the planning notes: a guest attends, the host prepares and hosts."""
+    seen: dict[str, knowledge.Event] = {}
+    for note in notes:
+        for event in knowledge.events_in(note, speaker=None):
+            if event.month is None or event.start_min is None:
+                continue
+            if (event.month, event.day) != (day.date.month, day.date.day):
+                continue
+            seen[event.key] = seen[event.key].merged(event) if event.key in seen else event
+    slots: list[Slot] = []
+    for event in seen.values():
+        slots += _event_slots(day, event)
+    return slots
+
+
+def _event_slots(day: Day, event: knowledge.Event) -> list[Slot]:
+    assert event.start_min is not None
+    start = event.start_min
+    end = event.end_min if event.end_min and event.end_min > start else start + EVENT_MINUTES
+    place = resolve_place(event.place or "", day, fallback=None)
+    hosting = event.host is not None and knowledge.first_name(event.host) == knowledge.first_name(
+        day.persona.name
+    )
+    if hosting:
+        area = event.place or "the venue"
+        return [
+            Slot(start - PREPARATION_MINUTES, start, f"get {area} ready for the {event.name}",
+                 place, kind=APPOINTMENT),
+            Slot(start, end, f"host the {event.name}", place, kind=APPOINTMENT),
+        ]  # fmt: skip
+    whose = f"{event.host}'s" if event.host else "the"
+    return [Slot(start, end, f"go to {whose} {event.name}", place, kind=APPOINTMENT)]
+
+
+def directive_slots(day: Day, directives: Sequence[str]) -> list[Slot]:
+    """Timed directives at their time, untimed ones in free evening time."""
+    texts = [" ".join(d.split()).rstrip(".") for d in directives if d.strip()][: MAX_ITEMS - 2]
+    slots: list[Slot] = []
+    evening = USUAL_DINNER + MEAL_MINUTES
     for text in texts:
         span = clock.event_span(text)
+        place = resolve_place(text, day, fallback=None)
         if span is None:
-            untimed.append(text)
+            slots.append(Slot(evening, evening + DIRECTIVE_MINUTES, text, place, kind=DIRECTIVE))
+            evening += DIRECTIVE_MINUTES
             continue
         start, end = span
         length = end - start if end is not None and end > start else DIRECTIVE_MINUTES
-        timed.append(Slot(start, start + length, text, _place_in(text), kind=DIRECTIVE))
-    placed = _within_day(sorted(timed, key=lambda s: s.start), wake, bed)
-    for text in untimed:
-        gap = _free_start(placed, after=free_time, wake=wake, bed=bed)
-        if gap is not None:
-            event = Slot(gap, gap + DIRECTIVE_MINUTES, text, _place_in(text), kind=DIRECTIVE)
-            placed = sorted([*placed, event], key=lambda s: s.start)
-    return placed
+        slots.append(Slot(start, start + length, text, place, kind=DIRECTIVE))
+    return slots
 
 
 def _within_day(events: Sequence[Slot], wake: int, bed: int) -> list[Slot]:
-    """Clamp timed events into the waking day and push overlapping ones later, in order."""
+    """Clamp fixed items into the waking day and push overlapping ones later, in order."""
     result: list[Slot] = []
     earliest = wake
     for event in events:
         length = min(event.length, bed - wake)
         start = min(max(event.start, earliest), bed - length)
         if start < earliest:
-            continue  # no room left in the day; the directive stays in the memory stream
+            continue  # no room left in the day; it stays in the memory stream
         result.append(replace(event, start=start, end=start + length))
         earliest = start + length
     return result
 
 
-def _free_start(placed: Sequence[Slot], *, after: int, wake: int, bed: int) -> int | None:
-    """The first start, preferably from `after` on, where an untimed directive fits."""
-    candidates = [after, *(s.end for s in placed if s.end >= after), wake]
-    candidates += [s.end for s in placed if s.end < after]
-    for start in candidates:
-        end = start + DIRECTIVE_MINUTES
-        if wake <= start and end <= bed and all(s.end <= start or s.start >= end for s in placed):
-            return start
+def resolve_place(text: str, day: Day, *, fallback: str | None, away: bool = False) -> str | None:
+    """The known place an activity's words name (module docstring), else `fallback`.
+
+    A path counts when one of its segments is named in the text ("the art studio"), or when
+    all its segments' words are; the most segments named wins, then the most words shared.
+    The result is an area or "area: sub-area" (an object named gives its sub-area). `away`
+    skips the agent's home area (looking for where someone works).
+    """
+    if not away and re.search(r"\bhome\b", text, re.I) and day.home:
+        return day.home
+    words, lowered = stems(text), text.lower()
+    home = _area_name(day.home or "")
+    best: tuple[int, int] | None = None
+    chosen: str | None = None
+    for path in day.known_places:
+        parts = [p.strip() for p in path.split(SEPARATOR)]
+        if away and parts[0] == home:
+            continue
+        named = [
+            i for i, p in enumerate(parts) if re.search(rf"\b{re.escape(p.lower())}\b", lowered)
+        ]
+        shared = len(stems(" ".join(parts)) & words)
+        if not named and shared < len(parts):
+            continue
+        score = (len(named), shared)
+        if best is None or score > best:
+            best, chosen = score, JOINER.join(parts[: min(2, max(named, default=1) + 1)])
+    return chosen if chosen is not None else _by_kind(lowered, day) or fallback
+
+
+def _by_kind(lowered: str, day: Day) -> str | None:
+    """An area whose name carries a place word of the text ("the park" → "Willow Park")."""
+    kinds = {w for w in re.findall(r"[a-z]+", lowered) if w in PLACE_WORDS}
+    for path in day.known_places:
+        area = _area_name(path)
+        if kinds & set(area.lower().split()):
+            return area
     return None
 
 
-def _place_in(text: str) -> str | None:
-    """A named place in a directive ("… at Hobbs Cafe at 5pm" → "Hobbs Cafe")."""
-    return next((p for p in proper_nouns(text) if is_place(p)), None)
+def _area_name(path: str) -> str:
+    return path.split(SEPARATOR)[0].strip()
+
+
+def _workplace(day: Day, summary: str) -> str | None:
+    """The first known area the persona's work prose names, else home."""
+    persona = day.persona
+    for text in (persona.background, persona.daily_plan_requirement, summary):
+        place = resolve_place(text, day, fallback=None, away=True)
+        if place is not None:
+            return _area_name(place)
+    return day.home
 
 
 def insert(slots: Sequence[Slot], event: Slot) -> list[Slot]:
@@ -213,6 +502,19 @@ def insert(slots: Sequence[Slot], event: Slot) -> list[Slot]:
     return sorted(result, key=lambda s: s.start)
 
 
+def _contiguous(slots: Sequence[Slot], *, close_gaps: bool = False) -> list[Slot]:
+    """In time order, overlaps cut (the later item keeps its start) and, with `close_gaps`,
+    each item running until the next begins; empty items dropped."""
+    ordered = sorted(slots, key=lambda s: s.start)
+    result: list[Slot] = []
+    for slot in ordered:
+        overlaps = bool(result) and result[-1].end > slot.start
+        if overlaps or (close_gaps and result and result[-1].end < slot.start):
+            result[-1] = replace(result[-1], end=slot.start)
+        result.append(slot)
+    return [s for s in result if s.length > 0]
+
+
 def merge_fragments(slots: Sequence[Slot]) -> list[Slot]:
     """Fold routine pieces shorter than MIN_ITEM into the item before them."""
     result: list[Slot] = []
@@ -228,25 +530,52 @@ def fit_count(slots: Sequence[Slot]) -> list[Slot]:
     """Merge the shortest routine items, or split the longest, until 5–8 items remain."""
     result = list(slots)
     while len(result) > MAX_ITEMS:
-        movable = [i for i in range(1, len(result) - 1) if not result[i].fixed]
-        if not movable:
+        i = _least_needed(result)
+        if i is None:
             break
-        i = min(movable, key=lambda k: (result[k].length, k))
-        result[i - 1] = replace(result[i - 1], end=result[i].end)
-        del result[i]
+        result[i - 1 : i + 1] = [_folded(result[i - 1], result[i])]
     while len(result) < MIN_ITEMS:
         i = max(range(len(result)), key=lambda k: (not result[k].fixed, result[k].length, -k))
         if result[i].length < 2 * MIN_ITEM:
             break  # nothing left worth splitting; a very short day keeps fewer items
         half = result[i].length // 2
         first = replace(result[i], end=result[i].start + half)
-        second = replace(result[i], start=first.end, description=_continued(result[i]))
+        second = replace(result[i], start=first.end)
         result[i : i + 1] = [first, second]
     return result
 
 
-def _continued(slot: Slot) -> str:
-    return f"continue: {slot.description}"
+_MERGE_ORDER = (MEAL, OUTING, ROUTINE)
+"""Which items give way first when a day has too many: breakfast (folded into getting ready),
+then outings after a duty (the duty runs on), then the shortest duty next to another (joined:
+"A; then B"). Meals after getting up are never folded into anything else."""
+_ABSORBS = {MEAL: (MORNING_ROUTINE,), OUTING: (ROUTINE, OUTING), ROUTINE: (ROUTINE, OUTING)}
+
+
+def _least_needed(slots: Sequence[Slot]) -> int | None:
+    """The index of the item to fold into the one before it, or None."""
+    for kind in _MERGE_ORDER:
+        movable = [
+            i
+            for i in range(1, len(slots) - 1)
+            if slots[i].kind == kind and slots[i - 1].kind in _ABSORBS[kind]
+        ]
+        if movable:
+            return min(movable, key=lambda k: (slots[k].length, k))
+    anything = [i for i in range(1, len(slots) - 1) if not slots[i].fixed]
+    return min(anything, key=lambda k: (slots[k].length, k)) if anything else None
+
+
+def _folded(before: Slot, item: Slot) -> Slot:
+    """`item` folded into the slot before it, keeping what both say where it matters."""
+    if item.kind == OUTING:
+        return replace(before, end=item.end)
+    if item.kind == MEAL:
+        text = "wake up, get ready and have breakfast"
+        return replace(before, end=item.end, description=text)
+    return replace(
+        before, end=item.end, description=f"{before.description}; then {item.description}"
+    )
 
 
 def _item(slot: Slot, midnight: datetime) -> PlanItem:

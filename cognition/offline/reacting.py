@@ -4,11 +4,16 @@
    "the easel is broken") is dealt with at once, even by a sleeping agent. `what` names the
    remedy ("put out the fire on the stove"), `talk_to` is None.
 2. Asleep: an agent whose status says they are sleeping reacts to nothing else.
-3. Greeting: a person named in the observation (outside a place path) whom the agent knows
-   (the name appears in the retrieved `context` or in the agent's `summary`, outside a
-   sentence saying the agent does not know them, as a relationship summary of a stranger
-   does) is greeted, unless the context or the status already shows a recent conversation
-   with them (talked, chatted, greeted, spoke…).
+3. Someone to talk to: a person named in the observation (outside a place path), unless the
+   context or the status already shows a recent conversation with them (talked, chatted,
+   greeted, spoke…). In order:
+   - an agent hosting an upcoming event (its `currently` or background says so) invites them:
+     "invite Tomas to the Valentine's Day party";
+   - an agent running for an office asks for their vote: "ask Tomas to vote in the election";
+   - someone the agent knows (named in the retrieved `context` or the `summary`, outside a
+     sentence saying the agent does not know them) is greeted: "say hello to Tomas and chat";
+   - a stranger is met, now and then (one pair in STRANGER_ONE_IN, chosen stably by the two
+     names): "meet Tomas and chat" — a small town's people get to know each other.
    `talk_to` is that person's name as observed.
 
 Otherwise the agent carries on with the plan.
@@ -18,7 +23,15 @@ from __future__ import annotations
 
 import re
 
-from cognition.offline.text import STOPWORDS, first_name, mentions, people, sentences
+from cognition.offline import knowledge
+from cognition.offline.text import (
+    STOPWORDS,
+    first_name,
+    mentions,
+    people,
+    sentences,
+    stable_index,
+)
 from cognition.types import Persona, Reaction
 
 ALARM_REMEDIES: dict[str, str] = {
@@ -52,6 +65,8 @@ _UNACQUAINTED = re.compile(
     re.IGNORECASE,
 )
 _ASLEEP = re.compile(r"\b(sleeping|asleep|sleep|napping)\b", re.IGNORECASE)
+STRANGER_ONE_IN = 3
+"""One pair of strangers in this many strike up a conversation when they meet."""
 THING_WORDS = 3
 """Keep the last few words before "is burning": "the old stove" not the whole sentence."""
 
@@ -66,17 +81,39 @@ def react(
     if _ASLEEP.search(status):
         return Reaction(False, reason=f"{first_name(persona.name)} is asleep")
     for person in _people_in(observation):
-        if _is_self(person, persona.name) or not _knows(person, context, summary):
+        if _is_self(person, persona.name):
             continue
         if _talked_recently(person, context) or mentions(status, person):
             continue
-        return Reaction(
-            True,
-            what=f"say hello to {first_name(person)} and chat",
-            talk_to=person,
-            reason=f"{first_name(persona.name)} knows {person} and has not talked with them lately",
-        )
+        talk = _reason_to_talk(persona, person, context, summary)
+        if talk is not None:
+            what, why = talk
+            return Reaction(True, what=what, talk_to=person, reason=why)
     return Reaction(False, reason="nothing in the observation calls for a change of plan")
+
+
+def _reason_to_talk(
+    persona: Persona, person: str, context: str, summary: str
+) -> tuple[str, str] | None:
+    """(what to do, why) for talking to `person`, or None (module docstring, rule 3)."""
+    me, them = first_name(persona.name), first_name(person)
+    own = f"{persona.currently}. {persona.background}"
+    hosted = [e for e in knowledge.events_in(own, speaker=persona.name) if _hosts(e, persona)]
+    if hosted:
+        event = hosted[0]
+        return f"invite {them} to the {event.name}", f"{me} wants everyone at the {event.name}"
+    running = [c for c in knowledge.candidacies_in(own) if first_name(c.who) == me]
+    if running:
+        return f"ask {them} to vote in the election", f"{me} is running for {running[0].office}"
+    if _knows(person, context, summary):
+        return f"say hello to {them} and chat", f"{me} knows {person} and has not talked lately"
+    if stable_index(f"{persona.name}|{person}", STRANGER_ONE_IN) == 0:
+        return f"meet {them} and chat", f"{me} has not met {person} yet"
+    return None
+
+
+def _hosts(event: knowledge.Event, persona: Persona) -> bool:
+    return event.host is not None and first_name(event.host) == first_name(persona.name)
 
 
 def _people_in(observation: str) -> list[str]:

@@ -8,6 +8,7 @@ retells up to MAX_QUOTED of the statements, most recent last as they were given.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from cognition.offline.text import as_clause, mentions, stem, word_set, words
@@ -52,14 +53,29 @@ TONES: tuple[tuple[int, str], ...] = (
 
 
 def relationship(*, name: str, other: str, statements: Sequence[str]) -> RelationshipUpdate:
-    """Summary and 0–10 sentiment of how `name` sees `other`."""
+    """Summary and 0–10 sentiment of how `name` sees `other`.
+
+    The summary is composed, never quoted: the tone, how they know each other when a seed
+    says so ("Junie Halvorsen knows Tomas Ferreira: her barista." → "(her barista)"), and how
+    many of the statements are conversations between them.
+    """
     about = [s for s in statements if mentions(s, other)]
     if not about:
         return RelationshipUpdate(f"{name} does not know much about {other} yet.", NEUTRAL)
     score = sentiment(about)
     tone = next(phrase for floor, phrase in TONES if score >= floor)
-    quoted = "; ".join(as_clause(s) for s in about[:MAX_QUOTED])
-    return RelationshipUpdate(f"{name} {tone} {other}: {quoted}.", score)
+    text = f"{name} {tone} {other}"
+    known = next((m for s in about if (m := _KNOWS.match(s.strip()))), None)
+    if known is not None:
+        text += f" ({as_clause(known['how'])})"
+    talks = sum(1 for s in about if _SAID.match(s.strip()))
+    if talks:
+        text += f". They have talked {'once' if talks == 1 else f'{talks} times'} recently"
+    return RelationshipUpdate(f"{text}.", score)
+
+
+_KNOWS = re.compile(r"^[^:]+? knows [^:]+?: (?P<how>[^\"]+)$")
+_SAID = re.compile(r'^.+? said to .+?: ".*"$')
 
 
 def sentiment(statements: Sequence[str]) -> int:

@@ -20,11 +20,18 @@ from cognition.parsing.plans import (
     parse_object_state,
     parse_plan_day,
 )
-from cognition.parsing.social import parse_next_utterance, parse_react, parse_relationship
+from cognition.parsing.social import (
+    parse_conversation_notes,
+    parse_next_utterance,
+    parse_react,
+    parse_relationship,
+    parse_revise_currently,
+)
 
 __all__ = [
     "parse_answer",
     "parse_choose_location",
+    "parse_conversation_notes",
     "parse_decompose",
     "parse_emoji",
     "parse_insights",
@@ -35,5 +42,6 @@ __all__ = [
     "parse_react",
     "parse_reflection_questions",
     "parse_relationship",
+    "parse_revise_currently",
     "parse_summarize_agent",
 ]

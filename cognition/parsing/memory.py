@@ -18,6 +18,7 @@ from cognition.parsing.schemas import (
     ImportanceOut,
     InsightsOut,
     QuestionsOut,
+    RatingOut,
     SummaryOut,
 )
 from cognition.types import Answer, Insight
@@ -28,19 +29,31 @@ _LIST_MARKER = re.compile(r"^\s*(?:\d+\s*[.):]|[-*•])\s*")
 _NUMBER = re.compile(r"\d+")
 
 
-def parse_rate_importance(raw: str, *, count: int) -> list[int]:
-    """One 1–10 rating per memory, in order; a wrong count is invalid, not guessed at.
+def parse_rate_importance(raw: str, *, count: int) -> list[int | None]:
+    """One 1–10 rating per memory, in order; a memory the answer does not rate is None (the
+    caller rates it another way: a count mismatch loses one item, not the batch).
 
-    A single memory may also be rated in the paper's own `Rating: 4` format.
+    Ratings come numbered (`{"memory": 2, "rating": 7}`, matched by number), or as a plain
+    list when it has exactly `count` numbers; a single memory may also be rated in the paper's
+    own `Rating: 4` format.
     """
     paper_style = _RATING.match(raw)
     value = float(paper_style["value"]) if paper_style and count == 1 else extract_json(raw)
     if isinstance(value, int | float) and not isinstance(value, bool):
         value = [value]
     ratings = validate(raw, value, ImportanceOut, list_key="ratings").ratings
-    if len(ratings) != count:
-        raise InvalidOutput(f"expected {count} ratings, got {len(ratings)}", raw=raw)
-    return [clamp_importance(rating) for rating in ratings]
+    found: list[int | None] = [None] * count
+    plain = [r for r in ratings if not isinstance(r, RatingOut)]
+    if plain and len(plain) == len(ratings):
+        if len(plain) != count:  # unnumbered: which memory a rating is for cannot be told
+            raise InvalidOutput(f"expected {count} ratings, got {len(plain)}", raw=raw)
+        return [clamp_importance(float(r)) for r in plain]
+    for rating in ratings:
+        if isinstance(rating, RatingOut) and 1 <= rating.memory <= count:
+            found[rating.memory - 1] = clamp_importance(rating.rating)
+    if all(r is None for r in found):
+        raise InvalidOutput(f"no usable rating of the {count} memories", raw=raw)
+    return found
 
 
 def parse_reflection_questions(raw: str, *, n: int) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 
 from cognition.clamps import lay_out_steps, order_day_plan
 from cognition.errors import InvalidOutput
@@ -24,23 +24,32 @@ _NO_STATE = frozenset({"", "null", "none", "n/a", "unchanged", "unaffected"})
 _PLACE_SEPARATOR = re.compile(r"\s*:\s*")
 
 HOURS_PER_HALF_DAY = 12
+EVENING = time(18, 0)
+"""After an item this late, an earlier time in the outline is past midnight."""
 MAX_EMOJI_CHARS = 16
 """Two emoji, even family and flag sequences joined by zero-width joiners, fit in 16 code points."""
 
 
 def parse_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
-    """The day outline on `now`'s date, in time order, every item with a positive duration."""
+    """The day outline from `now`'s date, in time order, every item with a positive duration.
+
+    A time earlier than an evening item before it is past midnight ("01:00 go to bed" after
+    "19:00 dinner" is tomorrow at 1 am); otherwise items may come in any order."""
     items = load(raw, DayPlanOut, list_key="items").items
     plan: list[PlanItem] = []
+    day = now.date()
     for position, item in enumerate(items, start=1):
         start = _clock_time(item.start)
         if start is None or not item.description.strip():
             raise InvalidOutput(
                 f"item {position} needs a start time (HH:MM) and a description", raw=raw
             )
+        evening = plan and plan[-1].start.time() >= EVENING
+        if evening and start < plan[-1].start.time() and plan[-1].start.date() == day:
+            day += timedelta(days=1)
         plan.append(
             PlanItem(
-                start=datetime.combine(now.date(), start, tzinfo=now.tzinfo),
+                start=datetime.combine(day, start, tzinfo=now.tzinfo),
                 duration_min=item.duration_min,
                 description=item.description.strip(),
                 location=(item.location or "").strip() or None,

@@ -20,8 +20,13 @@ class Output(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+class RatingOut(Output):
+    memory: int
+    rating: FiniteFloat
+
+
 class ImportanceOut(Output):
-    ratings: list[FiniteFloat]
+    ratings: list[RatingOut | FiniteFloat]
 
 
 class QuestionsOut(Output):
@@ -93,6 +98,15 @@ class EmojiOut(Output):
 class AnswerOut(Output):
     answer: str
     cited: list[int] = Field(default_factory=list)
+
+
+class NotesOut(Output):
+    planning: str = ""
+    memo: str = ""
+
+
+class CurrentlyOut(Output):
+    currently: str
 
 
 def strict_schema(model: type[BaseModel]) -> dict[str, Any]:

@@ -7,9 +7,17 @@ import re
 from cognition.clamps import clamp_sentiment
 from cognition.errors import InvalidOutput
 from cognition.parsing.extract import load
-from cognition.parsing.schemas import ReactionOut, RelationshipOut, UtteranceOut
+from cognition.parsing.schemas import (
+    CurrentlyOut,
+    NotesOut,
+    ReactionOut,
+    RelationshipOut,
+    UtteranceOut,
+)
 from cognition.prompting import one_line
-from cognition.types import Reaction, RelationshipUpdate, Utterance
+from cognition.types import Notes, Reaction, RelationshipUpdate, Utterance
+
+_EMPTY = frozenset({"", "none", "nothing", "n/a", "null", "no"})
 
 _NOBODY = frozenset({"", "null", "none", "nobody", "no one", "n/a"})
 _QUOTES = "\"'“”‘’"
@@ -54,3 +62,26 @@ def _unquote(text: str) -> str:
     if len(text) > 1 and text[0] in _QUOTES and text[-1] in _QUOTES:
         return text[1:-1].strip()
     return text
+
+
+def parse_conversation_notes(raw: str, *, name: str) -> Notes:
+    """The planning thought (prefixed "For <name>'s planning: ", as the reference code
+    words it) and the memo; a sentence that only says "nothing" is empty."""
+    out = load(raw, NotesOut)
+    planning, memo = _sentence_or_empty(out.planning), _sentence_or_empty(out.memo)
+    if planning and not planning.startswith("For "):
+        planning = f"For {name}'s planning: {planning}"
+    return Notes(planning=planning, memo=memo)
+
+
+def parse_revise_currently(raw: str) -> str:
+    """The revised status."""
+    text = " ".join(load(raw, CurrentlyOut).currently.split())
+    if not text:
+        raise InvalidOutput("the status is empty", raw=raw)
+    return text
+
+
+def _sentence_or_empty(text: str) -> str:
+    clean = " ".join(text.split())
+    return "" if clean.rstrip(".").lower() in _EMPTY else clean

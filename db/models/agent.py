@@ -7,6 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from db.models.base import Base, UUIDPk, WallTime, world_fk
@@ -30,6 +31,12 @@ class Agent(Base):
     innate: Mapped[str] = mapped_column(sa.Text, default="")
     background: Mapped[str] = mapped_column(sa.Text, default="")
     currently: Mapped[str] = mapped_column(sa.Text, default="")
+    currently_history: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSONB,
+        default=list,
+        server_default=sa.text("'[]'::jsonb"),
+        doc="earlier `currently` values, oldest first, each with the game time it ended",
+    )
     lifestyle: Mapped[str] = mapped_column(sa.Text, default="")
     living_area: Mapped[str] = mapped_column(sa.Text, default="")
     daily_plan_requirement: Mapped[str] = mapped_column(sa.Text, default="")

@@ -40,6 +40,12 @@ class Conversation(Base):
         unique=True,
         doc="the reaction that opened it: a redelivered job finds this conversation",
     )
+    last_seq: Mapped[int | None] = mapped_column(
+        doc="the line that closed it, once said: no line comes after it",
+    )
+    partner_doing: Mapped[str] = mapped_column(
+        sa.Text, default="", server_default="", doc="what the partner was doing when interrupted"
+    )
 
 
 class Utterance(Base):

@@ -59,3 +59,16 @@ def list_agents(
 def to_persona(agent: Agent) -> Persona:
     """Rows → the domain value cognition reads."""
     return Persona(**{field: getattr(agent, field) for field in PERSONA_FIELDS})
+
+
+def revise_currently(session: Session, agent: Agent, *, currently: str, at: datetime) -> bool:
+    """Set the agent's `currently`, keeping the one it replaces in `currently_history` (with
+    the game time it ended). Nothing changes, and False is returned, when it is the same."""
+    text = " ".join(currently.split())
+    if not text or text.rstrip(".") == " ".join(agent.currently.split()).rstrip("."):
+        return False
+    earlier = {"until": at.isoformat(), "currently": agent.currently}
+    agent.currently_history = [*(agent.currently_history or []), earlier]
+    agent.currently = text
+    session.flush()
+    return True

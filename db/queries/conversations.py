@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
@@ -185,9 +185,13 @@ def remember_utterance(
         kind=MemoryKind.UTTERANCE, created_at=turn.spoken_at, subject=speaker.name,
         predicate=UTTERANCE_PREDICATE, object=turn.text, source=MemorySource.AGENT,
     )  # fmt: skip
-    return add_for_agents(session, world_id=conversation.world_id,
-                          items=[(speaker.id, memory), (listener.id, memory)],
-                          now=turn.spoken_at)  # fmt: skip
+    return add_for_agents(
+        session,
+        world_id=conversation.world_id,
+        items=[(speaker.id, memory), (listener.id, memory)],
+        now=turn.spoken_at,
+        dedupe=True,
+    )
 
 
 def stale_open(session: Session, *, world_ids: Sequence[uuid.UUID], before: datetime) -> list[int]:
@@ -208,3 +212,53 @@ def spoken(session: Session, conversation_id: int) -> int:
     """How many lines the conversation holds."""
     query = sa.select(sa.func.count()).where(Utterance.conversation_id == conversation_id)
     return int(session.scalar(query) or 0)
+
+
+def utterance_memories(
+    session: Session, conversation: Conversation, agent_id: uuid.UUID
+) -> list[int]:
+    """The agent's utterance memories of this conversation's lines, in order."""
+    lines = history(session, conversation.id)
+    if not lines:
+        return []
+    texts = [line.text for line in lines]
+    query = (
+        sa.select(Memory.id)
+        .where(
+            Memory.agent_id == agent_id,
+            Memory.kind == MemoryKind.UTTERANCE.value,
+            Memory.created_at >= conversation.started_at,
+            Memory.object.in_(texts),
+        )
+        .order_by(Memory.created_at, Memory.id)
+    )
+    return list(session.scalars(query))
+
+
+def due_lines(
+    session: Session, *, world_id: uuid.UUID, now: datetime, line: timedelta
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """Open agent conversations of a world: (id, seq) of each next line whose time has come,
+    and the ids of those whose closing line was said (to be ended)."""
+    spoken_count = (
+        sa.select(sa.func.count())
+        .where(Utterance.conversation_id == Conversation.id)
+        .scalar_subquery()
+    )
+    rows = session.execute(
+        sa.select(Conversation.id, Conversation.started_at, Conversation.last_seq, spoken_count)
+        .where(
+            Conversation.world_id == world_id,
+            Conversation.status == "open",
+            Conversation.partner_agent_id.is_not(None),
+        )
+        .order_by(Conversation.id)
+    ).all()
+    lines: list[tuple[int, int]] = []
+    closing: list[int] = []
+    for conversation_id, started, last_seq, said in rows:
+        if last_seq is not None:
+            closing.append(conversation_id)
+        elif started + said * line <= now:
+            lines.append((conversation_id, said + 1))
+    return lines, closing

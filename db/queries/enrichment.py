@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from pgvector import Vector
 from sqlalchemy.orm import Session
 
+from cognition.types import MemoryKind
 from db.models import Agent, Memory
 
 BACKLOG_GRACE = timedelta(seconds=60)
@@ -34,6 +35,9 @@ class Pending:
     kind: str
     description: str
     content_hash: str
+    fuels_reflection: bool
+    """Perceived, not the agent's own thought: an observation, a directive, or a line heard
+    (an utterance someone else said). Reflections, plans and one's own lines are not."""
     needs_embedding: bool
     needs_score: bool
 
@@ -58,16 +62,35 @@ class Accumulated:
     after: int
 
 
+_OWN_NAME = sa.select(Agent.name).where(Agent.id == Memory.agent_id).scalar_subquery()
+_FUELS_REFLECTION = sa.or_(
+    Memory.kind.in_([MemoryKind.OBSERVATION.value, MemoryKind.DIRECTIVE.value]),
+    sa.and_(Memory.kind == MemoryKind.UTTERANCE.value, Memory.subject.is_distinct_from(_OWN_NAME)),
+)
+"""What counts toward the reflection trigger (`Pending.fuels_reflection`)."""
+
+
 def pending(session: Session, ids: Sequence[int], *, lock: bool = False) -> list[Pending]:
     """Which of `ids` are unenriched, and in which way. With `lock`, the rows are locked in id
     order first (no deadlock between concurrent runs) and the answer is their state under the
     lock, so it stays true until the caller commits."""
     if not ids:
         return []
-    query = sa.select(
-        Memory.id, Memory.world_id, Memory.agent_id, Memory.kind, Memory.description,
-        Memory.content_hash, Memory.embedding.is_(None), ~Memory.importance_scored,
-    ).where(Memory.id.in_(list(ids))).order_by(Memory.id)  # fmt: skip
+    query = (
+        sa.select(
+            Memory.id,
+            Memory.world_id,
+            Memory.agent_id,
+            Memory.kind,
+            Memory.description,
+            Memory.content_hash,
+            _FUELS_REFLECTION,
+            Memory.embedding.is_(None),
+            ~Memory.importance_scored,
+        )
+        .where(Memory.id.in_(list(ids)))
+        .order_by(Memory.id)
+    )
     if lock:
         query = query.with_for_update(of=Memory)
     return [Pending(*row) for row in session.execute(query) if row[-1] or row[-2]]
@@ -186,13 +209,12 @@ def accumulate(session: Session, added: dict[uuid.UUID, int]) -> list[Accumulate
     return [Accumulated(*row) for row in rows]
 
 
-def observation_importance(
-    items: Sequence[Pending], scores: dict[int, int]
-) -> dict[uuid.UUID, int]:
-    """Per agent, the summed new scores of its observations (the paper's reflection trigger
-    counts what the agent perceived)."""
+def perceived_importance(items: Sequence[Pending], scores: dict[int, int]) -> dict[uuid.UUID, int]:
+    """Per agent, the summed new scores of what it perceived (the paper's reflection trigger
+    counts observations; here also the lines it heard, a player's included, and its inner
+    voice — never its own reflections, plans or lines)."""
     added: dict[uuid.UUID, int] = defaultdict(int)
     for item in items:
-        if item.kind == "observation" and item.id in scores:
+        if item.fuels_reflection and item.id in scores:
             added[item.agent_id] += scores[item.id]
     return dict(added)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -32,14 +32,25 @@ def add_memories(
     return add_for_agents(session, world_id=world_id, items=pairs, now=now)
 
 
+DEDUPE_WINDOW = timedelta(minutes=10)
+"""Game time within which the same text is not stored twice for one agent (`dedupe`)."""
+
+
 def add_for_agents(
     session: Session,
     *,
     world_id: uuid.UUID,
     items: Sequence[tuple[uuid.UUID, NewMemory]],
     now: datetime,
+    dedupe: bool = False,
 ) -> list[Memory]:
-    """Insert memories of many agents of one world in one statement (the step path)."""
+    """Insert memories of many agents of one world in one statement (the step path).
+
+    With `dedupe`, an item whose text the agent already has from the last DEDUPE_WINDOW of
+    game time (or earlier in this batch) is not stored again: a line heard twice, or an
+    action seen again, is one memory. Only the stored ones are returned."""
+    if dedupe:
+        items = _unseen(session, items, now)
     if not items:
         return []
     rows = [_row(world_id, agent_id, item, now) for agent_id, item in items]
@@ -53,6 +64,33 @@ def add_for_agents(
     if evidence:
         session.execute(sa.insert(MemoryEvidence), evidence)
     return inserted
+
+
+def _unseen(
+    session: Session, items: Sequence[tuple[uuid.UUID, NewMemory]], now: datetime
+) -> list[tuple[uuid.UUID, NewMemory]]:
+    """The items whose (agent, text) is new within the window (one indexed query)."""
+    if not items:
+        return []
+    hashes = sorted({content_hash(item.description) for _, item in items})
+    earliest = min((item.created_at or now) for _, item in items) - DEDUPE_WINDOW
+    agents = sorted({agent_id for agent_id, _ in items})
+    seen = set(
+        session.execute(
+            sa.select(Memory.agent_id, Memory.content_hash).where(
+                Memory.content_hash.in_(hashes),
+                Memory.agent_id.in_(agents),
+                Memory.created_at >= earliest,
+            )
+        ).tuples()
+    )
+    fresh: list[tuple[uuid.UUID, NewMemory]] = []
+    for agent_id, item in items:
+        key = (agent_id, content_hash(item.description))
+        if key not in seen:
+            seen.add(key)
+            fresh.append((agent_id, item))
+    return fresh
 
 
 COLUMN_TYPES: dict[str, sa.types.TypeEngine[Any]] = {

@@ -83,7 +83,7 @@ def live_from(session: Session, *, agent_id: uuid.UUID, at: datetime) -> list[Pl
     return list(session.scalars(query))
 
 
-def supersede(session: Session, *, plan_ids: Sequence[int], replacement_id: int) -> None:
+def supersede(session: Session, *, plan_ids: Sequence[int], replacement_id: int | None) -> None:
     """Mark these plans superseded by `replacement_id` (never deleted)."""
     if plan_ids:
         session.execute(
@@ -112,6 +112,13 @@ def supersede_from(
         .values(status="superseded", superseded_by=replacement_id)
     )
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def day_around(session: Session, *, agent_id: uuid.UUID, at: datetime) -> list[PlanItem]:
+    """The live day items of the agent within half a day of `at`, in start order."""
+    reach = timedelta(hours=12)
+    rows = live_plans(session, agent_id=agent_id, start=at - reach, end=at + reach)
+    return [to_item(row) for row in rows if row.level == "day"]
 
 
 def to_item(plan: Plan) -> PlanItem:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
@@ -28,7 +28,7 @@ from cognition.perception import needs_reaction, subject_name
 from cognition.reacting import replan_from
 from cognition.types import Decision, MemoryKind, NewMemory, PlanItem, PlanLevel
 from db.models import Agent, Conversation, Memory, Plan, ReactionDecision
-from db.queries.plans import live_from, lock_tree, save_items, supersede, to_item
+from db.queries.plans import end_of, live_from, lock_tree, save_items, supersede, to_item
 
 
 def claim(session: Session, *, agent_id: uuid.UUID, memory_id: int, at: datetime) -> int | None:
@@ -98,11 +98,12 @@ def _last_reacted(session: Session, agent_id: uuid.UUID) -> datetime | None:
 
 
 def candidates(
-    session: Session, *, world_id: uuid.UUID, memories: Sequence[Memory]
+    session: Session, *, world_id: uuid.UUID, memories: Sequence[Memory], focal: bool = True
 ) -> list[tuple[uuid.UUID, int]]:
     """(agent, memory) pairs the step path asks to be decided: per agent, its most important
-    new observation that may call for a reaction (`perception.needs_reaction`) — the paper's
-    agents attend to one focal event per step. Three queries for any batch."""
+    new observation that may call for a reaction (`perception.needs_reaction`) — one focal
+    event per step (`focal`, the economy profile) — or every such observation (the paper
+    profile). Three queries for any batch."""
     observations = [m for m in memories if m.kind == "observation"]
     if not observations:
         return []
@@ -110,6 +111,7 @@ def candidates(
     names: dict[uuid.UUID, str] = {agent_id: name for agent_id, name in session.execute(query)}
     before = _states_before(session, observations)
     best: dict[uuid.UUID, Memory] = {}
+    every: list[tuple[uuid.UUID, int]] = []
     for memory in observations:
         if not needs_reaction(
             _observed(memory),
@@ -118,9 +120,12 @@ def candidates(
             last_seen_state=before.get(memory.id),
         ):
             continue
+        every.append((memory.agent_id, memory.id))
         kept = best.get(memory.agent_id)
         if kept is None or (memory.importance, -memory.id) > (kept.importance, -kept.id):
             best[memory.agent_id] = memory
+    if not focal:
+        return every
     return [(agent_id, memory.id) for agent_id, memory in best.items()]
 
 
@@ -212,3 +217,47 @@ def _last_talked(session: Session, agent_id: uuid.UUID, other_id: uuid.UUID) -> 
     )
     when = sa.func.max(sa.func.coalesce(Conversation.ended_at, Conversation.started_at))
     return session.scalar(sa.select(when).where(pair))
+
+
+def resize_span(
+    session: Session, *, agent_id: uuid.UUID, start: datetime, end: datetime, new_end: datetime
+) -> int:
+    """Re-flow the plan for a span [start, end) that really lasted until `new_end` (a
+    conversation planned as a reaction's 15 minutes that took 6): at every level, what the span
+    held is cut (or stretched) to `new_end`, and what began at `end` now begins at `new_end`
+    — the agent resumes as soon as it is free. Rows left with no time are superseded. Returns
+    how many rows changed. Under the agent's plan-tree lock."""
+    if new_end == end:
+        return 0
+    lock_tree(session, agent_id)
+    rows = live_from(session, agent_id=agent_id, at=start)
+    changed = 0
+    dropped: list[int] = []
+    for row in rows:
+        row_end = end_of(row)
+        if start <= row.start and row_end == end:
+            if new_end <= row.start:
+                dropped.append(row.id)
+                continue
+            row.duration_min = _minutes(new_end - row.start)
+        elif start <= row.start < end and new_end <= row.start:
+            dropped.append(row.id)
+            continue
+        elif start <= row.start < new_end < row_end <= end:
+            row.duration_min = _minutes(new_end - row.start)
+        elif row.start == end:
+            if row_end <= new_end:
+                dropped.append(row.id)
+                continue
+            row.start, row.duration_min = new_end, _minutes(row_end - new_end)
+        else:
+            continue
+        changed += 1
+    if dropped:
+        supersede(session, plan_ids=dropped, replacement_id=None)
+    session.flush()
+    return changed + len(dropped)
+
+
+def _minutes(span: timedelta) -> int:
+    return max(1, round(span.total_seconds() / 60))

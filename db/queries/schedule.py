@@ -31,12 +31,15 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from cognition.frugal import needs_detail
+from cognition.grammar import progressive
+from cognition.perception import new_observation
 from cognition.reflection import should_reflect
 from cognition.schedule import window_to_decompose
 from cognition.summary import DEFAULT_MAX_NEW_MEMORIES, is_stale
-from cognition.types import Granularity, PlanItem
+from cognition.types import Granularity, MemorySource, NewMemory, PlanItem
 from db.models import Agent, Plan, World
 from db.queries.events import emit
+from db.queries.memories import add_for_agents
 from db.queries.plans import LEVEL_DEPTH, end_of, to_item
 from db.queries.worlds import game_now
 from db.settings import Settings
@@ -65,6 +68,8 @@ class WorldDue:
     now: datetime
     agents: list[AgentDue]
     actions_changed: int = 0
+    observed: list[int] = field(default_factory=list)
+    """Memories written by the sweep (agents seeing themselves start a new action)."""
 
 
 def running_worlds(session: Session) -> list[World]:
@@ -83,7 +88,9 @@ def due_in_world(session: Session, world: World, *, settings: Settings) -> World
     changed = announce_actions(
         session, world=world, agents=[a for a, _ in agents], plans=plans, now=now
     )
-    return WorldDue(world=world, now=now, agents=due, actions_changed=changed)
+    return WorldDue(
+        world=world, now=now, agents=due, actions_changed=len(changed), observed=changed
+    )
 
 
 def due_for_agent(
@@ -101,10 +108,12 @@ def announce_actions(
     agents: Sequence[Agent],
     plans: dict[uuid.UUID, list[Plan]],
     now: datetime,
-) -> int:
-    """Emit `action_changed` for agents whose current leaf changed; the marker update is
-    conditional, so two overlapping sweeps announce a change once."""
-    changed = 0
+) -> list[int]:
+    """Emit `action_changed` for agents whose current leaf changed, and let each agent observe
+    itself doing it ("Junie Halvorsen is brewing coffee", as the paper's agents perceive their
+    own behaviour). The marker update is conditional, so two overlapping sweeps announce and
+    observe a change once. Returns the ids of the observations written."""
+    seen: list[tuple[uuid.UUID, NewMemory]] = []
     for agent in agents:
         leaf = _current_leaf(plans[agent.id], now)
         leaf_id = leaf.id if leaf is not None else None
@@ -124,8 +133,15 @@ def announce_actions(
                 type="action_changed",
                 payload=action_payload(agent, leaf),
             )
-            changed += 1
-    return changed
+            if leaf is not None:
+                seen.append((agent.id, self_observation(agent.name, leaf.description, now)))
+    stored = add_for_agents(session, world_id=world.id, items=seen, now=now, dedupe=True)
+    return [m.id for m in stored]
+
+
+def self_observation(name: str, action: str, now: datetime) -> NewMemory:
+    """ "<name> is <action, in the progressive>": what an agent perceives of itself."""
+    return new_observation(name, progressive(action), now=now, source=MemorySource.AGENT)
 
 
 def action_payload(agent: Agent, leaf: Plan | None) -> dict[str, object]:

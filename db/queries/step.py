@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -89,9 +89,11 @@ class Speech:
 
 
 def utterances_in_progress(
-    session: Session, agent_ids: Sequence[uuid.UUID]
+    session: Session, agent_ids: Sequence[uuid.UUID], *, now: datetime, line: timedelta
 ) -> dict[uuid.UUID, Speech]:
-    """The latest line of each agent's open conversation (as speaker or listener)."""
+    """The line each agent is saying or hearing at `now`: one said at most a line's time ago
+    in a conversation it takes part in (lines take game time, so a conversation's lines
+    show one after another as the clock moves)."""
     speaker = sa.func.coalesce(Agent.name, Utterance.speaker_player)
     latest = (
         sa.select(
@@ -104,7 +106,7 @@ def utterances_in_progress(
         )
         .join(Utterance, Utterance.conversation_id == Conversation.id)
         .outerjoin(Agent, Agent.id == Utterance.speaker_agent_id)
-        .where(Conversation.status == "open")
+        .where(Utterance.spoken_at <= now, Utterance.spoken_at > now - line)
         .where(
             sa.or_(
                 Conversation.initiator_id.in_(agent_ids),

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from db.models import Agent, World
 from db.queries.agents import find_agent_by_name
 from db.queries.events import emit
+from db.queries.memories import add_memories
 from db.queries.relationships import set_relationship
 from db.queries.worlds import game_now
 from service.deps import CallerDep, CurrentWorld, IdempotencyKeyHeader, SessionDep
@@ -27,6 +28,7 @@ from service.personas import (
     PLACEMENT_FIELDS,
     announce_update,
     create_persona,
+    relationship_seed,
     resolve_placement,
     update_persona,
 )
@@ -157,7 +159,7 @@ def _write_relationships(
             raise ApiError(
                 422, "validation_error", "an agent has no relationship with itself", field=where
             )
-        changed |= set_relationship(
+        if set_relationship(
             session,
             agent_id=me.id,
             other_name=other.name,
@@ -165,5 +167,8 @@ def _write_relationships(
             summary=rel.summary,
             sentiment=rel.sentiment,
             at=now,
-        )
+        ):
+            changed = True
+            known = relationship_seed(me.name, other.name, rel.summary)
+            add_memories(session, world_id=world.id, agent_id=me.id, items=[known], now=now)
     return changed

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import timedelta
 
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
-from cognition.types import MemoryKind, MemorySource, NewMemory
+from cognition.perception import new_observation
+from cognition.types import MemorySource, NewMemory
 from db.models import Plan
 from db.queries.memories import add_for_agents
 from db.queries.plans import end_of
@@ -23,7 +25,8 @@ from db.queries.step import (
     utterances_in_progress,
 )
 from db.queries.worlds import game_now
-from service.deps import CurrentAgent, CurrentWorld, SessionDep
+from db.settings import Settings
+from service.deps import CurrentAgent, CurrentWorld, SessionDep, SettingsDep
 from service.enqueue import enqueue_enrichment, enqueue_reactions
 from service.errors import ERROR_RESPONSES, ApiError
 from service.schemas.step import (
@@ -42,14 +45,20 @@ router = APIRouter(prefix="/v1/worlds/{world_id}", tags=["game"], responses=ERRO
 
 @router.post("/step", response_model=StepResponse, summary="Report many agents, get their actions")
 def step(
-    body: StepRequest, world: CurrentWorld, session: SessionDep, request: Request
+    body: StepRequest,
+    world: CurrentWorld,
+    session: SessionDep,
+    settings: SettingsDep,
+    request: Request,
 ) -> StepResponse:
     ids = _validated_ids(session, world.id, body.agents)
     now = game_now(world)
     move_agents(session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents])
     observations = _new_observations(session, body.agents)
     stored = add_for_agents(session, world_id=world.id, items=observations, now=now)
-    to_decide = reaction_candidates(session, world_id=world.id, memories=stored)
+    to_decide = reaction_candidates(
+        session, world_id=world.id, memories=stored, focal=not settings.paper
+    )
     session.commit()
     enqueue_enrichment(request.app.state.celery, [m.id for m in stored])
     enqueue_reactions(request.app.state.celery, to_decide)
@@ -57,7 +66,7 @@ def step(
     for agent_id, _ in observations:
         counts[agent_id] += 1
     actions = current_actions(session, ids, now)
-    speech = utterances_in_progress(session, ids)
+    speech = utterances_in_progress(session, ids, now=now, line=_line(settings))
     return StepResponse(
         now=now,
         agents=[
@@ -75,14 +84,23 @@ def step(
 @router.get(
     "/agents/{agent_id}/action", response_model=AgentAction, summary="What the agent is doing now"
 )
-def action(world: CurrentWorld, agent: CurrentAgent, session: SessionDep) -> AgentAction:
+def action(
+    world: CurrentWorld, agent: CurrentAgent, session: SessionDep, settings: SettingsDep
+) -> AgentAction:
     """The same answer a step gives for one agent, without reporting anything."""
     now = game_now(world)
     current = current_actions(session, [agent.id], now).get(agent.id)
-    speech = utterances_in_progress(session, [agent.id]).get(agent.id)
+    speech = utterances_in_progress(session, [agent.id], now=now, line=_line(settings)).get(
+        agent.id
+    )
     return AgentAction(
         agent_id=agent.id, now=now, action=_action(current), utterance=_speech(speech)
     )
+
+
+def _line(settings: Settings) -> timedelta:
+    """How long a line of a conversation is heard: `HEARTH_CONVERSATION_LINE_S`."""
+    return timedelta(seconds=settings.conversation_line_s)
 
 
 def _validated_ids(
@@ -115,14 +133,7 @@ def observation(seen: Perceived) -> NewMemory:
     """The paper's observation form: "<subject> is <state>", with subject/predicate/object."""
     if seen.kind == "event":
         return NewMemory(description=str(seen.description), source=MemorySource.GAME)
-    return NewMemory(
-        description=f"{seen.subject} is {seen.state}",
-        subject=seen.subject,
-        predicate="is",
-        object=seen.state,
-        kind=MemoryKind.OBSERVATION,
-        source=MemorySource.GAME,
-    )
+    return new_observation(str(seen.subject), str(seen.state), now=None)
 
 
 def _new_observations(

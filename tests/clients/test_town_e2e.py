@@ -5,8 +5,10 @@ evidence appear. Beat's sweep is sent by the test after each clock advance, as b
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 
 import pytest
 from hearth_client import Hearth
@@ -72,7 +74,11 @@ def test_a_town_lives_through_the_api(town: tuple[Hearth, TownRun], settings: Se
     assert all(entry["action"] for entry in result["agents"]), result["agents"]
     junie = next(a for a in run.agents if a["name"].startswith("Junie"))
     plan = client.plans(run.world_id, junie["id"])
-    assert 5 <= len([i for i in plan["items"] if i["status"] != "superseded"]) <= 9
+    live = [i for i in plan["items"] if i["status"] != "superseded" and i["level"] == "day"]
+    assert len(live) >= 5  # the outline's items, and what her reactions put between them
+    for before, after in itertools.pairwise(sorted(live, key=lambda i: i["start"])):
+        ends = datetime.fromisoformat(before["start"]) + timedelta(minutes=before["duration_min"])
+        assert ends <= datetime.fromisoformat(after["start"]), (before, after)  # no overlap
     assert plan["current_action"] is not None
 
     # a player chats; the reply is grounded in what the agent remembers

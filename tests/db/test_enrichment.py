@@ -133,14 +133,22 @@ def test_a_redelivered_job_counts_each_observation_once(
     assert len(embedder.calls) == len(mind.calls) == 1
 
 
-def test_only_observations_feed_the_accumulator(
+def test_what_was_perceived_feeds_the_accumulator_and_own_thoughts_do_not(
     sessions: sessionmaker[Session], agent: Agent
 ) -> None:
-    kinds = (MemoryKind.UTTERANCE, MemoryKind.SEED, MemoryKind.DIRECTIVE, MemoryKind.OBSERVATION)
-    ids = write(sessions, agent, *[NewMemory(description=f"m {k}", kind=k) for k in kinds])
+    perceived = [
+        NewMemory(description="m heard", kind=MemoryKind.UTTERANCE, subject="Someone Else"),
+        NewMemory(description="m directive", kind=MemoryKind.DIRECTIVE),
+        NewMemory(description="m observation", kind=MemoryKind.OBSERVATION),
+    ]
+    own = [
+        NewMemory(description="m said", kind=MemoryKind.UTTERANCE, subject=agent.name),
+        NewMemory(description="m seed", kind=MemoryKind.SEED),
+    ]
+    ids = write(sessions, agent, *perceived, *own)
     done = run(sessions, ids, CountingEmbedder(), FixedMind(score=5))
-    assert done.scored == 4
-    assert accumulator(sessions, agent) == 5
+    assert done.scored == 5
+    assert accumulator(sessions, agent) == 5 * len(perceived)
 
 
 def test_already_scored_memories_are_not_rated_again(

@@ -94,7 +94,7 @@ def test_step_moves_agents_stores_perceptions_and_answers_actions(
     assert by_id[str(rosa)]["stored"] == 2 and by_id[str(tomas)]["stored"] == 1
     assert _observations(sessions) == [
         "Tomas is reading a book",
-        "cafe: kitchen: stove is idle",
+        "stove is idle",  # the paper's wording: an object by its own name (subject: its path)
         "it starts to rain",
     ]
     with sessions() as session:
@@ -113,10 +113,7 @@ def test_repeated_observations_are_not_stored_twice(
     changed = {**seen, "state": "burning"}
     last = _step(client, world, [{"agent_id": str(rosa), "perceived": [changed, changed]}])
     assert last.json()["agents"][0]["stored"] == 1
-    assert _observations(sessions) == [
-        "cafe: kitchen: stove is idle",
-        "cafe: kitchen: stove is burning",
-    ]
+    assert _observations(sessions) == ["stove is idle", "stove is burning"]
 
 
 def test_an_unknown_agent_rejects_the_whole_batch(
@@ -188,6 +185,8 @@ def test_step_reports_the_line_being_spoken(
                 ),
             ]
         )
+    at = {"set": NOON.isoformat()}
+    client.post(f"/v1/worlds/{world['id']}/clock", json=at, headers=world["headers"])
     body = _step(client, world, [{"agent_id": str(rosa)}, {"agent_id": str(tomas)}]).json()
     lines = {a["agent_id"]: a["utterance"] for a in body["agents"]}
     assert lines[str(rosa)]["speaker"] == "Tomas"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -91,6 +91,35 @@ def drain(dispatch: LocalDispatch, *, skip: frozenset[str] = frozenset(), limit:
         if name not in skip:
             TASKS[name](*args)
             ran += 1
+    return ran
+
+
+def talk_through(
+    dispatch: LocalDispatch,
+    sessions: sessionmaker[Session],
+    world_id: object,
+    *,
+    skip: frozenset[str] = frozenset(),
+    lines: int = 12,
+) -> int:
+    """Run a conversation as the game clock moves: drain the queue, then move the world's
+    clock one line's time and send what came due, until nothing is left; how many jobs ran."""
+    from db.queries.conversations import due_lines
+    from workers.tasks.conversations import END, TURN, end_key, turn_key
+
+    ran = drain(dispatch, skip=skip)
+    for _ in range(lines):
+        with sessions.begin() as session:
+            world = session.get_one(World, world_id)
+            world.game_time = world.game_time + timedelta(minutes=1)
+            due, closing = due_lines(
+                session, world_id=world.id, now=world.game_time, line=timedelta(minutes=1)
+            )
+        for conversation_id, seq in due:
+            dispatch.send(TURN, [conversation_id, seq], key=turn_key(conversation_id, seq))
+        for conversation_id in closing:
+            dispatch.send(END, [conversation_id], key=end_key(conversation_id))
+        ran += drain(dispatch, skip=skip)
     return ran
 
 

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -168,9 +168,15 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
     assert all(5 <= t.duration_min <= 15 for t in tasks)
 
     with TestClient(app) as client:
-        # 2. importances summing to exactly 150 do not reflect; one more does, once
+        # 2. importances summing to exactly 150 do not reflect; one more does, once. What
+        # Isabella saw of herself starting each action already counts toward the sum.
         url = f"/v1/worlds/{world.id}/agents/{isabella.id}/memories"
-        wrens = [{"description": f"Isabella saw a wren on the sill ({n})"} for n in range(30)]
+        _wait(lambda: _unscored(sessions, isabella.id) == 0, "her self-observations scored")
+        needed = 150 - _accumulated(sessions, isabella.id)
+        wrens = [
+            {"description": f"Isabella saw a wren on the sill ({n})"} for n in range(needed // 5)
+        ]
+        wrens += [{"description": f"a clock chimed far off ({n})"} for n in range(needed % 5)]
         assert client.post(url, json={"memories": wrens}, headers=headers).status_code == 201
         _wait(lambda: _accumulated(sessions, isabella.id) == 150, "150 accumulated")
         time.sleep(1.5)
@@ -203,7 +209,7 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
             client.post(f"/v1/worlds/{world.id}/step", json=seen, headers=headers).status_code
             == 200
         )
-        _wait(lambda: _ended(sessions), "the conversation")
+        _wait(lambda: _talked(sessions, world.id, at), "the conversation")
         _wait(lambda: _reaction_tasks(sessions) > 0, "the reaction's decomposition")
 
     with sessions() as session:
@@ -234,12 +240,15 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
     # the day is written again as new rows at its times, around the reaction
     days = _live(sessions, isabella.id, "day")
     assert not {d.id for d in days} & {plan_id for plan_id, _ in before}
-    assert [(d.start.strftime("%H:%M"), d.description) for d in days] == [
-        ("06:30", OUTLINE[0][2]),
-        ("07:20", INVITE),
-        ("07:35", OUTLINE[0][2]),
-        *[(s, t) for s, _, t in OUTLINE[1:]],
-    ]
+    assert (
+        [(d.start.strftime("%H:%M"), d.description) for d in days]
+        == [
+            ("06:30", OUTLINE[0][2]),
+            ("07:20", INVITE),
+            ("07:24", OUTLINE[0][2]),  # four lines of a minute: the plan re-flowed when it ended
+            *[(s, t) for s, _, t in OUTLINE[1:]],
+        ]
+    )
     assert (conversation.topic, conversation.status) == (INVITE, "ended")
     assert [u.text for u in lines] == LINES
     for agent in (isabella, klaus):
@@ -282,6 +291,27 @@ def _reaction_tasks(sessions: sessionmaker[Session]) -> int:
 def _accumulated(sessions: sessionmaker[Session], agent_id: object) -> int:
     with sessions() as session:
         return session.get_one(Agent, agent_id).importance_since_reflection
+
+
+def _talked(sessions: sessionmaker[Session], world_id: object, started: datetime) -> bool:
+    """Whether the conversation ended; else, once its first line is said, the game clock
+    moves a line's time (lines take game time, a minute each) so the next line comes due."""
+    if _ended(sessions):
+        return True
+    with sessions.begin() as session:
+        said = session.scalar(sa.select(sa.func.count()).select_from(Utterance)) or 0
+        world = session.get_one(World, world_id)
+        if said and world.game_time < started + timedelta(minutes=len(LINES)):
+            set_clock(session, world, to=world.game_time + timedelta(minutes=1))
+    return False
+
+
+def _unscored(sessions: sessionmaker[Session], agent_id: object) -> int:
+    with sessions() as session:
+        query = sa.select(sa.func.count()).where(
+            Memory.agent_id == agent_id, ~Memory.importance_scored
+        )
+        return int(session.scalar(query) or 0)
 
 
 def _runs(sessions: sessionmaker[Session]) -> list[str]:

@@ -13,7 +13,7 @@ from db.models import Utterance as UtteranceRow
 from db.queries.plans import save_items
 from db.settings import Settings
 from tests.factories import GAME_START
-from tests.workers.support import count, drain, installed, seeded
+from tests.workers.support import count, installed, seeded, talk_through
 from workers.tasks.conversations import converse, converse_turn, end_conversation
 
 TOPIC = "ask Klaus to the Valentine's party"
@@ -77,7 +77,8 @@ def test_a_conversation_is_stored_for_both_and_each_side_reconsiders_the_other(
     with installed(settings, sessions, mind) as queue:
         opened = converse(*args)
         assert converse(*args) == opened  # a redelivery finds the same conversation
-        ran = drain(queue, skip=frozenset({"hearth.enrich_memories", "hearth.enrich_world"}))
+        skip = frozenset({"hearth.enrich_memories", "hearth.enrich_world", "hearth.decompose"})
+        ran = talk_through(queue, sessions, world.id, skip=skip)
         conversation_id = opened["conversation_id"]
         assert isinstance(conversation_id, int)
         assert converse_turn(conversation_id, 2) == {"spoken": False}  # said already
@@ -124,7 +125,8 @@ def test_a_conversation_stops_at_the_cap_and_busy_agents_do_not_start_another(
         opened = converse(str(world.id), str(isabella.id), str(klaus.id), TOPIC, first)
         busy = converse(str(world.id), str(klaus.id), str(isabella.id), "say hi", second)
         assert busy == {"conversation_id": None}  # Klaus is already talking to Isabella
-        drain(queue, skip=frozenset({"hearth.enrich_memories", "hearth.enrich_world"}))
+        skip = frozenset({"hearth.enrich_memories", "hearth.enrich_world", "hearth.decompose"})
+        talk_through(queue, sessions, world.id, skip=skip)
     assert mind.count("next_utterance") == 8
     with sessions() as session:
         assert count(session, UtteranceRow) == 8

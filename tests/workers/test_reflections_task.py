@@ -28,15 +28,17 @@ def reflecting_mind(score: int = 5, *, gate: threading.Event | None = None) -> S
     """Rates every memory `score` (a chime 1); three questions; one insight per question citing
     statements 1 and 2 (and a 99 that is not there). With `gate`, insights wait for it."""
 
-    def insights(question: str, statements: Sequence[str], n: int) -> list[Insight]:
+    def insights(question: str, statements: Sequence[str], n: int, **_: object) -> list[Insight]:
         if gate is not None:
             gate.wait(timeout=30)
         return [Insight(text=f"Insight about: {question}", cited_indices=(1, 2, 99))]
 
     return ScriptedMind(
         {
-            "rate_importance": lambda memories: [1 if "chime" in m else score for m in memories],
-            "reflection_questions": lambda records, n: QUESTIONS[:n],
+            "rate_importance": lambda memories, **_: [
+                1 if "chime" in m else score for m in memories
+            ],
+            "reflection_questions": lambda records, n, **_: QUESTIONS[:n],
             "insights": insights,
         }
     )

@@ -1,6 +1,11 @@
 """`hearth.plan_day` and `hearth.decompose` (slow queue): the paper's recursive planning, just
 in time on the game clock.
 
+Before a day's outline the agent recalls "<name>'s plan for <date>" and "important recent
+events" (`planning.day_context`), revises its `currently` from them (the old one kept in
+`agents.currently_history`) and plans with both: an invitation accepted yesterday is in today's
+outline at its time and place.
+
 Result keys: a day is planned once (`agents.planned_day`, claimed with the outline); a plan item
 is decomposed once (its live children). Both are checked before the model is asked, under an
 advisory lock on the job's key so a duplicate delivery waits and then finds the work done;
@@ -17,10 +22,18 @@ from celery import shared_task
 
 from cognition import planning
 from cognition.types import Granularity
+from db.queries.agents import revise_currently
 from db.queries.events import emit
 from db.queries.memories import list_memories
 from db.queries.places import known_paths
-from db.queries.plans import decomposable, lived_day, save_children, save_outline, to_item
+from db.queries.plans import (
+    day_around,
+    decomposable,
+    lived_day,
+    save_children,
+    save_outline,
+    to_item,
+)
 from workers.tasks.base import RETRY_POLICY
 from workers.tasks.scope import AgentScope, agent_scope, enrich_later
 
@@ -47,11 +60,18 @@ def plan_day(agent_id: str, day: str) -> dict[str, object]:
         if scope is None or not _outline_due(scope, wanted):
             return {"items": 0}
         agent, session = scope.agent, scope.session
+        recalled = planning.day_context(scope.store, name=agent.name, now=scope.now)
+        currently = planning.revise_currently(
+            scope.mind, persona=scope.persona, context=recalled, now=scope.now
+        )
+        scope.store.finish()  # memory rows before the agent row: enrichment's lock order
+        revise_currently(session, agent, currently=currently, at=scope.now)
         items = planning.plan_day(
             scope.store,
             scope.mind,
             persona=scope.persona,
             summary=scope.summary,
+            notes=recalled.notes,
             previous_day=planning.previous_day_summary(
                 lived_day(session, agent_id=agent.id, day=wanted - timedelta(days=1))
             ),
@@ -93,17 +113,27 @@ def decompose(agent_id: str, plan_id: int, granularity: str) -> dict[str, object
         parent = decomposable(session, agent_id=agent.id, plan_id=plan_id, granularity=level)
         if parent is None:
             return {"steps": 0}
+        item = to_item(parent)
+        schedule = day_around(session, agent_id=agent.id, at=item.start)
+        memories = planning.recalled_for(scope.store, item, now=scope.now)
         if level is Granularity.HOUR:
             steps = planning.decompose_hours(
-                scope.mind, to_item(parent), persona=scope.persona, summary=scope.summary
+                scope.mind,
+                item,
+                persona=scope.persona,
+                summary=scope.summary,
+                schedule=schedule,
+                memories=memories,
             )
         else:
             steps = planning.decompose_tasks(
                 scope.mind,
-                to_item(parent),
+                item,
                 persona=scope.persona,
                 summary=scope.summary,
                 known_places=known_paths(session, [agent.id])[agent.id],
+                schedule=schedule,
+                memories=memories,
             )
         rows = save_children(
             session, parent=parent, items=steps, granularity=level, decided_at=scope.now

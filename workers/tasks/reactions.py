@@ -15,6 +15,7 @@ from celery import shared_task
 from cognition import reacting
 from cognition.frugal import KnownRelationships, reaction_gate
 from cognition.perception import subject_name
+from cognition.places import SEPARATOR
 from cognition.summary import DEFAULT_MAX_AGE_HOURS, HOUR
 from cognition.types import Decision, Granularity
 from db.models import Memory
@@ -55,7 +56,7 @@ def decide_reaction(agent_id: str, memory_id: int) -> dict[str, object]:
         facts = reactions.gate_facts(
             session, agent=agent, memory=memory, status=status, now=scope.now
         )
-        skip = reaction_gate(facts, now=scope.now)
+        skip = None if scope.runtime.settings.paper else reaction_gate(facts, now=scope.now)
         decision = _decide(scope, memory, status) if skip is None else _carry_on(skip)
         reactions.record(session, claimed, decision, asked_mind=skip is None)
         plan_id = _replan(scope, decision) if decision.react else None
@@ -72,7 +73,7 @@ def _decide(scope: AgentScope, memory: Memory, status: str) -> Decision:
     known = recent_views(
         scope.session, agent_id=scope.agent.id, since=scope.now - RELATIONSHIP_FRESHNESS
     )
-    mind = KnownRelationships(scope.mind, known)
+    mind = KnownRelationships(scope.mind, {} if scope.runtime.settings.paper else known)
     decision = reacting.decide(
         scope.store,
         mind,
@@ -82,6 +83,7 @@ def _decide(scope: AgentScope, memory: Memory, status: str) -> Decision:
         observation=memory.description,
         now=scope.now,
         observed_entity=subject_name(memory.subject or "") or memory.description,
+        person=SEPARATOR not in (memory.subject or ""),
     )
     for other, view in mind.learned.items():
         other_agent = reactions.agent_named(scope.session, scope.agent.world_id, other)

@@ -6,8 +6,10 @@ stale summary, a reflection whose job was lost — and announces changed current
 sweep enqueues each piece of work under its deterministic key, so repeated sweeps never queue
 a job twice (`workers.dispatch`) and a job that runs twice does nothing twice (its result key
 in the database). Only one sweep runs at a time (a transaction-scoped advisory lock); one
-that finds another running returns at once. Open agent conversations whose ending job was
-lost are ended. Unenriched memories are `hearth.enrich_backlog`'s, on its own beat entry.
+that finds another running returns at once. Each open conversation's next line is sent when
+its game time has come (lines take game time), and conversations whose closing line was said,
+or whose ending job was lost, are ended. Unenriched memories are `hearth.enrich_backlog`'s,
+on its own beat entry.
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ from datetime import timedelta
 from celery import shared_task
 
 from db import locks
-from db.queries.conversations import stale_open
+from db.queries.conversations import due_lines, stale_open
 from db.queries.schedule import AgentDue, due_in_world, running_worlds
 from workers.dispatch import Dispatch
 from workers.runtime import get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
-from workers.tasks.conversations import END, end_key
+from workers.tasks.conversations import END, TURN, end_key, turn_key
 from workers.tasks.plans import DECOMPOSE, PLAN_DAY, decompose_key, plan_day_key
 from workers.tasks.reflections import REFLECT, reflect_key
+from workers.tasks.scope import enrich_later
 from workers.tasks.summaries import SUMMARIZE, summarize_key
 
 SWEEP_LOCK = "sweep_worlds"
@@ -51,8 +54,15 @@ def sweep_worlds() -> dict[str, int]:
                 session, world_ids=[w.world.id], before=w.now - STALE_CONVERSATION
             )
         ]
+        line = timedelta(seconds=runtime.settings.conversation_line_s)
+        talk = [due_lines(session, world_id=w.world.id, now=w.now, line=line) for w in worlds]
     sent = sum(_enqueue(runtime.dispatch, agent) for agent in due)
-    sent += sum(runtime.dispatch.send(END, [c], key=end_key(c)) for c in stale)
+    for world in worlds:
+        enrich_later(runtime, world.world.id, world.observed)
+    for lines, closing in talk:
+        sent += sum(runtime.dispatch.send(TURN, [c, seq], key=turn_key(c, seq)) for c, seq in lines)
+        stale += closing
+    sent += sum(runtime.dispatch.send(END, [c], key=end_key(c)) for c in dict.fromkeys(stale))
     return {
         "worlds": len(worlds),
         "enqueued": sent,

@@ -9,6 +9,7 @@ import pytest
 
 from cognition.dialogue import (
     DEFAULT_TURN_K,
+    NEWS_QUERY,
     Speaker,
     converse,
     reflect_on_relationship,
@@ -101,11 +102,14 @@ def test_every_turn_is_conditioned_on_the_speakers_own_retrieval() -> None:
     retrievals = {ROSA.name: recorded(rosa).retrievals, TOMAS.name: recorded(tomas).retrievals}
     expected_queries = [rosa.intent, *said[:3]]
     for n, (call, line) in enumerate(zip(calls, conversation.turns, strict=True)):
-        retrieval = retrievals[line.speaker][n // 2]
+        retrieval, news = retrievals[line.speaker][n // 2 * 2 : n // 2 * 2 + 2]
         assert retrieval.query == expected_queries[n]
         assert retrieval.k == DEFAULT_TURN_K
-        assert list(call["memories"]) == retrieval.descriptions
-        assert line.memory_ids == retrieval.ids
+        assert news.query == NEWS_QUERY.format(name=line.speaker)
+        extra = [i for i in news.ids if i not in retrieval.ids]
+        assert line.memory_ids == (*retrieval.ids, *extra)
+        assert len(call["memories"]) == len(line.memory_ids)
+        assert list(call["memories"])[: len(retrieval.ids)] == retrieval.descriptions
         assert list(call["history"]) == [(t.speaker, t.text) for t in conversation.turns[:n]]
         own = rosa if line.speaker == ROSA.name else tomas
         assert (call["intent"], call["relationship"], call["summary"]) == (
@@ -141,7 +145,8 @@ def test_intent_coherence_the_plan_item_that_drives_the_plan_drives_the_words() 
     conversation = converse(a=rosa, b=tomas, mind=OfflineMind(), now=NOW)
 
     rosas = " ".join(t.text for t in conversation.turns if t.speaker == ROSA.name)
-    assert "Valentine's party" in rosas
+    assert "party at Juniper Cafe" in rosas
+    assert "Would you like to come" in rosas
     assert conversation.topic == current.description
 
     other = PlanItem(NOW, 30, "bake croissants for the morning rush")

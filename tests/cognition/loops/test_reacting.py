@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from itertools import pairwise
 
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
 from cognition.offline import OfflineMind
+from cognition.offline.reacting import STRANGER_ONE_IN
+from cognition.offline.text import stable_index
 from cognition.reacting import DEFAULT_CONTEXT_K, decide, reaction_item, replan_from
 from cognition.schedule import ends_at
 from cognition.testing import ScriptedMind
@@ -97,17 +100,20 @@ def test_the_offline_mind_greets_a_regular_it_remembers(store: RecordingStore) -
 
 def test_the_offline_mind_does_not_greet_a_stranger(store: RecordingStore) -> None:
     remember(store, MEMORIES, start=NOW - timedelta(hours=3))
+    not_hosting = replace(ROSA, currently="Rosa Delgado is baking bread", background="")
     decision = decide(
         store,
         OfflineMind(),
-        persona=ROSA,
+        persona=not_hosting,
         summary="Rosa runs Juniper Cafe.",
         status="serving customers at the counter",
         observation="Mara Quist is entering Juniper Cafe",
         observed_entity="Mara Quist",
         now=NOW,
     )
-    assert not decision.react
+    meets = stable_index(f"{ROSA.name}|Mara Quist", STRANGER_ONE_IN) == 0
+    assert decision.react == meets
+    assert decision.what == ("meet Mara and chat" if meets else "")
     assert "does not know" in decision.context  # the relationship summary says so
 
 

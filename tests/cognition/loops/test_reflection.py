@@ -27,7 +27,7 @@ KLAUS = [
 def _citing(word: str) -> Callable[..., list[Insight]]:
     """An insights script citing every numbered statement that contains `word`."""
 
-    def insights(*, question: str, statements: Sequence[str], n: int) -> list[Insight]:
+    def insights(*, question: str, statements: Sequence[str], n: int, **_: object) -> list[Insight]:
         cited = tuple(i for i, s in enumerate(statements, start=1) if word in s)
         return [Insight(f"Klaus cares about his {word}", cited)]
 

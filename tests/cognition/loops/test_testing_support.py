@@ -141,7 +141,9 @@ def test_scripted_mind_answers_in_order_then_falls_back_and_counts() -> None:
     )  # script spent
     assert mind.think(Insights("Why?", ["a", "b"], n=2)) == [Insight("Why?", (1,))]
     assert mind.count("emoji") == 2
-    assert mind.inputs("insights") == [{"question": "Why?", "statements": ["a", "b"], "n": 2}]
+    assert mind.inputs("insights") == [
+        {"question": "Why?", "statements": ["a", "b"], "n": 2, "name": ""}
+    ]
 
 
 def test_fixed_clock_moves_only_when_told() -> None:

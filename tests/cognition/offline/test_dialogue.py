@@ -1,150 +1,209 @@
-"""Dialogue: lines grounded in a retrieved memory, carrying the intent, ending sensibly."""
+"""Conversation and interviews without a model: lines composed from facts, news that spreads.
+
+The tests read lines as a player would: no nested quotes, no self-greeting, no bare verb after
+"is", names capitalised, and the news and invitations carried from one agent to the next.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
 from cognition.offline.dialogue import LONG_CONVERSATION, answer, next_utterance
-from cognition.offline.text import stems
-from cognition.types import Persona, Utterance
+from cognition.types import Persona
 
-from .personas import HELEN, IVO, ROSA, TOMAS
+NOW = datetime(2023, 2, 13, 9, 30)
+JUNIE = Persona(
+    name="Junie Halvorsen",
+    currently="Junie is planning the Valentine's Day party at The Copper Kettle",
+    speaking_style="bright and chatty; calls people 'love'",
+)
+TOMAS = Persona(
+    name="Tomas Ferreira",
+    currently="Tomas is practising a new song about the river",
+    speaking_style="laid-back and teasing",
+)
+PRIYA = Persona(name="Priya Raman", speaking_style="fast and direct")
+ELEANOR = Persona(name="Eleanor Voss", speaking_style="precise and formal")
+FELIX = Persona(name="Felix Moreau", speaking_style="soft-spoken and hesitant")
+PARTY_SEED = (
+    "Junie Halvorsen is planning a Valentine's Day party at The Copper Kettle on February 14 "
+    "from 6pm to 8pm"
+)
+RUNNING = 'Walter Brigg said to Tomas Ferreira: "I\'m running for a seat on the town council."'
+BARE_AFTER_IS = re.compile(r"\b(?:is|are|am) (?:say|have|sleep|go|work|open|talk|draw|eat)\b")
 
-INVITE = "invite Tomas to the Valentine's Day party at Juniper Cafe on February 14th at 5pm"
-MEMORIES = [
-    "Rosa Delgado is planning a Valentine's Day party at Juniper Cafe",
-    "Tomas Okafor is preparing for his chemistry exam",
-    "the coffee machine is idle",
-]
 
-
-def _say(
-    speaker: Persona = ROSA,
+def talk(
+    a: Persona,
+    b: Persona,
     *,
-    intent: str = INVITE,
-    history: tuple[tuple[str, str], ...] = (),
-    memories: list[str] = MEMORIES,
-    listener: str = "Tomas Okafor",
-) -> Utterance:
-    return next_utterance(
-        speaker=speaker, listener=listener, intent=intent, memories=memories, history=history
+    memories: dict[str, list[str]],
+    relationships: dict[str, str] | None = None,
+    intents: dict[str, str] | None = None,
+) -> list[tuple[str, str]]:
+    """Run a whole conversation; each side also remembers the lines it heard."""
+    history: list[tuple[str, str]] = []
+    sides = (a, b)
+    for n in range(LONG_CONVERSATION + 2):
+        me, you = sides[n % 2], sides[(n + 1) % 2]
+        heard = [f'{who} said to {me.name}: "{text}"' for who, text in history if who != me.name]
+        said = next_utterance(
+            speaker=me,
+            listener=you.name,
+            intent=(intents or {}).get(me.name, ""),
+            memories=[*memories.get(me.name, []), *heard],
+            history=history,
+            relationship=(relationships or {}).get(me.name, f"{me.name} likes {you.name}."),
+            now=NOW,
+        )
+        history.append((me.name, said.text))
+        if said.ends:
+            break
+    return history
+
+
+def readable(lines: Sequence[tuple[str, str]], names: Sequence[str]) -> None:
+    """What a player would refuse to read."""
+    for who, text in lines:
+        assert (text and text[0].isupper()) or text.startswith("Um, "), text
+        assert '"' not in text, text
+        assert not BARE_AFTER_IS.search(text), text
+        assert f"Hi {who.split()[0]}" not in text and "Hi me" not in text, text
+        assert not re.search(r"\b(\w+) \1\b", text, re.I), text
+        for name in names:
+            assert name.split()[0].lower() not in re.findall(r"\b[a-z]+\b", text), text
+
+
+def test_the_host_invites_and_the_guest_accepts_with_time_and_place() -> None:
+    lines = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
+    readable(lines, [JUNIE.name, TOMAS.name])
+    junie, tomas = lines[0][1], lines[1][1]
+    assert "I'm hosting a Valentine's Day party at The Copper Kettle on February 14" in junie
+    assert "Would you like to come?" in junie
+    assert "I'd love to come! I'll see you at The Copper Kettle at 6 pm." in tomas
+    assert lines[-1][1].startswith("See you at the Valentine's Day party")
+
+
+def test_news_spreads_from_a_guest_to_a_stranger() -> None:
+    first = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
+    heard = [f'{who} said to {TOMAS.name}: "{text}"' for who, text in first if who != TOMAS.name]
+    lines = talk(TOMAS, PRIYA, memories={TOMAS.name: heard}, relationships={PRIYA.name: ""})
+    readable(lines, [TOMAS.name, PRIYA.name])
+    tomas = " ".join(text for who, text in lines if who == TOMAS.name)
+    assert "Have you heard? Junie Halvorsen is hosting a Valentine's Day party" in tomas
+    priya = " ".join(text for who, text in lines if who == PRIYA.name)
+    assert "I'm Priya." in priya  # a stranger introduces herself
+    assert "I'd love to come!" in priya
+
+
+def test_a_candidacy_is_passed_on_and_welcomed() -> None:
+    lines = talk(TOMAS, PRIYA, memories={TOMAS.name: [RUNNING]})
+    readable(lines, [TOMAS.name, PRIYA.name, "Walter Brigg"])
+    assert any("Did you know that Walter Brigg is running for" in t for _, t in lines)
+    assert any("I didn't know Walter was running." in t for _, t in lines)
+
+
+def test_no_one_tells_a_host_about_their_own_party() -> None:
+    first = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
+    heard = [f'{who} said to {TOMAS.name}: "{text}"' for who, text in first if who != TOMAS.name]
+    lines = talk(TOMAS, JUNIE, memories={TOMAS.name: heard})
+    assert not any("Have you heard?" in text for who, text in lines if who == TOMAS.name)
+
+
+def test_small_talk_answers_with_what_one_is_doing() -> None:
+    said = next_utterance(
+        speaker=TOMAS,
+        listener=PRIYA.name,
+        intent="",
+        memories=[],
+        history=[(PRIYA.name, "Hi Tomas! How have you been?")],
+        relationship="Tomas likes Priya.",
+        now=NOW,
+        speaker_status="work at the counter",
+    )
+    assert said.text.startswith("Hello, Priya!") or said.text.startswith(("Hi", "Good"))
+    assert "I'm well, thanks. I've been busy working at the counter." in said.text
+
+
+def test_these_days_are_told_in_the_first_person() -> None:
+    lines = talk(TOMAS, PRIYA, memories={})
+    assert any("These days I'm practising a new song about the river." in t for _, t in lines)
+
+
+def test_styles_change_the_words_not_the_names() -> None:
+    formal = next_utterance(
+        speaker=ELEANOR, listener=TOMAS.name, intent="", memories=[], history=[],
+        relationship="Eleanor knows Tomas.", now=NOW,
+    )  # fmt: skip
+    assert "'" not in formal.text.replace("Tomas'", "")
+    shy = next_utterance(
+        speaker=FELIX, listener="Noor Haddad", intent="", memories=[], history=[],
+        relationship="Felix adores Noor.", now=NOW,
+    )  # fmt: skip
+    assert shy.text.startswith("Um, ") and "Noor" in shy.text
+    closing = talk(JUNIE, TOMAS, memories={})[-1]
+    if closing[0] == JUNIE.name:
+        assert closing[1].endswith(", love!")
+
+
+def test_conversations_end() -> None:
+    lines = talk(TOMAS, PRIYA, memories={TOMAS.name: [RUNNING, PARTY_SEED]})
+    assert len(lines) <= LONG_CONVERSATION + 1
+
+
+def test_lines_are_the_same_on_every_run() -> None:
+    """Golden lines: choices come from SHA-256 of the names, never Python's hash seed."""
+    lines = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
+    assert lines[0] == (
+        JUNIE.name,
+        "Good morning, Tomas! I'm hosting a Valentine's Day party at The Copper Kettle on "
+        "February 14 "
+        "from 6 pm to 8 pm! Would you like to come?",
     )
 
 
-def test_opening_greets_mentions_a_memory_and_the_invitation() -> None:
-    line = _say()
-    assert not line.ends
-    assert line.text.startswith("Hi Tomas!")
-    assert "I am planning a Valentine's Day party at Juniper Cafe" in line.text
-    assert "Would you like to come to the Valentine's Day party at Juniper Cafe" in line.text
-    assert "5pm" in line.text
-
-
-def test_memory_about_the_listener_is_said_to_them() -> None:
-    line = _say(intent="ask Tomas about his chemistry exam", memories=MEMORIES[1:])
-    assert "you are preparing for your chemistry exam" in line.text
-    assert "Can I ask you about your chemistry exam?" in line.text
-
-
-def test_speaking_style_shapes_the_line() -> None:
-    formal = _say(HELEN, intent="tell Tomas about his new prescription")
-    assert "I wanted to tell you about your new prescription." in formal.text
-    assert "!" not in formal.text
-    casual = _say(IVO, intent="chat")
-    assert casual.text.startswith("Hey Tomas!")
-    assert "How have you been?" in casual.text
-    shy = _say(TOMAS, listener="Lena Ward", intent="chat")
-    assert shy.text.startswith("Um, ")
-    cheerful = _say()
-    assert "." not in cheerful.text.replace("5pm", "")
-
-
-def test_a_question_about_the_invitation_is_answered_with_the_event() -> None:
-    opening = _say()
-    line = _say(history=(("Rosa Delgado", opening.text), ("Tomas Okafor", "What time is it?")))
-    assert "It's the Valentine's Day party at Juniper Cafe on February 14th at 5pm" in line.text
-    assert "Would you like" not in line.text  # already asked
-    assert not line.ends
-
-
-def test_acceptance_closes_the_conversation() -> None:
-    opening = _say()
-    line = _say(history=(("Rosa Delgado", opening.text), ("Tomas Okafor", "Sure, I'd love to!")))
-    assert line.ends
-    assert "See you at the Valentine's Day party" in line.text
-
-
-def test_goodbye_closes_the_conversation() -> None:
-    line = _say(history=(("Rosa Delgado", "Hi!"), ("Tomas Okafor", "Sorry, I have to go. Bye!")))
-    assert line.ends
-
-
-def test_long_conversations_wrap_up() -> None:
-    history = tuple(
-        ("Rosa Delgado" if i % 2 == 0 else "Tomas Okafor", f"line {i}")
-        for i in range(LONG_CONVERSATION)
+def test_the_interview_answers_from_the_fact_and_names_the_source() -> None:
+    heard = (
+        'Tomas Ferreira said to Priya Raman: "Have you heard? Junie Halvorsen is hosting a '
+        "Valentine's Day party at The Copper Kettle on February 14 from 6 pm to 8 pm. You "
+        'should come!"'
     )
-    assert _say(history=history).ends
-
-
-def test_later_turns_bring_up_a_new_memory() -> None:
-    opening = _say()
-    line = _say(history=(("Rosa Delgado", opening.text), ("Tomas Okafor", "I'm doing fine.")))
-    assert "chemistry exam" in line.text
-
-
-def test_utterance_is_deterministic() -> None:
-    assert _say() == _say()
-
-
-QUESTION_MEMORIES = [
-    "Tomas Okafor is preparing for his chemistry exam",
-    "Tomas Okafor saw Lena Ward at the library",
-    "Tomas Okafor has a secret crush on Lena Ward",
-    "the kettle is boiling",
-]
-
-
-def test_answer_retells_related_memories_and_cites_them() -> None:
     reply = answer(
-        question="How do you feel about Lena Ward?",
-        persona=TOMAS,
+        question="Did you know there is a Valentine's Day party?",
+        persona=PRIYA,
         summary="",
-        asker="Rosa",
-        memories=QUESTION_MEMORIES,
+        asker="an interviewer",
+        memories=["Priya Raman is coding", heard],
     )
-    assert reply.cited == (2, 3)
-    assert "I have a secret crush on Lena Ward" in reply.text
-    assert reply.text.startswith("Um, ")
+    assert reply.cited == (2,)
+    assert reply.text.startswith("Yes. Junie Halvorsen is hosting a Valentine's Day party")
+    assert reply.text.endswith("I heard about it from Tomas Ferreira.")
 
 
-def test_answer_cites_only_memories_that_share_words_with_the_question() -> None:
+def test_the_interview_says_no_rather_than_inventing() -> None:
     reply = answer(
-        question="When is your chemistry exam?",
-        persona=TOMAS,
+        question="Do you know who is running for the town council?",
+        persona=PRIYA,
         summary="",
-        asker="Rosa",
-        memories=QUESTION_MEMORIES,
+        asker="an interviewer",
+        memories=["Priya Raman is coding"],
     )
-    assert reply.cited == (1,)
-    for index in reply.cited:
-        assert stems(QUESTION_MEMORIES[index - 1]) & stems("When is your chemistry exam?")
+    assert reply == type(reply)("No, I don't know who is running.", ())
 
 
-def test_answer_admits_ignorance_rather_than_inventing() -> None:
+def test_knowing_of_someone_cites_where_they_were_seen() -> None:
     reply = answer(
-        question="Who won the mayoral election?",
-        persona=HELEN,
+        question="Do you know of Tomas Ferreira?",
+        persona=PRIYA,
         summary="",
-        asker="Ivo",
-        memories=QUESTION_MEMORIES,
+        asker="an interviewer",
+        memories=["Priya Raman is coding", "Tomas Ferreira is brewing coffee"],
     )
-    assert reply.cited == ()
-    assert "not sure" in reply.text
-
-
-def test_answer_about_oneself_uses_the_summary() -> None:
-    summary = "Name: Helen Park (age: 56)\nInnate traits: precise\nHelen Park runs Willow Pharmacy."
-    reply = answer(
-        question="Tell me about yourself", persona=HELEN, summary=summary, asker="Ivo", memories=[]
+    assert reply.text == "Yes, I know Tomas Ferreira. I last saw Tomas Ferreira brewing coffee."
+    assert reply.cited == (2,)
+    unknown = answer(
+        question="Do you know of Walter Brigg?", persona=PRIYA, summary="", asker="x", memories=[]
     )
-    assert "I run Willow Pharmacy." in reply.text
-    assert reply.cited == ()
+    assert unknown.text == "No, I don't think I know Walter Brigg." and unknown.cited == ()

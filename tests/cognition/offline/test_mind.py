@@ -20,6 +20,7 @@ from cognition.requests import (
     OPERATIONS,
     AnswerQuestion,
     ChooseLocation,
+    ConversationNotes,
     Decompose,
     Emoji,
     Insights,
@@ -30,6 +31,7 @@ from cognition.requests import (
     React,
     ReflectionQuestions,
     Request,
+    ReviseCurrently,
     SummarizeAgent,
     SummarizeRelationship,
 )
@@ -104,6 +106,18 @@ CALLS: dict[str, Callable[[Mind], Any]] = {
         )
     ),
 }
+
+CALLS["conversation_notes"] = lambda m: m.think(
+    ConversationNotes(
+        name="Tomas Okafor",
+        other="Rosa Delgado",
+        lines=[("Rosa Delgado", "Hi Tomas!"), ("Tomas Okafor", "Hi Rosa!")],
+        now=NOW,
+    )
+)
+CALLS["revise_currently"] = lambda m: m.think(
+    ReviseCurrently(persona=TOMAS, plan_notes=[], events=[], now=NOW)
+)
 
 EXPECTED_TYPES: dict[str, type] = {
     "summarize_agent": str,

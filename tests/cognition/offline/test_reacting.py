@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
-from cognition.offline.reacting import react
-from cognition.types import Reaction
+from dataclasses import replace
+
+from cognition.offline.reacting import STRANGER_ONE_IN, react
+from cognition.offline.text import stable_index
+from cognition.types import Persona, Reaction
 
 from .personas import ROSA
+
+HOSTING = ROSA
+PLAIN = replace(ROSA, currently="Rosa Delgado is baking bread", background="Rosa runs a cafe.")
 
 CONTEXT = "Tomas Okafor is a regular at Juniper Cafe. Tomas likes the almond croissants."
 
 
 def _react(
-    observation: str, *, context: str = CONTEXT, status: str = "serving customers"
+    observation: str,
+    *,
+    context: str = CONTEXT,
+    status: str = "serving customers",
+    persona: Persona = PLAIN,
 ) -> Reaction:
-    return react(persona=ROSA, summary="", status=status, observation=observation, context=context)
+    return react(
+        persona=persona, summary="", status=status, observation=observation, context=context
+    )
 
 
 def test_greets_a_known_agent_not_seen_recently() -> None:
@@ -33,13 +45,30 @@ def test_a_conversation_already_under_way_suppresses_the_greeting() -> None:
     assert not _react("Tomas Okafor is at the counter", status="talking with Tomas").react
 
 
-def test_strangers_are_not_greeted() -> None:
-    assert not _react("Mara Quist is entering Juniper Cafe").react
+def test_strangers_are_met_now_and_then() -> None:
+    for stranger in ("Mara Quist", "Ola Berg", "Kit Lane", "Sam Hale", "Ana Ruiz", "Bo Kemp"):
+        reaction = _react(f"{stranger} is entering Juniper Cafe")
+        meets = stable_index(f"{PLAIN.name}|{stranger}", STRANGER_ONE_IN) == 0
+        assert reaction.react == meets
+        if meets:
+            assert reaction.what == f"meet {stranger.split()[0]} and chat"
+
+
+def test_a_host_invites_everyone_it_sees() -> None:
+    reaction = _react("Mara Quist is entering Juniper Cafe", persona=HOSTING)
+    assert reaction.talk_to == "Mara Quist"
+    assert reaction.what == "invite Mara to the Valentine's Day party"
+
+
+def test_a_candidate_asks_for_votes() -> None:
+    walter = Persona(name="Walter Brigg", currently="Walter is running for the town council")
+    reaction = _react("Tomas Okafor is entering Juniper Cafe", persona=walter)
+    assert reaction.what == "ask Tomas to vote in the election"
 
 
 def test_known_from_the_summary_counts() -> None:
     reaction = react(
-        persona=ROSA,
+        persona=PLAIN,
         summary="Rosa Delgado is friends with Helen Park.",
         status="baking",
         observation="Helen Park is walking past the cafe",

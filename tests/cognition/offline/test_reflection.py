@@ -1,82 +1,92 @@
-"""Reflection: questions about frequent subjects, insights that cite their real evidence."""
+"""Reflection without a model: questions about what fills the stream, insights as sentences
+about the reflecting person that cite exactly the statements carrying their fact."""
 
 from __future__ import annotations
+
+import re
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cognition.offline.reflection import insights, reflection_questions
-from cognition.offline.text import stems
 
-RECORDS = [
-    "Tomas Okafor is studying chemistry in the library",
-    "Tomas Okafor is eating lunch at Juniper Cafe",
-    "Lena Ward is painting a mural on the college wall",
-    "Tomas Okafor is reviewing chemistry notes for the exam",
-    "Tomas Okafor saw Lena Ward and felt nervous",
-    "Rosa Delgado is baking pastries",
-    "Tomas Okafor is practising chemistry problems",
+JUNIE = "Junie Halvorsen"
+STREAM = [
+    "Junie Halvorsen is brewing coffee",
+    "Tomas Ferreira is serving customers at the counter",
+    'Junie Halvorsen said to Tomas Ferreira: "Good morning, Tomas!"',
+    "Junie Halvorsen is brewing coffee",
+    'Tomas Ferreira said to Junie Halvorsen: "Hello, Junie!"',
+    "Tomas Ferreira is serving customers at the counter",
+    "Junie Halvorsen is planning a Valentine's Day party at The Copper Kettle on February 14",
+    "Walter Brigg is running for a seat on the town council",
 ]
 
 
-def test_questions_are_about_the_most_frequent_subject_first() -> None:
-    questions = reflection_questions(RECORDS, 3)
-    assert len(questions) == 3
-    assert "Tomas Okafor" in questions[0]
-    assert all(q.endswith("?") for q in questions)
-    assert len(set(questions)) == len(questions)
+def test_questions_follow_what_the_stream_is_about() -> None:
+    assert reflection_questions(STREAM, 5, name=JUNIE) == [
+        "What is Junie Halvorsen looking forward to?",
+        "What does Junie Halvorsen know about the election?",
+        "What is Junie Halvorsen's relationship with Tomas Ferreira?",
+        "How has Junie Halvorsen been spending the time?",
+    ]
+    assert len(reflection_questions(STREAM, 2, name=JUNIE)) == 2
 
 
-def test_question_pairs_a_person_with_what_accompanies_them() -> None:
-    questions = reflection_questions(RECORDS, 1)
-    assert questions == ["What is Tomas Okafor's relationship with chemistry?"] or (
-        "chemistry" in questions[0]
+def test_insights_are_sentences_about_the_person_citing_their_evidence() -> None:
+    about_tomas = insights(
+        "What is Junie Halvorsen's relationship with Tomas Ferreira?", STREAM, 5, name=JUNIE
     )
+    assert [(i.text, i.cited_indices) for i in about_tomas] == [
+        ("Junie Halvorsen has been talking with Tomas Ferreira lately.", (3, 5)),
+        ("Junie Halvorsen often sees Tomas Ferreira serving customers at the counter.", (2, 6)),
+    ]
+    [party] = insights("What is Junie Halvorsen looking forward to?", STREAM, 5, name=JUNIE)
+    assert party.text == (
+        "Junie Halvorsen is hosting a Valentine's Day party at The Copper Kettle on February 14 "
+        "and wants people to come."
+    )
+    assert party.cited_indices == (7,)
+    [vote] = insights("What does Junie Halvorsen know about the election?", STREAM, 5, name=JUNIE)
+    assert vote.text == (
+        "Junie Halvorsen knows that Walter Brigg is running for a seat on the town council."
+    )
+    [time] = insights("How has Junie Halvorsen been spending the time?", STREAM, 5, name=JUNIE)
+    assert time.text == "Junie Halvorsen has spent much of the time brewing coffee."
+    assert time.cited_indices == (1, 4)
 
 
-def test_questions_are_deterministic_and_bounded() -> None:
-    assert reflection_questions(RECORDS, 5) == reflection_questions(RECORDS, 5)
-    assert len(reflection_questions(RECORDS, 2)) == 2
-    assert reflection_questions(RECORDS, 0) == []
-    assert reflection_questions([], 3) == []
+def test_unsupported_questions_get_only_the_general_insight() -> None:
+    [general] = insights(
+        "What is Junie Halvorsen's relationship with Ada Okafor?", STREAM, 5, name=JUNIE
+    )
+    assert general.text == "Junie Halvorsen has had a full day."
+    assert general.cited_indices == (1, 3, 4, 5, 7)
+    others = ["the stove is idle", "Tomas Ferreira is serving customers"]
+    assert insights("What is Junie Halvorsen looking forward to?", others, 5, name=JUNIE) == []
+    assert reflection_questions([], 3, name=JUNIE) == []
 
 
-def test_insight_aggregates_the_repeated_fact_and_cites_it() -> None:
-    found = insights("What is Tomas Okafor's relationship with chemistry?", RECORDS, 3)
-    assert found, "three chemistry statements must yield an insight"
-    first = found[0]
-    assert first.cited_indices == (1, 4, 7)
-    assert "chemistry" in first.text
-    assert first.text.startswith("Tomas Okafor is often")
-
-
-def test_every_cited_statement_contains_the_fact_the_insight_names() -> None:
-    for question in reflection_questions(RECORDS, 3):
-        for insight in insights(question, RECORDS, 5):
-            assert all(1 <= i <= len(RECORDS) for i in insight.cited_indices)
-            assert len(insight.cited_indices) >= 2
-            shared = set.intersection(*(stems(RECORDS[i - 1]) for i in insight.cited_indices))
-            assert shared & stems(insight.text), (insight, shared)
-
-
-def test_insights_are_distinct_and_at_most_n() -> None:
-    found = insights("What is Tomas Okafor's relationship with chemistry?", RECORDS, 2)
-    assert len(found) <= 2
-    assert len({i.cited_indices for i in found}) == len(found)
-    assert insights("anything?", RECORDS, 0) == []
-
-
-def test_nothing_repeated_means_no_insight() -> None:
-    assert insights("What happened?", ["a cat sat", "the dog barked"], 5) == []
-
-
-@given(
-    st.lists(st.sampled_from([*RECORDS, "Lena Ward is reading", "x"]), max_size=12),
-    st.integers(min_value=0, max_value=6),
+WORDS = st.sampled_from(
+    [
+        "Junie Halvorsen is brewing coffee",
+        "Tomas Ferreira is sleep",
+        'Junie Halvorsen said to Tomas Ferreira: "Hi!"',
+        "the stove is burning",
+        "Priya Raman is coding",
+        "Walter Brigg is running for mayor",
+        "",
+    ]
 )
-def test_citations_never_leave_the_range(statements: list[str], n: int) -> None:
-    found = insights("What is Tomas Okafor's relationship with chemistry?", statements, n)
-    assert len(found) <= n
-    for insight in found:
-        assert insight.cited_indices == tuple(sorted(set(insight.cited_indices)))
-        assert all(1 <= i <= len(statements) for i in insight.cited_indices)
+
+
+@given(st.lists(WORDS, max_size=12), st.integers(min_value=1, max_value=5))
+def test_insights_cite_only_numbered_statements_and_read_as_sentences(
+    statements: list[str], n: int
+) -> None:
+    for question in reflection_questions(statements, 4, name=JUNIE):
+        for insight in insights(question, statements, n, name=JUNIE):
+            assert insight.cited_indices
+            assert all(1 <= i <= len(statements) for i in insight.cited_indices)
+            assert insight.text.startswith(JUNIE) and insight.text.endswith(".")
+            assert not re.search(r"\bis (?:sleep|have|say)\b", insight.text)

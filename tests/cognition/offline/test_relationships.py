@@ -1,4 +1,5 @@
-"""Relationships: sentiment from polar words around neutral, a summary quoting the evidence."""
+"""Relationships: sentiment from polar words around neutral, a summary composed from facts
+(how they know each other, how often they talked), never quoting a statement."""
 
 from __future__ import annotations
 
@@ -8,20 +9,23 @@ from hypothesis import strategies as st
 from cognition.offline.relationships import NEUTRAL, relationship, sentiment
 
 
-def test_warm_statements_raise_sentiment_and_are_quoted() -> None:
+def test_warm_statements_raise_sentiment_and_the_summary_is_composed() -> None:
     update = relationship(
         name="Rosa Delgado",
         other="Tomas Okafor",
         statements=[
+            "Rosa Delgado knows Tomas Okafor: a regular who loves almond croissants.",
             "Tomas Okafor thanked Rosa for the croissants",
             "Helen Park is busy",
+            'Tomas Okafor said to Rosa Delgado: "Thank you, they are lovely!"',
             "Tomas is a kind and friendly regular",
         ],
     )
     assert update.sentiment > NEUTRAL
-    assert update.summary.startswith("Rosa Delgado")
-    assert "Tomas Okafor thanked Rosa for the croissants" in update.summary
-    assert "Helen" not in update.summary
+    assert update.summary == (
+        "Rosa Delgado is very fond of Tomas Okafor (a regular who loves almond croissants). "
+        "They have talked once recently."
+    )
 
 
 def test_hostile_statements_lower_sentiment() -> None:

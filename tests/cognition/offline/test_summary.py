@@ -1,39 +1,57 @@
-"""The agent summary keeps the paper's five-line shape, falling back to persona fields."""
+"""The summary description without a model: the paper's five lines, never repeating itself."""
 
 from __future__ import annotations
 
 from cognition.offline.summary import summarize_agent
+from cognition.types import Persona
 
-from .personas import IVO, ROSA
+JUNIE = Persona(
+    name="Junie Halvorsen",
+    age=38,
+    innate="warm, energetic, organized",
+    background="Junie Halvorsen owns The Copper Kettle; Junie took over the cafe six years ago",
+    currently="Junie is planning the Valentine's Day party; she is inviting everyone",
+)
 
 
-def test_summary_has_the_papers_shape_from_retrievals() -> None:
-    text = summarize_agent(
-        persona=ROSA,
+def test_five_lines_in_the_papers_shape() -> None:
+    summary = summarize_agent(
+        persona=JUNIE,
         retrieved={
-            "core": ["Rosa Delgado is warm and remembers every regular's order"],
-            "occupation": ["Rosa Delgado runs Juniper Cafe"],
-            "feeling": ["Rosa Delgado is excited about the Valentine's Day party"],
+            "core": ["Junie Halvorsen owns The Copper Kettle"],
+            "occupation": ["Junie Halvorsen is brewing coffee"],
+            "feeling": ["Junie Halvorsen is looking forward to the party"],
         },
     )
-    lines = text.split("\n")
-    assert lines == [
-        "Name: Rosa Delgado (age: 41)",
-        "Innate traits: warm, sociable, organised",
-        "Rosa Delgado is warm and remembers every regular's order.",
-        "Rosa Delgado runs Juniper Cafe.",
-        "Rosa Delgado is excited about the Valentine's Day party.",
+    assert summary.splitlines() == [
+        "Name: Junie Halvorsen (age: 38)",
+        "Innate traits: warm, energetic and organized",
+        "Junie Halvorsen owns The Copper Kettle.",
+        "Junie Halvorsen is brewing coffee.",
+        "Junie Halvorsen is looking forward to the party.",
     ]
 
 
-def test_missing_retrievals_fall_back_to_the_persona() -> None:
-    lines = summarize_agent(persona=IVO, retrieved={}).split("\n")
-    assert len(lines) == 5
-    assert lines[2] == IVO.background
-    assert lines[3] == IVO.currently + "."
-    assert "Ivo" in lines[4]
+def test_a_statement_is_used_once_and_speech_never() -> None:
+    same = "Junie Halvorsen owns The Copper Kettle"
+    summary = summarize_agent(
+        persona=JUNIE,
+        retrieved={
+            "core": [same],
+            "occupation": [same, 'Tomas Ferreira said to Junie Halvorsen: "Hi!"'],
+            "feeling": [same],
+        },
+    )
+    assert summary.count("owns The Copper Kettle") == 1
+    assert '"' not in summary
+    assert "Junie is planning the Valentine's Day party." in summary  # the persona's own words
 
 
-def test_at_most_two_statements_per_line() -> None:
-    text = summarize_agent(persona=ROSA, retrieved={"core": ["A is b", "C is d", "E is f"]})
-    assert text.split("\n")[2] == "A is b. C is d."
+def test_nothing_retrieved_falls_back_to_the_persona() -> None:
+    lines = summarize_agent(persona=JUNIE, retrieved={}).splitlines()
+    assert (
+        lines[2]
+        == "Junie Halvorsen owns The Copper Kettle. Junie took over the cafe six years ago."
+    )
+    assert lines[3] == "Junie is planning the Valentine's Day party. She is inviting everyone."
+    assert lines[4] == "Junie is taking life one day at a time."

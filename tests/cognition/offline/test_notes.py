@@ -1,0 +1,77 @@
+"""What a conversation leaves behind: a planning note for an agreed event, a memo of news,
+and a `currently` that says what the agent will do."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from cognition.offline.notes import conversation_notes, revise_currently
+from cognition.types import Persona
+
+NOW = datetime(2023, 2, 13, 9, 30)
+INVITATION = [
+    (
+        "Junie Halvorsen",
+        "Good morning, Tomas! I'm hosting a Valentine's Day party at The Copper Kettle on "
+        "February 14 from 6 pm to 8 pm. Would you like to come?",
+    ),
+    ("Tomas Ferreira", "I'd love to come! I'll see you at The Copper Kettle at 6 pm."),
+    ("Junie Halvorsen", "See you at the Valentine's Day party, love!"),
+]
+GUEST_NOTE = (
+    "For Tomas Ferreira's planning: Tomas Ferreira agreed to go to Junie Halvorsen's Valentine's "
+    "Day party at The Copper Kettle on February 14 from 6 pm to 8 pm."
+)
+
+
+def test_the_guest_notes_the_event_and_the_news() -> None:
+    notes = conversation_notes(
+        name="Tomas Ferreira", other="Junie Halvorsen", lines=INVITATION, now=NOW
+    )
+    assert notes.planning == GUEST_NOTE
+    assert notes.memo == (
+        "Tomas Ferreira heard from Junie Halvorsen that Junie Halvorsen is hosting a Valentine's "
+        "Day party at The Copper Kettle on February 14 from 6 pm to 8 pm."
+    )
+
+
+def test_the_host_notes_who_is_coming_and_no_news() -> None:
+    notes = conversation_notes(
+        name="Junie Halvorsen", other="Tomas Ferreira", lines=INVITATION, now=NOW
+    )
+    assert notes.planning == (
+        "For Junie Halvorsen's planning: Tomas Ferreira said they would come to Junie Halvorsen's "
+        "Valentine's Day party at The Copper Kettle on February 14 from 6 pm to 8 pm."
+    )
+    assert notes.memo == ""
+
+
+def test_a_declined_invitation_leaves_no_plan() -> None:
+    declined = [INVITATION[0], ("Tomas Ferreira", "I'm sorry, I don't think I can make it.")]
+    notes = conversation_notes(
+        name="Tomas Ferreira", other="Junie Halvorsen", lines=declined, now=NOW
+    )
+    assert notes.planning == ""
+
+
+def test_small_talk_leaves_nothing() -> None:
+    chat = [("Tomas Ferreira", "Hi Priya! How have you been?"), ("Priya Raman", "I'm well.")]
+    notes = conversation_notes(name="Priya Raman", other="Tomas Ferreira", lines=chat, now=NOW)
+    assert (notes.planning, notes.memo) == ("", "")
+
+
+def test_currently_gains_the_days_plan_and_keeps_its_base() -> None:
+    tomas = Persona(name="Tomas Ferreira", currently="Tomas is practising a new song")
+    tuesday = datetime(2023, 2, 14, 6, 0)
+    revised = revise_currently(persona=tomas, plan_notes=[GUEST_NOTE], events=[], now=tuesday)
+    assert revised == (
+        "Tomas is practising a new song. On Tuesday, February 14, Tomas plans to go to Junie "
+        "Halvorsen's Valentine's Day party at The Copper Kettle at 6 pm."
+    )
+    again = revise_currently(
+        persona=Persona(name="Tomas Ferreira", currently=revised),
+        plan_notes=[],
+        events=[],
+        now=datetime(2023, 2, 15, 6, 0),
+    )
+    assert again == "Tomas is practising a new song."

@@ -1,0 +1,73 @@
+"""A persona's rhythm read from `daily_plan_requirement`: clauses, spans, places, weekdays."""
+
+from __future__ import annotations
+
+from cognition.offline.routine import EVENING, MORNING, rhythm
+
+
+def spans(requirement: str) -> list[tuple[str, object, object, int | None]]:
+    return [(d.activity, d.start, d.end, d.weekday) for d in rhythm(requirement).duties]
+
+
+def test_an_opening_and_a_shift_are_one_stretch() -> None:
+    assert spans(
+        "Junie opens The Copper Kettle at 7am and works at the counter until late afternoon; "
+        "she invites customers to her party whenever she can"
+    ) == [
+        ("open The Copper Kettle and work at the counter", 7 * 60, 17 * 60, None),
+        ("invite customers to her party", None, None, None),
+    ]
+
+
+def test_stated_hours_and_times_of_day() -> None:
+    assert spans(
+        "Tomas works at The Copper Kettle from 6:30am to 2pm and practises guitar at home in "
+        "the evening"
+    ) == [
+        ("work at The Copper Kettle", 6 * 60 + 30, 14 * 60, None),
+        ("practise guitar at home", EVENING, EVENING, None),
+    ]
+    assert spans("Noor attends lectures in the morning and works at the library from 1pm to 5pm")[
+        0
+    ] == ("attend lectures", MORNING, 12 * 60, None)
+
+
+def test_works_from_a_time_is_a_start_and_until_is_an_end() -> None:
+    assert spans("Sam works from 1pm") == [("work", 13 * 60, None, None)]
+    assert spans("Sam works until 9pm") == [("work", None, 21 * 60, None)]
+
+
+def test_a_shift_to_midnight_ends_after_the_day() -> None:
+    assert spans("Rosalind works at The Lantern Tavern from 4pm to midnight") == [
+        ("work at The Lantern Tavern", 16 * 60, 24 * 60, None)
+    ]
+
+
+def test_a_weekday_restricts_a_duty() -> None:
+    [_, class_] = rhythm(
+        "Grace works at her pottery wheel most of the day and teaches a pottery class at Wren "
+        "College on Wednesday afternoons"
+    ).duties
+    assert (class_.activity, class_.weekday) == ("teach a pottery class at Wren College", 2)
+    assert class_.applies_on(2) and not class_.applies_on(1)
+
+
+def test_an_elliptical_clause_borrows_the_verb_and_asides_keep_the_place() -> None:
+    assert spans("Hiro draws at The Copper Kettle from 8am to noon and at home in the afternoon")[
+        1
+    ] == ("draw at home", 13 * 60, 17 * 60, None)
+    [carpentry] = rhythm(
+        "Marcus does carpentry from 8am to 5pm, this month mostly in the library"
+    ).duties
+    assert carpentry.activity == "do carpentry"
+    assert "in the library" in carpentry.context
+
+
+def test_lunch_at_home_and_clauses_that_are_not_the_personas() -> None:
+    plan = rhythm(
+        "Daniel opens the store at 7am and works there until 9pm, with a long lunch at home"
+    )
+    assert plan.lunch_at_home and plan.long_lunch
+    assert spans("Lucia writes at the cafe in the afternoon; the Courier goes out on Fridays") == [
+        ("write at the cafe", 13 * 60, 17 * 60, None)
+    ]
