@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from sqlalchemy.orm import Session
 
+from cognition.embedding_cache import content_hash
 from cognition.types import PlanItem, PlanLevel
 from db.models import Conversation, LlmCall, Memory, MemoryEvidence, Utterance
 from db.queries.plans import save_items, supersede
@@ -28,7 +29,7 @@ def reflection(
 ) -> int:
     row = Memory(world_id=world_id, agent_id=agent_id, kind="reflection", description=text,
                  created_at=at, last_accessed_at=at, importance=7, importance_scored=True,
-                 content_hash="0" * 64, depth=depth, source="agent")  # fmt: skip
+                 content_hash=content_hash(text), depth=depth, source="agent")  # fmt: skip
     session.add(row)
     session.flush()
     session.add_all(MemoryEvidence(reflection_id=row.id, evidence_id=i) for i in cites)
@@ -81,38 +82,51 @@ def relationship(
                          at=at + timedelta(hours=hour))  # fmt: skip
 
 
+HOME = "Riverside Apartments: apartment 1"
+CAFE = "The Copper Kettle"
+
+
 def day_plan(session: Session, *, agent_id: uuid.UUID, day: datetime) -> dict[str, int]:
-    """A day outline with hour chunks and tasks under its 8 am item, and a superseded
-    afternoon replaced by a reaction: the shapes a plan timeline must show."""
+    """Junie's day in the demo town: an outline, hour chunks of the morning, tasks of its
+    9 o'clock hour, and an afternoon superseded by a reaction and written again after it —
+    every shape a plan timeline must show."""
     at = day.replace(hour=0, minute=0)
+
+    def t(hours: float) -> datetime:
+        return at + timedelta(hours=hours)
+
     days = save_items(session, agent_id=agent_id, level=PlanLevel.DAY, decided_at=at, items=[
-        PlanItem(at, 7 * 60, "sleep", "Lin house: bedroom: bed", "😴"),
-        PlanItem(at + timedelta(hours=7), 60, "wake up and get ready", "Lin house: bathroom", "🪥"),
-        PlanItem(at + timedelta(hours=8), 4 * 60, "work at the cafe", "Hobbs Cafe: counter", "☕"),
-        PlanItem(at + timedelta(hours=12), 6 * 60, "paint in the park", "park: bench", "🎨"),
-        PlanItem(at + timedelta(hours=18), 6 * 60, "dinner, then read", "Lin house: kitchen", "📖"),
+        PlanItem(t(0), 330, "sleep", f"{HOME}: bedroom: bed", "😴"),
+        PlanItem(t(5.5), 90, "wake up and bake pastries", f"{HOME}: kitchen: stove", "🥐"),
+        PlanItem(t(7), 300, "open the cafe and serve breakfast", f"{CAFE}: counter", "☕"),
+        PlanItem(t(12), 360, "work the afternoon shift", f"{CAFE}: counter", "🧁"),
+        PlanItem(t(18), 120, "host the Valentine's Day party", f"{CAFE}: dining area", "💘"),
+        PlanItem(t(20), 240, "tidy up and go to bed", f"{HOME}: bedroom: bed", "🧹"),
     ])  # fmt: skip
     hours = save_items(session, agent_id=agent_id, level=PlanLevel.HOUR, parent_id=days[2].id,
                        decided_at=at, items=[
-        PlanItem(at + timedelta(hours=8), 60, "open the cafe", "Hobbs Cafe: counter", "🔑"),
-        PlanItem(at + timedelta(hours=9), 180, "serve customers", "Hobbs Cafe: counter", "☕"),
+        PlanItem(t(7), 60, "open the cafe", f"{CAFE}: counter", "🔑"),
+        PlanItem(t(8), 60, "serve the morning rush", f"{CAFE}: counter: espresso machine", "☕"),
+        PlanItem(t(9), 60, "invite the regulars to the party", f"{CAFE}: dining area", "💌"),
+        PlanItem(t(10), 120, "bake for the party", f"{CAFE}: kitchen: oven", "🎂"),
     ])  # fmt: skip
-    save_items(session, agent_id=agent_id, level=PlanLevel.TASK, parent_id=hours[0].id,
+    save_items(session, agent_id=agent_id, level=PlanLevel.TASK, parent_id=hours[2].id,
                decided_at=at, items=[
-        PlanItem(at + timedelta(hours=8), 15, "unlock the door", "Hobbs Cafe", "🔑"),
-        PlanItem(at + timedelta(hours=8, minutes=15), 30, "brew the first pot",
-                 "Hobbs Cafe: counter: coffee machine", "☕", "brewing"),
-        PlanItem(at + timedelta(hours=8, minutes=45), 15, "wipe the tables", "Hobbs Cafe", "🧽"),
+        PlanItem(t(9), 15, "brew a fresh pot", f"{CAFE}: counter: espresso machine", "☕",
+                 "brewing"),
+        PlanItem(t(9.25), 15, "take orders at the counter", f"{CAFE}: counter", "🧾"),
+        PlanItem(t(9.5), 15, "tell the customers about the party", f"{CAFE}: dining area", "💌"),
+        PlanItem(t(9.75), 15, "restock the pastry case", f"{CAFE}: counter: pastry case", "🥐"),
     ])  # fmt: skip
     reaction = save_items(session, agent_id=agent_id, level=PlanLevel.DAY, decided_at=at,
-                          items=[PlanItem(at + timedelta(hours=12), 60,
-                                          "help Tomas carry boxes", "park", "📦")])  # fmt: skip
+                          items=[PlanItem(t(12), 60, "help Tomas carry the party decorations",
+                                          f"{CAFE}: dining area", "📦")])  # fmt: skip
     supersede(session, plan_ids=[days[3].id], replacement_id=reaction[0].id)
     rest = save_items(session, agent_id=agent_id, level=PlanLevel.DAY, decided_at=at, items=[
-        PlanItem(at + timedelta(hours=13), 5 * 60, "paint in the park", "park: bench", "🎨"),
+        PlanItem(t(13), 300, "work the afternoon shift", f"{CAFE}: counter", "🧁"),
     ])  # fmt: skip
     return {"superseded": days[3].id, "reaction": reaction[0].id, "rest": rest[0].id,
-            "work": days[2].id}  # fmt: skip
+            "morning": days[2].id}  # fmt: skip
 
 
 def model_calls(
