@@ -39,7 +39,8 @@ def cmd_up(args: argparse.Namespace, settings: Settings) -> int:
                 f"hearth: data in {s.home} ({', '.join(up.stack.embedded) or 'external servers'})"
             )
             print(f"hearth: {_mind_line(s)}")
-            print(f"hearth: API listening on {up.base_url}  (docs: {up.base_url}/docs)")
+            print(f"hearth: API listening on {up.base_url}  (docs: {up.base_url}/docs, "
+                  f"inspector: {up.base_url}/inspector)")  # fmt: skip
             if admin.generated_now:
                 print(f"hearth: admin key (shown once, saved in {admin.path}): {admin.key}")
             elif admin.path is not None:
