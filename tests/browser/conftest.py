@@ -44,8 +44,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(skip)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Module-scoped: Playwright's sync API keeps an event loop running in this thread while
+    it is open, and tests elsewhere call `asyncio.run`."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
