@@ -11,7 +11,9 @@ from db.providers import build_embedder, build_mind
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from service.body_limit import BodyLimit
+from service.docs import install_docs
 from service.errors import install_error_handlers
+from service.inspector import install_inspector
 from service.routes import ROUTERS
 from workers.app import make_celery
 
@@ -37,7 +39,8 @@ def create_app(settings: Settings) -> FastAPI:
         yield
         engine.dispose()
 
-    app = FastAPI(title=API_TITLE, description=API_DESCRIPTION, version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title=API_TITLE, description=API_DESCRIPTION, version="0.1.0", lifespan=lifespan,
+                  docs_url=None, redoc_url=None)  # fmt: skip
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_session_factory(engine)
@@ -49,4 +52,6 @@ def create_app(settings: Settings) -> FastAPI:
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    install_docs(app)  # Swagger UI and ReDoc served from a package, not a CDN
+    install_inspector(app)
     return app

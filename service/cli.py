@@ -9,6 +9,7 @@ hearth sql "SELECT …"      a query as the read-only analyst role
 hearth reembed             re-embed every memory with the configured embedder (resumable)
 hearth demo [--hours H]     the 25-agent demo town, driven through the API, then a report
 hearth status              what is running and how much is stored
+hearth openapi             the API's OpenAPI document (JSON), without starting anything
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def cmd_up(args: argparse.Namespace, settings: Settings) -> int:
                 f"hearth: data in {s.home} ({', '.join(up.stack.embedded) or 'external servers'})"
             )
             print(f"hearth: {_mind_line(s)}")
-            print(f"hearth: API listening on {up.base_url}  (docs: {up.base_url}/docs)")
+            print(f"hearth: API listening on {up.base_url}  (docs: {up.base_url}/docs, "
+                  f"inspector: {up.base_url}/inspector)")  # fmt: skip
             if admin.generated_now:
                 print(f"hearth: admin key (shown once, saved in {admin.path}): {admin.key}")
             elif admin.path is not None:
@@ -163,6 +165,13 @@ def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_openapi(args: argparse.Namespace, settings: Settings) -> int:
+    from service.openapi_export import openapi_text
+
+    sys.stdout.write(openapi_text(settings))
+    return 0
+
+
 def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
     with running_stack(settings, need_redis=False) as stack:
         return run_reembed(stack.settings, batch_size=args.batch_size)
@@ -230,6 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     status = sub.add_parser("status", help="what is running and stored")
     status.set_defaults(func=cmd_status)
+
+    openapi = sub.add_parser(
+        "openapi", help="print the OpenAPI document (clients are made from it)"
+    )
+    openapi.set_defaults(func=cmd_openapi)
     return parser
 
 

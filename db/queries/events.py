@@ -43,3 +43,10 @@ def events_after(
         .limit(limit)
     )
     return list(session.scalars(query))
+
+
+def last_event_id(session: Session, *, world_id: uuid.UUID) -> int:
+    """The newest committed event id of a world (0 before any): a reader that takes it before
+    reading state, then streams after it, misses no change made after that state."""
+    query = sa.select(sa.func.max(Event.id)).where(Event.world_id == world_id)
+    return int(session.scalar(query) or 0)

@@ -175,11 +175,12 @@ def list_memories(
     kinds: Sequence[str] | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
+    text: str | None = None,
 ) -> list[Memory]:
     """A page newest first (created_at, id descending, the agent's b-tree order).
 
     `before` is the (created_at, id) of the previous page's last row; `since` is inclusive and
-    `until` exclusive, both game times."""
+    `until` exclusive, both game times; `text` keeps descriptions containing it (any case)."""
     query = sa.select(Memory).where(Memory.agent_id == agent_id)
     if before is not None:
         query = query.where(sa.tuple_(Memory.created_at, Memory.id) < sa.tuple_(*before))
@@ -189,6 +190,8 @@ def list_memories(
         query = query.where(Memory.created_at >= since)
     if until is not None:
         query = query.where(Memory.created_at < until)
+    if text:
+        query = query.where(Memory.description.icontains(text, autoescape=True))
     query = query.order_by(Memory.created_at.desc(), Memory.id.desc()).limit(limit)
     return list(session.scalars(query))
 

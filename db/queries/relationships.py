@@ -71,3 +71,14 @@ def recent_views(
         for name, summary, sentiment in rows
         if summary
     }
+
+
+def agent_relationships(
+    session: Session, *, agent_id: uuid.UUID, after: str | None, limit: int
+) -> list[Relationship]:
+    """A page of how the agent sees each other, by the other's name (unique per agent);
+    `after` is the previous page's last name."""
+    query = sa.select(Relationship).where(Relationship.agent_id == agent_id)
+    if after is not None:
+        query = query.where(Relationship.other_name > after)
+    return list(session.scalars(query.order_by(Relationship.other_name).limit(limit)))

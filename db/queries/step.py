@@ -33,17 +33,38 @@ def known_agent_ids(
     return set(rows)
 
 
-def move_agents(session: Session, moves: Sequence[Whereabouts]) -> None:
-    """Record where the game says each agent is (only the fields it sent): ORM bulk UPDATE by
-    primary key, one executemany per field."""
-    for field in ("place", "position"):
-        values = [
-            {"id": m.agent_id, field: getattr(m, field)}
-            for m in moves
-            if getattr(m, field) is not None
-        ]
-        if values:
-            session.execute(sa.update(Agent), values)
+@dataclass(frozen=True)
+class Move:
+    agent_id: uuid.UUID
+    name: str
+    place: str
+    previous: str | None
+
+
+MOVE_AGENTS = sa.text(
+    "UPDATE agents AS a SET place = v.place "
+    "FROM unnest(CAST(:ids AS uuid[]), CAST(:places AS text[])) AS v(id, place) "
+    "JOIN agents AS before ON before.id = v.id "
+    "WHERE a.id = v.id AND a.place IS DISTINCT FROM v.place "
+    "RETURNING a.id, a.name, v.place, before.place AS previous"
+)
+
+
+def move_agents(session: Session, moves: Sequence[Whereabouts]) -> list[Move]:
+    """Record where the game says each agent is (only the fields it sent), and return the
+    agents whose place changed: one statement for places (an agent that stayed is not
+    written), one executemany for positions."""
+    placed = [m for m in moves if m.place is not None]
+    moved: list[Move] = []
+    if placed:
+        params = {"ids": [m.agent_id for m in placed], "places": [m.place for m in placed]}
+        moved = [Move(*row) for row in session.execute(MOVE_AGENTS, params)]
+    positions = [
+        {"id": m.agent_id, "position": m.position} for m in moves if m.position is not None
+    ]
+    if positions:
+        session.execute(sa.update(Agent), positions)
+    return moved
 
 
 def last_states(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -89,3 +89,52 @@ def usage_by_operation(session: Session, world_id: uuid.UUID, span: UsageRange) 
 def usage_total(session: Session, world_id: uuid.UUID, span: UsageRange) -> UsageRow:
     row = session.execute(sa.select(*_totals()).where(*_where(world_id, span))).one()
     return _row("total", "total", row)
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """The calls of one game-time bucket for one key (an operation, or an agent)."""
+
+    start: datetime
+    row: UsageRow
+
+
+def game_time_span(
+    session: Session, world_id: uuid.UUID, span: UsageRange
+) -> tuple[datetime, datetime] | None:
+    """The first and last game time of the world's calls in `span` (None when there are none)."""
+    query = sa.select(sa.func.min(LlmCall.game_time), sa.func.max(LlmCall.game_time)).where(
+        *_where(world_id, span), LlmCall.game_time.is_not(None)
+    )
+    first, last = session.execute(query).one()
+    return (first, last) if first is not None and last is not None else None
+
+
+def usage_over_time(
+    session: Session,
+    world_id: uuid.UUID,
+    span: UsageRange,
+    *,
+    bucket: timedelta,
+    origin: datetime,
+    by: str,
+) -> list[Bucket]:
+    """Figures per game-time bucket (`date_bin` from `origin`) and per operation or agent
+    (`by`), in bucket order; calls with no game time are not in any bucket."""
+    start = sa.func.date_bin(sa.literal(bucket, sa.Interval), LlmCall.game_time, origin)
+    key: list[Any] = [LlmCall.operation, LlmCall.model]
+    query = sa.select(start.label("start"), *key, *_totals())
+    if by == "agent":
+        key = [LlmCall.agent_id, Agent.name]
+        query = sa.select(start.label("start"), *key, *_totals()).outerjoin(
+            Agent, Agent.id == LlmCall.agent_id
+        )
+    query = (
+        query.where(*_where(world_id, span), LlmCall.game_time.is_not(None))
+        .group_by(start, *key)
+        .order_by(start, *key)
+    )
+    rows = session.execute(query)
+    if by == "agent":
+        return [Bucket(r.start, _row(str(r.agent_id or ""), r.name or "(world)", r)) for r in rows]
+    return [Bucket(r.start, _row(r.operation, r.model, r)) for r in rows]

@@ -11,6 +11,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from db.models import World
@@ -48,6 +49,16 @@ def create_world(
 
 def get_world(session: Session, world_id: uuid.UUID) -> World | None:
     return session.get(World, world_id)
+
+
+def list_worlds(
+    session: Session, *, after: tuple[datetime, uuid.UUID] | None, limit: int
+) -> list[World]:
+    """A page in creation order; `after` is the (created_at, id) of the previous page's last."""
+    query = sa.select(World)
+    if after is not None:
+        query = query.where(sa.tuple_(World.created_at, World.id) > sa.tuple_(*after))
+    return list(session.scalars(query.order_by(World.created_at, World.id).limit(limit)))
 
 
 def _freeze(world: World) -> None:

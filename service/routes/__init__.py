@@ -4,7 +4,9 @@ from fastapi import APIRouter
 
 from service.routes import (
     agents,
+    caller,
     chat,
+    conversations,
     events,
     health,
     inner_voice,
@@ -13,6 +15,7 @@ from service.routes import (
     personas,
     places,
     plans,
+    relationships,
     step,
     usage,
     worlds,
@@ -20,6 +23,7 @@ from service.routes import (
 
 ROUTERS: list[APIRouter] = [
     health.router,
+    caller.router,
     worlds.router,
     agents.router,
     memories.router,
@@ -27,6 +31,8 @@ ROUTERS: list[APIRouter] = [
     plans.router,
     step.router,
     chat.router,
+    conversations.router,
+    relationships.router,
     interview.router,
     places.router,
     personas.router,

@@ -111,10 +111,14 @@ def index(
     kind: Annotated[list[MemoryKind] | None, Query(description="repeat to allow several")] = None,
     since: Annotated[GameTime | None, Query(description="created_at ≥ since (game time)")] = None,
     until: Annotated[GameTime | None, Query(description="created_at < until (game time)")] = None,
+    text: Annotated[
+        str | None, Query(max_length=200, description="description contains this (any case)")
+    ] = None,
 ) -> MemoryPage:
     before = decode_cursor(cursor, _position)
     rows = list_memories(session, agent_id=agent.id, limit=limit + 1, before=before,
-                         kinds=[k.value for k in kind or []], since=since, until=until)  # fmt: skip
+                         kinds=[k.value for k in kind or []], since=since, until=until,
+                         text=text)  # fmt: skip
     page, more = rows[:limit], len(rows) > limit
     last = page[-1] if more else None
     next_cursor = encode_cursor([last.created_at.isoformat(), last.id]) if last else None

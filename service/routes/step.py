@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from sqlalchemy.orm import Session
 
 from cognition.perception import new_observation
 from cognition.types import MemorySource, NewMemory
 from db.models import Plan
+from db.queries.agents import list_agents
+from db.queries.events import emit, last_event_id
 from db.queries.memories import add_for_agents
 from db.queries.plans import end_of
 from db.queries.reactions import candidates as reaction_candidates
 from db.queries.step import (
+    Move,
     Whereabouts,
     current_actions,
     known_agent_ids,
@@ -29,9 +33,12 @@ from db.settings import Settings
 from service.deps import CurrentAgent, CurrentWorld, SessionDep, SettingsDep
 from service.enqueue import enqueue_enrichment, enqueue_reactions
 from service.errors import ERROR_RESPONSES, ApiError
+from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
 from service.schemas.step import (
     ActionRead,
+    ActionsPage,
     AgentAction,
+    AgentDoing,
     AgentNow,
     AgentStep,
     Perceived,
@@ -53,12 +60,16 @@ def step(
 ) -> StepResponse:
     ids = _validated_ids(session, world.id, body.agents)
     now = game_now(world)
-    move_agents(session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents])
+    moved = move_agents(
+        session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents]
+    )
     observations = _new_observations(session, body.agents)
     stored = add_for_agents(session, world_id=world.id, items=observations, now=now)
     to_decide = reaction_candidates(
         session, world_id=world.id, memories=stored, focal=not settings.paper
     )
+    if moved:
+        emit(session, world_id=world.id, type="agents_moved", payload=_moves(moved))
     session.commit()
     enqueue_enrichment(request.app.state.celery, [m.id for m in stored])
     enqueue_reactions(request.app.state.celery, to_decide)
@@ -101,6 +112,47 @@ def action(
 def _line(settings: Settings) -> timedelta:
     """How long a line of a conversation is heard: `HEARTH_CONVERSATION_LINE_S`."""
     return timedelta(seconds=settings.conversation_line_s)
+
+
+def _moves(moved: Sequence[Move]) -> dict[str, object]:
+    return {"moves": [{"agent_id": str(m.agent_id), "name": m.name, "place": m.place,
+                       "previous": m.previous} for m in moved]}  # fmt: skip
+
+
+@router.get(
+    "/actions",
+    response_model=ActionsPage,
+    summary="What every agent is doing now, and where (the town view; cursor pages)",
+)
+def actions(
+    world: CurrentWorld,
+    session: SessionDep,
+    settings: SettingsDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
+    cursor: str | None = None,
+) -> ActionsPage:
+    """Agents in creation order. `last_event_id` is read first: a client that streams the
+    world's events after it sees every change made since (`action_changed`, `agents_moved`,
+    `utterance`)."""
+    last_event = last_event_id(session, world_id=world.id)
+    position = decode_cursor(cursor, _agent_position)
+    rows = list_agents(session, world_id=world.id, after=position, limit=limit + 1)
+    page, more = rows[:limit], len(rows) > limit
+    now, ids = game_now(world), [a.id for a in page]
+    doing = current_actions(session, ids, now)
+    speech = utterances_in_progress(session, ids, now=now, line=_line(settings))
+    last = page[-1] if more else None
+    items = [
+        AgentDoing(agent_id=a.id, name=a.name, place=a.place, action=_action(doing.get(a.id)),
+                   utterance=_speech(speech.get(a.id)))
+        for a in page
+    ]  # fmt: skip
+    next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)]) if last else None
+    return ActionsPage(items=items, next_cursor=next_cursor, now=now, last_event_id=last_event)
+
+
+def _agent_position(values: list[object]) -> tuple[datetime, uuid.UUID]:
+    return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
 
 
 def _validated_ids(

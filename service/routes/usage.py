@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import asdict
-from datetime import UTC, datetime
-from typing import Literal
+from datetime import UTC, datetime, time, timedelta
+from typing import Annotated, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from db.queries.usage import (
+    Bucket,
     UsageRange,
     UsageRow,
+    game_time_span,
     usage_by_agent,
     usage_by_operation,
+    usage_over_time,
     usage_total,
 )
 from service.deps import CurrentWorld, SessionDep
-from service.errors import ERROR_RESPONSES
+from service.errors import ERROR_RESPONSES, ApiError
 from service.schemas.common import GameTime
-from service.schemas.usage import AgentUsage, OperationUsage, UsageFigures, UsageReport
+from service.schemas.usage import (
+    AgentUsage,
+    OperationUsage,
+    UsageBucket,
+    UsageFigures,
+    UsageReport,
+    UsageTimeline,
+)
 
 router = APIRouter(prefix="/v1/worlds/{world_id}", tags=["usage"], responses=ERROR_RESPONSES)
 
@@ -44,13 +55,75 @@ def usage(
     return UsageReport(
         basis=basis, since=since, until=until,
         total=UsageFigures.model_validate(_figures(usage_total(session, world.id, span))),
-        by_agent=[AgentUsage.model_validate({"agent_id": r.key, "agent": r.label, **_figures(r)})
-                  for r in usage_by_agent(session, world.id, span)],
-        by_operation=[
-            OperationUsage.model_validate({"operation": r.key, "model": r.label, **_figures(r)})
-            for r in usage_by_operation(session, world.id, span)
-        ],
+        by_agent=[_agent(r) for r in usage_by_agent(session, world.id, span)],
+        by_operation=[_operation(r) for r in usage_by_operation(session, world.id, span)],
     )  # fmt: skip
+
+
+MAX_BUCKETS = 2000
+"""Buckets one timeline may span: enough for a game month by the hour."""
+DEFAULT_BUCKET_MINUTES = 60
+
+
+@router.get(
+    "/usage/timeline",
+    response_model=UsageTimeline,
+    summary="Model calls, tokens and cost per game-time bucket, by agent and operation",
+)
+def timeline(
+    world: CurrentWorld,
+    session: SessionDep,
+    bucket_minutes: Annotated[int, Query(ge=1, le=7 * 24 * 60)] = DEFAULT_BUCKET_MINUTES,
+    since: GameTime | None = None,
+    until: GameTime | None = None,
+) -> UsageTimeline:
+    """Buckets start at `since` (or the first call's game time, floored to the bucket) and
+    hold the calls of that game-time span; empty buckets are left out. Calls made outside any
+    game time (none in practice) are not counted. At most MAX_BUCKETS buckets (422)."""
+    span = UsageRange(basis="game", since=since, until=until)
+    extent = game_time_span(session, world.id, span)
+    bucket = timedelta(minutes=bucket_minutes)
+    if extent is None:
+        return UsageTimeline(bucket_minutes=bucket_minutes, since=since, until=until, buckets=[])
+    origin = since or datetime.combine(extent[0].date(), time())
+    if (extent[1] - origin) / bucket >= MAX_BUCKETS:
+        raise ApiError(422, "validation_error", f"more than {MAX_BUCKETS} buckets: use larger "
+                       "buckets or a shorter range", field="query.bucket_minutes")  # fmt: skip
+    by_agent = usage_over_time(session, world.id, span, bucket=bucket, origin=origin, by="agent")
+    by_operation = usage_over_time(
+        session, world.id, span, bucket=bucket, origin=origin, by="operation"
+    )
+    return UsageTimeline(bucket_minutes=bucket_minutes, since=since, until=until,
+                         buckets=_buckets(by_agent, by_operation))  # fmt: skip
+
+
+def _buckets(by_agent: list[Bucket], by_operation: list[Bucket]) -> list[UsageBucket]:
+    agents: dict[datetime, list[UsageRow]] = defaultdict(list)
+    operations: dict[datetime, list[UsageRow]] = defaultdict(list)
+    for item in by_agent:
+        agents[item.start].append(item.row)
+    for item in by_operation:
+        operations[item.start].append(item.row)
+    return [
+        UsageBucket(start=start, total=_sum(rows), by_agent=[_agent(r) for r in agents[start]],
+                    by_operation=[_operation(r) for r in rows])
+        for start, rows in sorted(operations.items())
+    ]  # fmt: skip
+
+
+def _agent(row: UsageRow) -> AgentUsage:
+    return AgentUsage.model_validate({"agent_id": row.key, "agent": row.label, **_figures(row)})
+
+
+def _operation(row: UsageRow) -> OperationUsage:
+    return OperationUsage.model_validate(
+        {"operation": row.key, "model": row.label, **_figures(row)}
+    )
+
+
+def _sum(rows: list[UsageRow]) -> UsageFigures:
+    totals = {name: sum(getattr(r, name) for r in rows) for name in UsageFigures.model_fields}
+    return UsageFigures.model_validate(totals)
 
 
 def _aware(value: datetime | None) -> datetime | None:

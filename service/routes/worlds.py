@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from typing import Annotated
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from db.models import ApiKey, World
 from db.queries.api_keys import generate_key, store_key
-from db.queries.worlds import advance_clock, configure_clock, create_world, game_now, set_clock
+from db.queries.worlds import (
+    advance_clock,
+    configure_clock,
+    create_world,
+    game_now,
+    list_worlds,
+    set_clock,
+)
 from service.deps import AdminDep, CurrentWorld, IdempotencyKeyHeader, SessionDep
 from service.errors import ERROR_RESPONSES, ApiError
 from service.idempotency import run_once
+from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.schemas.common import Page
 from service.schemas.worlds import (
     ClockRead,
     ClockUpdate,
@@ -59,6 +69,26 @@ def create(
 
     return run_once(session, caller=caller, key=idempotency_key, operation="create_world",
                     body=body, world_id=None, create=make)  # fmt: skip
+
+
+@router.get("", response_model=Page[WorldRead], summary="List worlds (admin; cursor pages)")
+def index(
+    caller: AdminDep,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
+    cursor: str | None = None,
+) -> Page[WorldRead]:
+    """Every world in creation order; a world key answers 403 (it reaches one world: `/v1/me`)."""
+    position = decode_cursor(cursor, _position)
+    rows = list_worlds(session, after=position, limit=limit + 1)
+    page, more = rows[:limit], len(rows) > limit
+    last = page[-1] if more else None
+    next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)]) if last else None
+    return Page[WorldRead](items=[world_read(w) for w in page], next_cursor=next_cursor)
+
+
+def _position(values: list[object]) -> tuple[datetime, uuid.UUID]:
+    return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
 
 
 @router.get("/{world_id}", response_model=WorldRead, summary="Read a world and its clock")

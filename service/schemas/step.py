@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from service.schemas.common import Text
+from service.schemas.common import Page, Text
 
 MAX_STEP_AGENTS = 2000
 MAX_PERCEIVED = 100
@@ -79,3 +79,20 @@ class AgentAction(BaseModel):
 class StepResponse(BaseModel):
     now: datetime
     agents: list[AgentNow]
+
+
+class AgentDoing(BaseModel):
+    """One agent in the town view: where it is, what it is doing, what it is saying."""
+
+    agent_id: uuid.UUID
+    name: str
+    place: str | None = Field(description="current place path, as the game last reported it")
+    action: ActionRead | None = Field(description="null until the agent has a plan for now")
+    utterance: SpeechRead | None = Field(description="latest line of an open conversation")
+
+
+class ActionsPage(Page[AgentDoing]):
+    now: datetime = Field(description="the world's game time the actions are for")
+    last_event_id: int = Field(
+        description="the newest event before this page was read: stream events after it"
+    )

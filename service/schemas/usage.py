@@ -35,3 +35,19 @@ class UsageReport(BaseModel):
     total: UsageFigures
     by_agent: list[AgentUsage]
     by_operation: list[OperationUsage]
+
+
+class UsageBucket(BaseModel):
+    start: datetime = Field(description="game time the bucket starts (it lasts bucket_minutes)")
+    total: UsageFigures
+    by_agent: list[AgentUsage]
+    by_operation: list[OperationUsage]
+
+
+class UsageTimeline(BaseModel):
+    """Usage per game-time bucket; buckets without calls are left out."""
+
+    bucket_minutes: int
+    since: datetime | None
+    until: datetime | None
+    buckets: list[UsageBucket]

@@ -292,3 +292,17 @@ def test_another_worlds_key_sees_nothing(
     ]
     assert [r.status_code for r in attempts] == [404] * 4
     assert all(r.json()["error"]["code"] == "not_found" for r in attempts)
+
+
+def test_list_filters_by_text_in_any_case(client: TestClient, agent: dict[str, Any]) -> None:
+    post(client, agent, "Isabella bakes BREAD", "Isabella waters plants", "100% rye bread")
+
+    def listed(text: str) -> list[str]:
+        page = client.get(agent["url"], params={"text": text}, headers=agent["headers"]).json()
+        return [m["description"] for m in page["items"]]
+
+    assert sorted(listed("bread")) == ["100% rye bread", "Isabella bakes BREAD"]
+    assert listed("100%") == ["100% rye bread"]  # a % is a character, not a wildcard
+    assert listed("_") == []
+    long = client.get(agent["url"], params={"text": "x" * 201}, headers=agent["headers"])
+    assert long.status_code == 422 and long.json()["error"]["details"][0]["field"] == "query.text"

@@ -13,6 +13,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.types import PlanItem, PlanLevel
 from db.models import Agent, Conversation, Memory, Utterance
 from db.queries.plans import save_items
+from tests.service.conftest import make_world
+from tests.service.maps import events, url
 
 NOON = datetime(2023, 2, 13, 12, 0)
 
@@ -245,3 +247,53 @@ def test_one_agents_action_and_status(
     assert client.get(url, headers=world["headers"]).json()["status"] == "serve lunch at the cafe"
     listed = client.get(f"/v1/worlds/{world['id']}/agents", headers=world["headers"]).json()
     assert listed["items"][0]["status"] == "serve lunch at the cafe"
+
+
+def test_a_step_that_moves_agents_announces_the_moves_once(
+    client: TestClient, world: dict[str, Any]
+) -> None:
+    rosa, tomas = _agents(client, world, "Rosa", "Tomas")
+    before = events(client, world)[-1]["id"]
+    moves = [{"agent_id": str(rosa), "place": "cafe: counter"}, {"agent_id": str(tomas)}]
+    assert _step(client, world, moves).status_code == 200
+    assert _step(client, world, moves).status_code == 200  # nobody moved this time
+    moved = events(client, world, after=before)
+    assert [e["type"] for e in moved] == ["agents_moved"]
+    expected = {"agent_id": str(rosa), "name": "Rosa", "place": "cafe: counter", "previous": None}
+    assert moved[0]["data"] == {"moves": [expected]}
+    _step(client, world, [{"agent_id": str(rosa), "place": "park"},
+                          {"agent_id": str(tomas), "place": "park"}])  # fmt: skip
+    again = events(client, world, after=moved[0]["id"])[0]["data"]["moves"]
+    assert {(m["name"], m["previous"], m["place"]) for m in again} == {
+        ("Rosa", "cafe: counter", "park"), ("Tomas", None, "park")}  # fmt: skip
+
+
+def test_actions_page_the_town_with_the_event_to_stream_after(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    rosa, tomas, ines = _agents(client, world, "Rosa", "Tomas", "Ines")
+    client.post(url(world, "/clock"), json={"set": NOON.isoformat()}, headers=world["headers"])
+    with sessions.begin() as session:
+        lunch = PlanItem(datetime(2023, 2, 13, 11), 120, "serve lunch", "cafe: counter", "🍽️")
+        save_items(session, agent_id=rosa, level=PlanLevel.DAY, items=[lunch])
+    _step(client, world, [{"agent_id": str(rosa), "place": "cafe: counter"}])
+    last = events(client, world)[-1]["id"]
+    path = url(world, "/actions")
+    first = client.get(path, params={"limit": 2}, headers=world["headers"]).json()
+    assert first["now"] == "2023-02-13T12:00:00" and first["last_event_id"] == last
+    assert [a["name"] for a in first["items"]] == ["Rosa", "Tomas"]
+    doing = first["items"][0]
+    assert (doing["agent_id"], doing["place"]) == (str(rosa), "cafe: counter")
+    assert doing["action"]["emoji"] == "🍽️" and doing["action"]["description"] == "serve lunch"
+    assert first["items"][1]["action"] is None and first["items"][1]["utterance"] is None
+    rest = client.get(path, params={"limit": 2, "cursor": first["next_cursor"]},
+                      headers=world["headers"]).json()  # fmt: skip
+    assert [a["agent_id"] for a in rest["items"]] == [str(ines)] and rest["next_cursor"] is None
+    assert str(tomas) not in {a["agent_id"] for a in rest["items"]}
+
+
+def test_actions_of_another_world_are_not_found(
+    client: TestClient, world: dict[str, Any], admin_headers: dict[str, str]
+) -> None:
+    other = make_world(client, admin_headers, name="Elsewhere")
+    assert client.get(url(other, "/actions"), headers=world["headers"]).status_code == 404

@@ -17,6 +17,7 @@ from cognition.types import CallRecord
 from db.audit import recorded_calls
 from db.models import Agent, LlmCall
 from service.sql_console import analyst_url, run_query
+from tests import seed
 
 GAME_NOON = datetime(2023, 2, 13, 12, 0)
 
@@ -111,3 +112,37 @@ def test_deleting_an_agent_keeps_its_bill(
     with sessions() as session:
         assert session.get(Agent, agent_id) is None
         assert session.scalar(sa.select(sa.func.count()).select_from(LlmCall)) == 1
+
+
+def test_timeline_buckets_calls_by_game_time(
+    client: TestClient, sessions: sessionmaker[Session], world: dict[str, Any], agent_id: uuid.UUID
+) -> None:
+    world_id = uuid.UUID(world["id"])
+    with sessions.begin() as session:
+        seed.model_calls(session, world_id=world_id, calls=[
+            (agent_id, "plan_day", datetime(2023, 2, 13, 7, 5), 100),
+            (agent_id, "react", datetime(2023, 2, 13, 7, 55), 40),
+            (None, "summarize_agent", datetime(2023, 2, 13, 7, 30), 20),
+            (agent_id, "react", datetime(2023, 2, 13, 9, 0), 10),
+        ])  # fmt: skip
+    path = f"/v1/worlds/{world['id']}/usage/timeline"
+    body = client.get(path, headers=world["headers"]).json()
+    assert body["bucket_minutes"] == 60
+    assert [b["start"] for b in body["buckets"]] == ["2023-02-13T07:00:00", "2023-02-13T09:00:00"]
+    seven = body["buckets"][0]
+    assert seven["total"]["calls"] == 3 and seven["total"]["tokens_in"] == 160
+    assert {r["operation"]: r["calls"] for r in seven["by_operation"]} == {
+        "plan_day": 1, "react": 1, "summarize_agent": 1}  # fmt: skip
+    assert {r["agent"]: r["tokens_in"] for r in seven["by_agent"]} == {"Rosa": 140, "(world)": 20}
+    assert float(seven["total"]["cost_usd"]) == pytest.approx(160e-6)
+    halves = client.get(path, params={"bucket_minutes": 30, "since": "2023-02-13T07:00:00",
+                                      "until": "2023-02-13T09:00:00"},
+                        headers=world["headers"]).json()  # fmt: skip
+    assert [(b["start"][11:16], b["total"]["calls"]) for b in halves["buckets"]] == [
+        ("07:00", 1), ("07:30", 2)]  # fmt: skip
+    too_many = client.get(path, params={"bucket_minutes": 1, "since": "2023-01-01T00:00:00"},
+                          headers=world["headers"])  # fmt: skip
+    assert too_many.status_code == 422
+    assert too_many.json()["error"]["details"][0]["field"] == "query.bucket_minutes"
+    empty = client.get(path, params={"since": "2024-01-01T00:00:00"}, headers=world["headers"])
+    assert empty.json()["buckets"] == []

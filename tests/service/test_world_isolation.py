@@ -1,4 +1,5 @@
-"""Every route of the map, personas, perception and events answers 404 across worlds."""
+"""Every route of the map, personas, perception, events and the inspector's reads answers 404
+across worlds."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/events?once=true", None),
     ("GET", "/agents/{agent}/places", None),
     ("POST", "/agents/{agent}/inner-voice", {"text": "psst"}),
+    ("GET", "/actions", None),
+    ("GET", "/usage/timeline", None),
+    ("GET", "/agents/{agent}/conversations", None),
+    ("GET", "/agents/{agent}/relationships", None),
 ]
 
 

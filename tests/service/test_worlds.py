@@ -98,3 +98,31 @@ def test_idempotent_world_creation(client: TestClient, admin_headers: dict[str, 
     conflict = client.post("/v1/worlds", json={"name": "Other"}, headers=headers)
     assert conflict.status_code == 409
     assert conflict.json()["error"]["details"][0]["field"] == "header.Idempotency-Key"
+
+
+def test_admin_lists_worlds_in_pages(
+    client: TestClient, admin_headers: dict[str, str], world: dict[str, Any]
+) -> None:
+    names = ["Smallville", *(make_world(client, admin_headers, name=n)["name"] for n in "AB")]
+    seen, cursor = [], None
+    while True:
+        params = {"limit": 2, **({"cursor": cursor} if cursor else {})}
+        page = client.get("/v1/worlds", params=params, headers=admin_headers).json()
+        seen += [w["name"] for w in page["items"]]
+        assert all("api_key" not in w and "clock" in w for w in page["items"])
+        if (cursor := page["next_cursor"]) is None:
+            break
+    assert seen == names
+    refused = client.get("/v1/worlds", headers=world["headers"])
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
+
+
+def test_me_tells_an_admin_key_from_a_world_key(
+    client: TestClient, admin_headers: dict[str, str], world: dict[str, Any]
+) -> None:
+    assert client.get("/v1/me", headers=admin_headers).json() == {
+        "scope": "admin", "world_id": None}  # fmt: skip
+    assert client.get("/v1/me", headers=world["headers"]).json() == {
+        "scope": "world", "world_id": world["id"]}  # fmt: skip
+    refused = client.get("/v1/me", headers={"Authorization": "Bearer hk_world_wrong"})
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"

@@ -88,6 +88,14 @@ class AsyncHearth(AsyncEventStream):
         """The readiness report, also when not ready (then `status` is "not_ready")."""
         return cast(t.Readiness, await self.send(ep.readiness()))
 
+    async def me(self) -> t.Caller:
+        """What the key reaches: `{"scope": "admin"}` or `{"scope": "world", "world_id": …}`."""
+        return cast(t.Caller, await self.send(ep.me()))
+
+    def list_worlds(self, *, page_size: int = DEFAULT_PAGE_SIZE) -> AsyncIterator[t.World]:
+        """Admin key: every world, page after page, in creation order."""
+        return cast(AsyncIterator[t.World], self._pages(ep.list_worlds(page_size)))
+
     async def create_world(
         self,
         name: str,
@@ -210,11 +218,18 @@ class AsyncHearth(AsyncEventStream):
         kinds: Sequence[t.MemoryKind] | None = None,
         since: ep.Time | None = None,
         until: ep.Time | None = None,
+        text: str | None = None,
         page_size: int = DEFAULT_PAGE_SIZE,
     ) -> AsyncIterator[t.Memory]:
-        """Newest first, page after page."""
+        """Newest first, page after page; `text` keeps descriptions containing it (any case)."""
         call = ep.list_memories(
-            world_id, agent_id, page_size=page_size, kinds=kinds, since=since, until=until
+            world_id,
+            agent_id,
+            page_size=page_size,
+            kinds=kinds,
+            since=since,
+            until=until,
+            text=text,
         )
         return cast(AsyncIterator[t.Memory], self._pages(call))
 
@@ -297,5 +312,37 @@ class AsyncHearth(AsyncEventStream):
         until: ep.Time | None = None,
     ) -> t.Usage:
         return cast(t.Usage, await self.send(ep.usage(world_id, basis, since, until)))
+
+    async def usage_timeline(
+        self,
+        world_id: str,
+        *,
+        bucket_minutes: int = 60,
+        since: ep.Time | None = None,
+        until: ep.Time | None = None,
+    ) -> t.UsageTimeline:
+        """Usage per game-time bucket, by agent and operation (empty buckets left out)."""
+        call = ep.usage_timeline(world_id, bucket_minutes, since, until)
+        return cast(t.UsageTimeline, await self.send(call))
+
+    def actions(
+        self, world_id: str, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> AsyncIterator[t.AgentDoing]:
+        """Every agent's place, current action and line (the town view), page after page."""
+        return cast(AsyncIterator[t.AgentDoing], self._pages(ep.actions(world_id, page_size)))
+
+    def list_conversations(
+        self, world_id: str, agent_id: str, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> AsyncIterator[t.Conversation]:
+        """The agent's conversations with every line, newest first."""
+        call = ep.conversations(world_id, agent_id, page_size)
+        return cast(AsyncIterator[t.Conversation], self._pages(call))
+
+    def list_relationships(
+        self, world_id: str, agent_id: str, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> AsyncIterator[t.Relationship]:
+        """How the agent sees each other it knows, by name, with earlier views."""
+        call = ep.relationships(world_id, agent_id, page_size)
+        return cast(AsyncIterator[t.Relationship], self._pages(call))
 
     # --- events ----------------------------------------------------------------------------------

@@ -87,6 +87,14 @@ class Hearth(EventStream):
         """The readiness report, also when not ready (then `status` is "not_ready")."""
         return cast(t.Readiness, self.send(ep.readiness()))
 
+    def me(self) -> t.Caller:
+        """What the key reaches: `{"scope": "admin"}` or `{"scope": "world", "world_id": …}`."""
+        return cast(t.Caller, self.send(ep.me()))
+
+    def list_worlds(self, *, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[t.World]:
+        """Admin key: every world, page after page, in creation order."""
+        return cast(Iterator[t.World], self._pages(ep.list_worlds(page_size)))
+
     def create_world(
         self,
         name: str,
@@ -207,11 +215,18 @@ class Hearth(EventStream):
         kinds: Sequence[t.MemoryKind] | None = None,
         since: ep.Time | None = None,
         until: ep.Time | None = None,
+        text: str | None = None,
         page_size: int = DEFAULT_PAGE_SIZE,
     ) -> Iterator[t.Memory]:
-        """Newest first, page after page."""
+        """Newest first, page after page; `text` keeps descriptions containing it (any case)."""
         call = ep.list_memories(
-            world_id, agent_id, page_size=page_size, kinds=kinds, since=since, until=until
+            world_id,
+            agent_id,
+            page_size=page_size,
+            kinds=kinds,
+            since=since,
+            until=until,
+            text=text,
         )
         return cast(Iterator[t.Memory], self._pages(call))
 
@@ -294,5 +309,37 @@ class Hearth(EventStream):
         until: ep.Time | None = None,
     ) -> t.Usage:
         return cast(t.Usage, self.send(ep.usage(world_id, basis, since, until)))
+
+    def usage_timeline(
+        self,
+        world_id: str,
+        *,
+        bucket_minutes: int = 60,
+        since: ep.Time | None = None,
+        until: ep.Time | None = None,
+    ) -> t.UsageTimeline:
+        """Usage per game-time bucket, by agent and operation (empty buckets left out)."""
+        call = ep.usage_timeline(world_id, bucket_minutes, since, until)
+        return cast(t.UsageTimeline, self.send(call))
+
+    def actions(
+        self, world_id: str, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> Iterator[t.AgentDoing]:
+        """Every agent's place, current action and line (the town view), page after page."""
+        return cast(Iterator[t.AgentDoing], self._pages(ep.actions(world_id, page_size)))
+
+    def list_conversations(
+        self, world_id: str, agent_id: str, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> Iterator[t.Conversation]:
+        """The agent's conversations with every line, newest first."""
+        call = ep.conversations(world_id, agent_id, page_size)
+        return cast(Iterator[t.Conversation], self._pages(call))
+
+    def list_relationships(
+        self, world_id: str, agent_id: str, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> Iterator[t.Relationship]:
+        """How the agent sees each other it knows, by name, with earlier views."""
+        call = ep.relationships(world_id, agent_id, page_size)
+        return cast(Iterator[t.Relationship], self._pages(call))
 
     # --- events ----------------------------------------------------------------------------------

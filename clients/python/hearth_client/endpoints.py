@@ -56,6 +56,14 @@ def readiness() -> Call:
     return Call("GET", "/readyz", accept=frozenset({503}))
 
 
+def me() -> Call:
+    return Call("GET", "/v1/me")
+
+
+def list_worlds(page_size: int) -> Call:
+    return Call("GET", "/v1/worlds", params={"limit": page_size})
+
+
 def create_world(name: str, clock: ClockSpec | None, settings: WorldSettings | None) -> Call:
     return Call(
         "POST", "/v1/worlds", json=_given(name=name, clock=clock, settings=settings), creates=True
@@ -156,9 +164,14 @@ def list_memories(
     kinds: Sequence[MemoryKind] | None,
     since: Time | None,
     until: Time | None,
+    text: str | None = None,
 ) -> Call:
     params = _given(
-        limit=page_size, kind=list(kinds) if kinds else None, since=_time(since), until=_time(until)
+        limit=page_size,
+        kind=list(kinds) if kinds else None,
+        since=_time(since),
+        until=_time(until),
+        text=text,
     )
     return Call("GET", _agent(world_id, agent_id, "/memories"), params=params)
 
@@ -222,3 +235,22 @@ def plans(world_id: str, agent_id: str, day: str | None) -> Call:
 def usage(world_id: str, basis: str, since: Time | None, until: Time | None) -> Call:
     params = _given(basis=basis, since=_time(since), until=_time(until))
     return Call("GET", _world(world_id, "/usage"), params=params)
+
+
+def usage_timeline(
+    world_id: str, bucket_minutes: int, since: Time | None, until: Time | None
+) -> Call:
+    params = _given(bucket_minutes=bucket_minutes, since=_time(since), until=_time(until))
+    return Call("GET", _world(world_id, "/usage/timeline"), params=params)
+
+
+def actions(world_id: str, page_size: int) -> Call:
+    return Call("GET", _world(world_id, "/actions"), params={"limit": page_size})
+
+
+def conversations(world_id: str, agent_id: str, page_size: int) -> Call:
+    return Call("GET", _agent(world_id, agent_id, "/conversations"), params={"limit": page_size})
+
+
+def relationships(world_id: str, agent_id: str, page_size: int) -> Call:
+    return Call("GET", _agent(world_id, agent_id, "/relationships"), params={"limit": page_size})

@@ -9,13 +9,17 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 __all__ = [
     "Action",
+    "AgentDoing",
     "AgentNow",
     "AgentStep",
     "ChatReply",
     "Component",
     "Components",
+    "Conversation",
+    "EarlierView",
     "InterviewAnswer",
     "InterviewMode",
+    "Line",
     "Memory",
     "MemoryDetail",
     "MemoryKind",
@@ -23,11 +27,14 @@ __all__ = [
     "Perceived",
     "PlanDay",
     "PlanNode",
+    "Relationship",
     "SearchResponse",
     "SearchResult",
     "Speech",
     "StepResult",
     "Usage",
+    "UsageBucket",
+    "UsageTimeline",
     "UsedMemory",
     "Weights",
 ]
@@ -202,3 +209,63 @@ class Usage(TypedDict):
     total: dict[str, Any]
     by_agent: list[dict[str, Any]]
     by_operation: list[dict[str, Any]]
+
+
+class UsageBucket(TypedDict):
+    start: str
+    total: dict[str, Any]
+    by_agent: list[dict[str, Any]]
+    by_operation: list[dict[str, Any]]
+
+
+class UsageTimeline(TypedDict):
+    bucket_minutes: int
+    since: str | None
+    until: str | None
+    buckets: list[UsageBucket]
+
+
+class AgentDoing(TypedDict):
+    """One agent in the town view (`Hearth.actions`)."""
+
+    agent_id: str
+    name: str
+    place: str | None
+    action: Action | None
+    utterance: Speech | None
+
+
+class Line(TypedDict):
+    seq: int
+    speaker: str
+    speaker_agent_id: str | None
+    text: str
+    spoken_at: str
+
+
+class Conversation(TypedDict):
+    id: int
+    initiator_id: str
+    initiator: str
+    partner_agent_id: str | None
+    partner: str
+    topic: str
+    status: Literal["open", "ended"]
+    started_at: str
+    ended_at: str | None
+    lines: list[Line]
+
+
+class EarlierView(TypedDict):
+    summary: str
+    sentiment: int
+    until: str
+
+
+class Relationship(TypedDict):
+    other_name: str
+    other_agent_id: str | None
+    summary: str
+    sentiment: int
+    updated_at: str
+    history: list[EarlierView]

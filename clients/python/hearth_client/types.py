@@ -187,6 +187,11 @@ class ObjectState(TypedDict):
     perceived_by: list[Perceiver]
 
 
+class Caller(TypedDict):
+    scope: Literal["admin", "world"]
+    world_id: str | None
+
+
 class Readiness(TypedDict):
     status: Literal["ready", "not_ready"]
     checks: dict[str, dict[str, Any]]
