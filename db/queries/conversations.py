@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from cognition.types import MemoryKind, MemorySource, NewMemory, Turn
 from db import locks
@@ -208,3 +209,78 @@ def spoken(session: Session, conversation_id: int) -> int:
     """How many lines the conversation holds."""
     query = sa.select(sa.func.count()).where(Utterance.conversation_id == conversation_id)
     return int(session.scalar(query) or 0)
+
+
+# --- reading an agent's conversations (the inspector, `GET …/agents/{a}/conversations`) -------
+
+
+@dataclass(frozen=True)
+class Line:
+    seq: int
+    speaker: str
+    speaker_agent_id: uuid.UUID | None
+    text: str
+    spoken_at: datetime
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A conversation as a reader sees it: who took part, by name, and every line in order."""
+
+    conversation: Conversation
+    initiator: str
+    partner: str
+    lines: list[Line]
+
+
+def agent_transcripts(
+    session: Session, *, agent_id: uuid.UUID, before: tuple[datetime, int] | None, limit: int
+) -> list[Transcript]:
+    """A page of the conversations the agent took part in, newest first by (started_at, id);
+    `before` is the previous page's last. Two queries whatever the page size."""
+    initiator, partner = aliased(Agent), aliased(Agent)
+    query = (
+        sa.select(
+            Conversation,
+            initiator.name,
+            sa.func.coalesce(partner.name, Conversation.partner_player),
+        )
+        .join(initiator, initiator.id == Conversation.initiator_id)
+        .outerjoin(partner, partner.id == Conversation.partner_agent_id)
+        .where(
+            sa.or_(Conversation.initiator_id == agent_id, Conversation.partner_agent_id == agent_id)
+        )
+    )
+    if before is not None:
+        query = query.where(
+            sa.tuple_(Conversation.started_at, Conversation.id) < sa.tuple_(*before)
+        )
+    query = query.order_by(Conversation.started_at.desc(), Conversation.id.desc()).limit(limit)
+    rows = session.execute(query).all()
+    lines = _lines(session, [conversation.id for conversation, _, _ in rows])
+    return [Transcript(conversation, first, second or "", lines.get(conversation.id, []))
+            for conversation, first, second in rows]  # fmt: skip
+
+
+def _lines(session: Session, conversation_ids: Sequence[int]) -> dict[int, list[Line]]:
+    if not conversation_ids:
+        return {}
+    speaker = sa.func.coalesce(Agent.name, Utterance.speaker_player)
+    query = (
+        sa.select(Utterance, speaker)
+        .outerjoin(Agent, Agent.id == Utterance.speaker_agent_id)
+        .where(Utterance.conversation_id.in_(list(conversation_ids)))
+        .order_by(Utterance.conversation_id, Utterance.seq)
+    )
+    found: dict[int, list[Line]] = {}
+    for utterance, name in session.execute(query):
+        found.setdefault(utterance.conversation_id, []).append(
+            Line(
+                utterance.seq,
+                name or "",
+                utterance.speaker_agent_id,
+                utterance.text,
+                utterance.spoken_at,
+            )
+        )
+    return found

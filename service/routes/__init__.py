@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from service.routes import (
     agents,
     chat,
+    conversations,
     events,
     health,
     inner_voice,
@@ -27,6 +28,7 @@ ROUTERS: list[APIRouter] = [
     plans.router,
     step.router,
     chat.router,
+    conversations.router,
     interview.router,
     places.router,
     personas.router,

@@ -298,4 +298,11 @@ class AsyncHearth(AsyncEventStream):
     ) -> t.Usage:
         return cast(t.Usage, await self.send(ep.usage(world_id, basis, since, until)))
 
+    def list_conversations(
+        self, world_id: str, agent_id: str, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> AsyncIterator[t.Conversation]:
+        """The agent's conversations with every line, newest first."""
+        call = ep.conversations(world_id, agent_id, page_size)
+        return cast(AsyncIterator[t.Conversation], self._pages(call))
+
     # --- events ----------------------------------------------------------------------------------

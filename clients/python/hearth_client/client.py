@@ -295,4 +295,11 @@ class Hearth(EventStream):
     ) -> t.Usage:
         return cast(t.Usage, self.send(ep.usage(world_id, basis, since, until)))
 
+    def list_conversations(
+        self, world_id: str, agent_id: str, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> Iterator[t.Conversation]:
+        """The agent's conversations with every line, newest first."""
+        call = ep.conversations(world_id, agent_id, page_size)
+        return cast(Iterator[t.Conversation], self._pages(call))
+
     # --- events ----------------------------------------------------------------------------------

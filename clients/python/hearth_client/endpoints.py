@@ -222,3 +222,7 @@ def plans(world_id: str, agent_id: str, day: str | None) -> Call:
 def usage(world_id: str, basis: str, since: Time | None, until: Time | None) -> Call:
     params = _given(basis=basis, since=_time(since), until=_time(until))
     return Call("GET", _world(world_id, "/usage"), params=params)
+
+
+def conversations(world_id: str, agent_id: str, page_size: int) -> Call:
+    return Call("GET", _agent(world_id, agent_id, "/conversations"), params={"limit": page_size})

@@ -14,8 +14,10 @@ __all__ = [
     "ChatReply",
     "Component",
     "Components",
+    "Conversation",
     "InterviewAnswer",
     "InterviewMode",
+    "Line",
     "Memory",
     "MemoryDetail",
     "MemoryKind",
@@ -202,3 +204,24 @@ class Usage(TypedDict):
     total: dict[str, Any]
     by_agent: list[dict[str, Any]]
     by_operation: list[dict[str, Any]]
+
+
+class Line(TypedDict):
+    seq: int
+    speaker: str
+    speaker_agent_id: str | None
+    text: str
+    spoken_at: str
+
+
+class Conversation(TypedDict):
+    id: int
+    initiator_id: str
+    initiator: str
+    partner_agent_id: str | None
+    partner: str
+    topic: str
+    status: Literal["open", "ended"]
+    started_at: str
+    ended_at: str | None
+    lines: list[Line]
