@@ -12,6 +12,7 @@ from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from service.body_limit import BodyLimit
 from service.errors import install_error_handlers
+from service.instance import instance_id
 from service.routes import ROUTERS
 from workers.app import make_celery
 
@@ -39,6 +40,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = FastAPI(title=API_TITLE, description=API_DESCRIPTION, version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.state.instance = instance_id(settings.home)
     app.state.engine = engine
     app.state.sessions = make_session_factory(engine)
     app.state.embedder = embedder
