@@ -160,7 +160,7 @@ def conversing(client: Hearth, run: TownRun) -> set[str]:
     for event in client.events(run.world_id, after=run.last_event, once=True):
         run.last_event = event.id
         if event.type == "utterance":
-            found.update(str(event.data[key]) for key in ("agent_id", "listener_id"))
+            found.update(str(event.data.get(key)) for key in ("agent_id", "listener_id"))
     return found
 
 
