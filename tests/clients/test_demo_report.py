@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
+from hearth_client.demo import load_town
 from hearth_client.demo.story import WIDTH, columns
 
 from tests.town_run import ShortTown
@@ -17,6 +18,8 @@ def test_the_report_tells_each_agents_day_then_the_town(short_town: ShortTown) -
     report = short_town.report
     assert max(columns(line) for line in report.splitlines()) <= WIDTH
     assert report.startswith("6 people of Larkspur, Monday 13 February 2023, 07:00–08:45")
+    pack = [p["name"] for p in load_town(agents=6)["personas"]]
+    assert [a.name for a in short_town.story.agents] == pack  # told in the town's order
     for agent in short_town.run.agents:
         assert f"\n{agent['name']}\n{'-' * len(agent['name'])}\n" in report
     assert "\nThe town\n" in report and "\nIn numbers\n" in report

@@ -145,11 +145,14 @@ def _actions(result: StepResult) -> list[str]:
 
 
 def start_town(admin: Hearth, base_url: str, config: DemoConfig) -> tuple[Hearth, TownRun]:
-    """A fresh world on the pack's date, the pack imported; returns the world's own client."""
+    """A fresh world on the pack's date, the pack imported; returns the world's own client and
+    the run, its agents in the pack's order (the report tells them in that order)."""
     world = admin.create_world(config.world_name, clock={"mode": "driven", "start": TOWN_START})
     client = Hearth(base_url, api_key=world["api_key"])
-    client.import_personas(world["id"], load_town(agents=config.agents))
-    agents = list(client.list_agents(world["id"]))
+    pack = load_town(agents=config.agents)
+    client.import_personas(world["id"], pack)
+    order = {persona["name"]: i for i, persona in enumerate(pack["personas"])}
+    agents = sorted(client.list_agents(world["id"]), key=lambda a: order.get(a["name"], len(order)))
     return client, TownRun(world_id=world["id"], world_key=world["api_key"], agents=agents)
 
 
