@@ -16,6 +16,8 @@ from bench.audit import MEASURES, TARGETS, as_json, rules_table, table, verdicts
 from bench.audit_measures import Share
 from tests.town_run import ShortTown
 
+pytestmark = pytest.mark.timeout(600)  # the first test here may set up the short town
+
 OFFLINE_MIND = "today's offline mind; issue 11 'The offline mind' rewrites it"
 
 

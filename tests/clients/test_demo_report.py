@@ -8,10 +8,13 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
+import pytest
 from hearth_client.demo import load_town
 from hearth_client.demo.story import WIDTH, columns
 
 from tests.town_run import ShortTown
+
+pytestmark = pytest.mark.timeout(600)  # the first test here may set up the short town
 
 
 def test_the_report_tells_each_agents_day_then_the_town(short_town: ShortTown) -> None:

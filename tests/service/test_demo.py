@@ -124,6 +124,7 @@ def stranger() -> Iterator[tuple[str, list[str]]]:
         yield url, seen
 
 
+@pytest.mark.timeout(600)  # a whole stack starts, drives a step, serves and stops
 def test_demo_keep_serves_its_own_stack_until_ctrl_c(
     tmp_path: Path, stranger: tuple[str, list[str]]
 ) -> None:

@@ -187,6 +187,11 @@ class ObjectState(TypedDict):
     perceived_by: list[Perceiver]
 
 
+class Health(TypedDict):
+    status: Literal["ok"]
+    instance: str | None
+
+
 class Readiness(TypedDict):
     status: Literal["ready", "not_ready"]
     checks: dict[str, dict[str, Any]]
