@@ -14,6 +14,7 @@ from service.body_limit import BodyLimit
 from service.docs import install_docs
 from service.errors import install_error_handlers
 from service.inspector import install_inspector
+from service.instance import instance_id
 from service.routes import ROUTERS
 from workers.app import make_celery
 
@@ -42,6 +43,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title=API_TITLE, description=API_DESCRIPTION, version="0.1.0", lifespan=lifespan,
                   docs_url=None, redoc_url=None)  # fmt: skip
     app.state.settings = settings
+    app.state.instance = instance_id(settings.home)
     app.state.engine = engine
     app.state.sessions = make_session_factory(engine)
     app.state.embedder = embedder

@@ -7,7 +7,7 @@ hearth beat                the periodic world sweep
 hearth db upgrade|check    migrations
 hearth sql "SELECT …"      a query as the read-only analyst role
 hearth reembed             re-embed every memory with the configured embedder (resumable)
-hearth demo [--hours H]     the 25-agent demo town, driven through the API, then a report
+hearth demo [--keep]       the 25-agent demo town, driven through the API, then a report
 hearth status              what is running and how much is stored
 hearth openapi             the API's OpenAPI document (JSON), without starting anything
 """
@@ -182,8 +182,17 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
     from service.demo import demo
 
-    config = DemoConfig(hours=args.hours, step_minutes=args.step_minutes, settle_s=args.settle)
-    return demo(settings, config)
+    config = DemoConfig(
+        hours=args.hours, step_minutes=args.step_minutes, settle_s=args.settle, agents=args.agents
+    )
+    return demo(settings, config, keep=args.keep)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -235,6 +244,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--step-minutes", type=int, default=15, help="game minutes per step")
     demo.add_argument("--settle", type=float, default=20.0,
                       help="seconds a step may wait for the workers to plan")  # fmt: skip
+    demo.add_argument("--agents", type=_positive, default=None,
+                      help="only the town's first N characters (default: all 25)")  # fmt: skip
+    demo.add_argument("--keep", action="store_true",
+                      help="keep the stack serving after the report, until Ctrl-C")  # fmt: skip
     demo.set_defaults(func=cmd_demo)
 
     status = sub.add_parser("status", help="what is running and stored")

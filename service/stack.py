@@ -34,11 +34,14 @@ class Stack:
         return self.settings.redis_url
 
     def child_env(self) -> dict[str, str]:
-        """Environment for child processes: they join these servers instead of starting more."""
+        """Environment for child processes: they join these servers instead of starting more, and
+        the API listens where these settings say (a demo may have moved it to a free port)."""
         env = dict(os.environ)
         env["HEARTH_DATABASE_URL"] = self.database_url
         env["HEARTH_REDIS_URL"] = self.redis_url
         env["HEARTH_HOME"] = str(self.settings.home)
+        env["HEARTH_API_HOST"] = self.settings.api_host
+        env["HEARTH_API_PORT"] = str(self.settings.api_port)
         return env
 
 

@@ -25,10 +25,12 @@ from db.models import Base
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from tests.fakes import fake_openai
+from tests.town_run import short_town
 from workers.embedded_redis import EmbeddedRedis
 
 REPO = Path(__file__).resolve().parent.parent
-__all__ = ["fake_openai"]  # the fake OpenAI-compatible server fixture, for every test
+__all__ = ["fake_openai", "short_town"]  # fixtures for every test: a fake OpenAI-compatible
+# server, and one short demo town run on the real stack (tests/town_run.py)
 WORKER_START_TIMEOUT_S = 60.0
 
 

@@ -9,7 +9,7 @@ import redis
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from workers.app import Queue
 
@@ -20,6 +20,9 @@ WORKER_PING_TIMEOUT_S = 2.0
 
 class Health(BaseModel):
     status: str
+    instance: str | None = Field(
+        description="the id of the HEARTH_HOME this API was started from (`service.instance`)"
+    )
 
 
 class Check(BaseModel):
@@ -33,8 +36,8 @@ class Readiness(BaseModel):
 
 
 @router.get("/healthz", response_model=Health, summary="The process is up")
-def healthz() -> Health:
-    return Health(status="ok")
+def healthz(request: Request) -> Health:
+    return Health(status="ok", instance=request.app.state.instance)
 
 
 @router.get(

@@ -27,7 +27,8 @@ def test_worlds_clock_and_keys(admin: Hearth, world: World, base_url: str) -> No
         with pytest.raises(Unauthorized) as refused:
             rotated_client.get_world(world_id)
     assert refused.value.status == 401 and refused.value.code == "unauthorized"
-    assert client.health() == {"status": "ok"}
+    health = client.health()
+    assert health["status"] == "ok" and str(health["instance"]).startswith("hi_")
     assert client.readiness()["status"] in {"ready", "not_ready"}
 
 

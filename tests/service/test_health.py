@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 
 from db.settings import Settings
 from service.app import create_app
+from service.instance import instance_id
 
 
 @pytest.fixture
@@ -14,8 +15,10 @@ def client(settings: Settings) -> TestClient:
     return TestClient(create_app(settings))
 
 
-def test_healthz(client: TestClient) -> None:
-    assert client.get("/healthz").json() == {"status": "ok"}
+def test_healthz(client: TestClient, settings: Settings) -> None:
+    body = client.get("/healthz").json()
+    assert body == {"status": "ok", "instance": instance_id(settings.home)}
+    assert body["instance"].startswith("hi_")
 
 
 def test_readyz_is_red_without_a_worker(settings: Settings) -> None:

@@ -81,8 +81,9 @@ class AsyncHearth(AsyncEventStream):
 
     # --- health, worlds, clock, keys ---------------------------------------------------------
 
-    async def health(self) -> dict[str, str]:
-        return cast(dict[str, str], await self.send(ep.health()))
+    async def health(self) -> t.Health:
+        """Liveness, and the id of the HEARTH_HOME the API was started from."""
+        return cast(t.Health, await self.send(ep.health()))
 
     async def readiness(self) -> t.Readiness:
         """The readiness report, also when not ready (then `status` is "not_ready")."""

@@ -80,8 +80,9 @@ class Hearth(EventStream):
 
     # --- health, worlds, clock, keys ---------------------------------------------------------
 
-    def health(self) -> dict[str, str]:
-        return cast(dict[str, str], self.send(ep.health()))
+    def health(self) -> t.Health:
+        """Liveness, and the id of the HEARTH_HOME the API was started from."""
+        return cast(t.Health, self.send(ep.health()))
 
     def readiness(self) -> t.Readiness:
         """The readiness report, also when not ready (then `status` is "not_ready")."""

@@ -192,6 +192,11 @@ class Caller(TypedDict):
     world_id: str | None
 
 
+class Health(TypedDict):
+    status: Literal["ok"]
+    instance: str | None
+
+
 class Readiness(TypedDict):
     status: Literal["ready", "not_ready"]
     checks: dict[str, dict[str, Any]]

@@ -1079,6 +1079,11 @@ export interface components {
         Health: {
             /** Status */
             status: string;
+            /**
+             * Instance
+             * @description the id of the HEARTH_HOME this API was started from (`service.instance`)
+             */
+            instance: string | null;
         };
         /**
          * ImportSummary

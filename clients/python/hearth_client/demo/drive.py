@@ -5,12 +5,14 @@ Perception follows one simple rule a game engine would compute from positions: a
 the other agents in the same area (the first segment of the place path) and the state of any
 object someone there is using. Each step waits (up to `settle_s`) until every agent has an
 action for the new time, so the workers planning in the background keep up with the clock.
+After each step the run keeps a `Snapshot`: where the game put everyone, what they were doing,
+and who was talking — read from the world's event stream, so a conversation held entirely
+between two reads of the step route is still counted.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -20,6 +22,10 @@ from hearth_client.game_types import Action, AgentNow, AgentStep, Perceived, Ste
 from hearth_client.types import Agent
 
 SETTLE_POLL_S = 0.5
+QUIET_S = 3.0
+QUIET_TIMEOUT_S = 60.0
+"""After the last step, how long the world's event stream must stay silent (at most how long
+to wait) before the town is read back: conversations started in the last step finish."""
 SETTLE_QUIET_S = 1.5
 """A step ends once no agent's action has changed for this long: the workers decompose, react
 and talk between steps, and a town that moved on as soon as everyone had some action would
@@ -32,6 +38,8 @@ class DemoConfig:
     step_minutes: int = 15
     settle_s: float = 20.0
     world_name: str = "Larkspur"
+    agents: int | None = None
+    """Only the town's first N personas (and the relationships among them); None: all 25."""
 
 
 @dataclass
@@ -46,13 +54,29 @@ class Progress:
     agents: int
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The town as the game saw it at the end of one step."""
+
+    now: str
+    places: dict[str, str | None]
+    """agent id → where the game put it (its action's location, else its last place)"""
+    doing: dict[str, str]
+    """agent id → its action's description, for agents that had one"""
+    talking: frozenset[str]
+    """agents in a conversation at this game time: a line said or heard since the previous
+    step (the world's `utterance` events), or a conversation still open"""
+
+
 @dataclass
 class TownRun:
     world_id: str
     world_key: str
     agents: list[Agent]
     steps: int = 0
-    actions_seen: Counter[str] = field(default_factory=Counter)
+    snapshots: list[Snapshot] = field(default_factory=list)
+    last_event: int | None = None
+    """The last event of the world's stream read so far."""
 
 
 def area(place: str | None) -> str:
@@ -121,12 +145,37 @@ def _actions(result: StepResult) -> list[str]:
 
 
 def start_town(admin: Hearth, base_url: str, config: DemoConfig) -> tuple[Hearth, TownRun]:
-    """A fresh world on the pack's date, the pack imported; returns the world's own client."""
+    """A fresh world on the pack's date, the pack imported; returns the world's own client and
+    the run, its agents in the pack's order (the report tells them in that order)."""
     world = admin.create_world(config.world_name, clock={"mode": "driven", "start": TOWN_START})
     client = Hearth(base_url, api_key=world["api_key"])
-    client.import_personas(world["id"], load_town())
-    agents = list(client.list_agents(world["id"]))
+    pack = load_town(agents=config.agents)
+    client.import_personas(world["id"], pack)
+    order = {persona["name"]: i for i, persona in enumerate(pack["personas"])}
+    agents = sorted(client.list_agents(world["id"]), key=lambda a: order.get(a["name"], len(order)))
     return client, TownRun(world_id=world["id"], world_key=world["api_key"], agents=agents)
+
+
+def conversing(client: Hearth, run: TownRun) -> set[str]:
+    """Agents who said or heard a line since the last call (the world's events, read on from
+    `run.last_event`)."""
+    found: set[str] = set()
+    for event in client.events(run.world_id, after=run.last_event, once=True):
+        run.last_event = event.id
+        if event.type == "utterance":
+            found.update(str(event.data.get(key)) for key in ("agent_id", "listener_id"))
+    return found
+
+
+def snapshot(run: TownRun, result: StepResult, spoke: set[str]) -> Snapshot:
+    now = {a["agent_id"]: a for a in result["agents"]}
+    open_talk = {a["agent_id"] for a in result["agents"] if a["utterance"]}
+    return Snapshot(
+        now=result["now"],
+        places={agent["id"]: where(agent, now) for agent in run.agents},
+        doing={i: a["action"]["description"] for i, a in now.items() if a["action"]},
+        talking=frozenset((spoke | open_talk) & {agent["id"] for agent in run.agents}),
+    )
 
 
 def drive(
@@ -134,15 +183,15 @@ def drive(
 ) -> None:
     steps = max(1, int(config.hours * 60 // config.step_minutes))
     now: dict[str, AgentNow] = {}
+    conversing(client, run)  # start the event cursor after the import
     for index in range(steps):
         if index:
             client.advance_clock(run.world_id, config.step_minutes)
         result = settle(client, run, step_town(client, run, now), config.settle_s)
         now = {a["agent_id"]: a for a in result["agents"]}
         run.steps += 1
-        for entry in result["agents"]:
-            if entry["action"]:
-                run.actions_seen[entry["agent_id"]] += 1
+        seen = snapshot(run, result, conversing(client, run))
+        run.snapshots.append(seen)
         on_step(
             Progress(
                 step=index + 1,
@@ -150,6 +199,22 @@ def drive(
                 now=result["now"],
                 agents=len(run.agents),
                 acting=acting(result),
-                talking=sum(1 for a in result["agents"] if a["utterance"]),
+                talking=len(seen.talking),
             )
         )
+
+
+def quiesce(client: Hearth, run: TownRun, *, quiet_s: float = QUIET_S,
+            timeout_s: float = QUIET_TIMEOUT_S) -> bool:  # fmt: skip
+    """Wait until the world's event stream has had nothing new for `quiet_s`, so a report reads
+    a town at rest; False if it was still busy after `timeout_s`."""
+    start = last_news = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        before = run.last_event
+        conversing(client, run)
+        if run.last_event != before:
+            last_news = time.monotonic()
+        elif time.monotonic() - last_news >= quiet_s:
+            return True
+        time.sleep(SETTLE_POLL_S)
+    return False

@@ -7,8 +7,9 @@ import sys
 from typing import TextIO
 
 from hearth_client.client import Hearth
-from hearth_client.demo.drive import DemoConfig, Progress, drive, start_town
-from hearth_client.demo.report import agent_reports, format_reports
+from hearth_client.demo.drive import DemoConfig, Progress, TownRun, drive, quiesce, start_town
+from hearth_client.demo.report import town_story
+from hearth_client.demo.story import render
 
 BAR_WIDTH = 30
 
@@ -22,9 +23,16 @@ def progress_line(p: Progress) -> str:
     )
 
 
-def run_demo(base_url: str, admin_key: str, config: DemoConfig, *, out: TextIO = sys.stdout) -> int:
-    """Returns a process exit code: 0 once the town has run and been reported on (API errors
-    raise); the report shows who, if anyone, ended the run between plans."""
+def run_demo(
+    base_url: str,
+    admin_key: str,
+    config: DemoConfig,
+    *,
+    out: TextIO = sys.stdout,
+    hearth_env: str = "",
+) -> TownRun:
+    """Create, drive and report on the town (API errors raise). `hearth_env` is prefixed to
+    the `hearth` commands suggested at the end (e.g. "HEARTH_HOME=/tmp/x ")."""
     with Hearth(base_url, api_key=admin_key) as admin:
         client, run = start_town(admin, base_url, config)
     with client:
@@ -40,13 +48,10 @@ def run_demo(base_url: str, admin_key: str, config: DemoConfig, *, out: TextIO =
             lambda p: print(progress_line(p), end="", file=sys.stderr, flush=True),
         )
         print(file=sys.stderr)
-        reports = agent_reports(client, run)
-        print(format_reports(reports), file=out)
-        print(next_steps(base_url, run.world_id, run.world_key), file=out)
-    idle = [r.name for r in reports if not r.doing]
-    if idle:
-        print(f"demo: between plans at the end: {', '.join(idle)}", file=out)
-    return 0
+        quiesce(client, run)
+        print(render(town_story(client, run)), file=out)
+        print(next_steps(base_url, run.world_id, run.world_key, hearth_env=hearth_env), file=out)
+    return run
 
 
 SQL_EXAMPLES = (
@@ -56,14 +61,21 @@ SQL_EXAMPLES = (
 )
 
 
-def next_steps(base_url: str, world_id: str, world_key: str) -> str:
-    world = f"{base_url}/v1/worlds/{world_id}"
-    auth = f"-H 'Authorization: Bearer {world_key}'"
-    sql = "\n".join(f'  hearth sql "{query}"' for query in SQL_EXAMPLES)
-    return (
-        f"\nWhere to look next:\n  API docs     {base_url}/docs\n"
-        f"  this world   curl {auth} {world}\n"
-        f"  live events  curl -N {auth} {world}/events\n"
-        f"  model usage  curl {auth} {world}/usage\n"
-        f"  SQL, as the read-only analyst:\n{sql}"
-    )
+def next_steps(base_url: str, world_id: str, world_key: str, *, hearth_env: str = "") -> str:
+    """Commands to look at the town, short enough for a 100-column terminal: the key and the
+    world's URL are exported once. `hearth_env` ("HEARTH_HOME=… ") is exported first."""
+    exports = [f"export {hearth_env.strip()}"] if hearth_env.strip() else []
+    exports += [f"export KEY={world_key}", f"export WORLD={base_url}/v1/worlds/{world_id}"]
+    auth = '-H "Authorization: Bearer $KEY"'
+    lines = [
+        "",
+        "Where to look next:",
+        *(f"  {line}" for line in exports),
+        f"  API docs     {base_url}/docs",
+        f"  this world   curl {auth} $WORLD",
+        f"  live events  curl -N {auth} $WORLD/events",
+        f"  model usage  curl {auth} $WORLD/usage",
+        "  SQL, as the read-only analyst:",
+        *(f'  hearth sql "{query}"' for query in SQL_EXAMPLES),
+    ]
+    return "\n".join(lines)
