@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -196,7 +197,8 @@ def table(audit: Audit) -> str:
 
 def rules_table(findings: GrammarFindings) -> str:
     kinds = ", ".join(f"{k} {_cell(s)}" for k, s in sorted(findings.by_kind.items()))
-    lines = [f"texts flagged by kind: {kinds}", "rule                      texts  first example"]
+    lines = textwrap.wrap(f"texts flagged by kind: {kinds}", width=100)
+    lines.append("rule                      texts  first example")
     for rule, count in findings.by_rule.most_common():
         example = findings.examples[rule]
         lines.append(f"{rule:<25} {count:>5}  {example[:66]}")

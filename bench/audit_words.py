@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from cognition.grammar import base_form
+
 
 def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
@@ -89,6 +91,8 @@ def has_verb(sentence: str) -> bool:
             return True
         if _third_person(low) in verbs:
             return True
+        if i > 0 and base_form(low) is not None and low.endswith("s") and not low.endswith("ss"):
+            return True  # "Theo secretly prefers …": a third-person verb of grammar's lexicon
         if i and low.endswith("s") and low not in NOT_VERBS_IN_S:
             before = words[i - 1]
             if before[0].isupper() or before.lower() in {"he", "she", "it", "who", "that"}:

@@ -66,8 +66,13 @@ def enrich(
     embedder: Embedder,
     mind: Mind,
     rate_batch: int = DEFAULT_RATE_BATCH,
+    rate_routine: bool = True,
 ) -> Enriched:
-    """Embed and rate whichever of `ids` still need it; commits its own transactions."""
+    """Embed and rate whichever of `ids` still need it; commits its own transactions.
+
+    Without `rate_routine` (the economy profile), an agent's sight of itself starting an
+    action keeps its provisional lexical score as the Mind's: routine self-perception is
+    rated as well by the heuristics, and a town's day of it would be a batch of calls."""
     with session_scope(sessions) as session:
         seen = queries.pending(session, ids)
         to_embed = [p for p in seen if p.needs_embedding]
@@ -77,7 +82,9 @@ def enrich(
     if not seen:
         return Enriched()
     fresh = _embed_missing([p for p in to_embed if p.content_hash not in copies], embedder)
-    scores = _rate([p for p in seen if p.needs_score], mind, sessions, scopes, rate_batch)
+    to_rate = [p for p in seen if p.needs_score and (rate_routine or not p.self_seen)]
+    scores = _rate(to_rate, mind, sessions, scopes, rate_batch)
+    scores |= {p.id: p.provisional for p in seen if p.needs_score and p.id not in scores}
     with session_scope(sessions) as session:
         locked = queries.pending(session, [p.id for p in seen], lock=True)
         items = [_enrichment(p, fresh, copies, scores) for p in locked]

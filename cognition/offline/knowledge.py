@@ -276,6 +276,24 @@ def is_news(event: Event) -> bool:
     return event.place is not None or event.month is not None
 
 
+def events_on(texts: Sequence[str], *, month: int, day: int) -> list[Event]:
+    """The timed events the texts (memories: speech read as its speaker's) put on a day; a
+    mention without a host is the same event as a hosted one of the same name."""
+    found = [
+        news
+        for text in texts
+        for news in news_in(text)
+        if isinstance(news, Event)
+        and (news.month, news.day) == (month, day)
+        and news.start_min is not None
+    ]
+    hosts = {e.name.casefold(): e.host for e in found if e.host}
+    return [
+        e if e.host or e.name.casefold() not in hosts else replace(e, host=hosts[e.name.casefold()])
+        for e in found
+    ]
+
+
 def full_names(names: Iterable[str], known: Sequence[str]) -> list[str]:
     """Each name as the fullest known spelling ("Junie" → "Junie Halvorsen")."""
     return [full_name(name, known) for name in names]

@@ -119,10 +119,8 @@ def revise_currently(
 
 def _events_on(notes: Sequence[str], day: datetime) -> list[Event]:
     found: dict[str, Event] = {}
-    for note in notes:
-        for event in knowledge.events_in(note, speaker=None):
-            if (event.month, event.day) == (day.month, day.day) and event.start_min is not None:
-                found[event.key] = found[event.key].merged(event) if event.key in found else event
+    for event in knowledge.events_on(notes, month=day.month, day=day.day):
+        found[event.key] = found[event.key].merged(event) if event.key in found else event
     return list(found.values())
 
 

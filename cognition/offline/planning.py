@@ -369,13 +369,8 @@ def _public_place(day: Day, words: frozenset[str] | set[str], at: int) -> str | 
 def appointments(day: Day, notes: Sequence[str]) -> list[Slot]:
     """Today's events from the planning notes: a guest attends, the host prepares and hosts."""
     seen: dict[str, knowledge.Event] = {}
-    for note in notes:
-        for event in knowledge.events_in(note, speaker=None):
-            if event.month is None or event.start_min is None:
-                continue
-            if (event.month, event.day) != (day.date.month, day.date.day):
-                continue
-            seen[event.key] = seen[event.key].merged(event) if event.key in seen else event
+    for event in knowledge.events_on(notes, month=day.date.month, day=day.date.day):
+        seen[event.key] = seen[event.key].merged(event) if event.key in seen else event
     slots: list[Slot] = []
     for event in seen.values():
         slots += _event_slots(day, event)

@@ -38,6 +38,10 @@ class Pending:
     fuels_reflection: bool
     """Perceived, not the agent's own thought: an observation, a directive, or a line heard
     (an utterance someone else said). Reflections, plans and one's own lines are not."""
+    self_seen: bool
+    """The agent seeing itself start an action ("Junie Halvorsen is brewing coffee")."""
+    provisional: int
+    """The lexical importance set at write time."""
     needs_embedding: bool
     needs_score: bool
 
@@ -68,6 +72,11 @@ _FUELS_REFLECTION = sa.or_(
     sa.and_(Memory.kind == MemoryKind.UTTERANCE.value, Memory.subject.is_distinct_from(_OWN_NAME)),
 )
 """What counts toward the reflection trigger (`Pending.fuels_reflection`)."""
+_SELF_SEEN = sa.and_(
+    Memory.kind == MemoryKind.OBSERVATION.value,
+    Memory.source == "agent",
+    Memory.subject.is_not_distinct_from(_OWN_NAME),
+)
 
 
 def pending(session: Session, ids: Sequence[int], *, lock: bool = False) -> list[Pending]:
@@ -85,6 +94,8 @@ def pending(session: Session, ids: Sequence[int], *, lock: bool = False) -> list
             Memory.description,
             Memory.content_hash,
             _FUELS_REFLECTION,
+            _SELF_SEEN,
+            Memory.importance,
             Memory.embedding.is_(None),
             ~Memory.importance_scored,
         )

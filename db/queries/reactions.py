@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
@@ -26,9 +26,18 @@ from sqlalchemy.orm import Session
 from cognition.frugal import GateFacts, is_sleep
 from cognition.perception import needs_reaction, subject_name
 from cognition.reacting import replan_from
+from cognition.schedule import outside
 from cognition.types import Decision, MemoryKind, NewMemory, PlanItem, PlanLevel
 from db.models import Agent, Conversation, Memory, Plan, ReactionDecision
-from db.queries.plans import end_of, live_from, lock_tree, save_items, supersede, to_item
+from db.queries.plans import (
+    end_of,
+    live_from,
+    live_plans,
+    lock_tree,
+    save_items,
+    supersede,
+    to_item,
+)
 
 
 def claim(session: Session, *, agent_id: uuid.UUID, memory_id: int, at: datetime) -> int | None:
@@ -261,3 +270,49 @@ def resize_span(
 
 def _minutes(span: timedelta) -> int:
     return max(1, round(span.total_seconds() / 60))
+
+
+def splice_task(
+    session: Session, *, agent_id: uuid.UUID, item: PlanItem, decided_at: datetime
+) -> Plan | None:
+    """Put `item` into the agent's plan as a task of the hour chunk under way, the rest of the
+    plan unchanged (no re-decomposition): the tasks it overlaps are superseded and their parts
+    outside it written again. The item is cut to the chunk's end. None — and nothing changed
+    — when no hour chunk covers its start (the caller re-plans instead). Under the plan-tree
+    lock. The economy profile interrupts a listener this way; a re-plan would throw away the
+    rest of its day's steps and ask for them again."""
+    lock_tree(session, agent_id)
+    covering = live_plans(session, agent_id=agent_id, start=item.start, end=item.start + _TICK)
+    hours = [row for row in covering if row.level == PlanLevel.HOUR.value]
+    if not hours:
+        return None
+    hour = max(hours, key=lambda row: (row.start, row.id))
+    end = min(item.start + timedelta(minutes=item.duration_min), end_of(hour))
+    span = replace(item, duration_min=_minutes(end - item.start))
+    tasks = [
+        row
+        for row in live_from(session, agent_id=agent_id, at=item.start)
+        if row.level == PlanLevel.TASK.value and row.parent_id == hour.id and row.start < end
+    ]
+    parts = [p for row in tasks for p in outside(to_item(row), start=span.start, end=end)]
+    [spliced] = save_items(
+        session,
+        agent_id=agent_id,
+        items=[span],
+        level=PlanLevel.TASK,
+        parent_id=hour.id,
+        decided_at=decided_at,
+    )
+    save_items(
+        session,
+        agent_id=agent_id,
+        items=parts,
+        level=PlanLevel.TASK,
+        parent_id=hour.id,
+        decided_at=decided_at,
+    )
+    supersede(session, plan_ids=[row.id for row in tasks], replacement_id=spliced.id)
+    return spliced
+
+
+_TICK = timedelta(microseconds=1)

@@ -114,7 +114,8 @@ def announce_actions(
     own behaviour). The marker update is conditional, so two overlapping sweeps announce and
     observe a change once. Returns the ids of the observations written."""
     seen: list[tuple[uuid.UUID, NewMemory]] = []
-    for agent in agents:
+    announced: list[dict[str, object]] = []
+    for agent in sorted(agents, key=lambda a: a.id):
         leaf = _current_leaf(plans[agent.id], now)
         leaf_id = leaf.id if leaf is not None else None
         if leaf_id == agent.current_plan_id:
@@ -127,14 +128,11 @@ def announce_actions(
             .execution_options(synchronize_session=False)
         )
         if claimed is not None:
-            emit(
-                session,
-                world_id=world.id,
-                type="action_changed",
-                payload=action_payload(agent, leaf),
-            )
+            announced.append(action_payload(agent, leaf))
             if leaf is not None:
                 seen.append((agent.id, self_observation(agent.name, leaf.description, now)))
+    for payload in announced:  # after every row lock: the event lock is taken last
+        emit(session, world_id=world.id, type="action_changed", payload=payload)
     stored = add_for_agents(session, world_id=world.id, items=seen, now=now, dedupe=True)
     return [m.id for m in stored]
 

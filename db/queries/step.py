@@ -54,6 +54,7 @@ def move_agents(session: Session, moves: Sequence[Whereabouts]) -> list[Move]:
     """Record where the game says each agent is (only the fields it sent), and return the
     agents whose place changed: one statement for places (an agent that stayed is not
     written), one executemany for positions."""
+    moves = sorted(moves, key=lambda m: m.agent_id)  # agents are locked in id order everywhere
     placed = [m for m in moves if m.place is not None]
     moved: list[Move] = []
     if placed:

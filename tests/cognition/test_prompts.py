@@ -583,7 +583,7 @@ def test_revise_currently_prompt() -> None:
     assert "<<<currently\nTomas writes songs.\n>>>" in asked.prompt
     assert "1. For Tomas Ferreira's planning: go to the party at 6 pm." in asked.prompt
     assert "1. Walter Brigg is running for the council." in asked.prompt
-    assert "It is Tuesday February 14." in asked.prompt
+    assert "Today is Tuesday February 14." in asked.prompt
     assert asked.parse('{"currently": " Tomas is  going to the party. "}') == (
         "Tomas is going to the party."
     )

@@ -7,7 +7,9 @@ game and each line is heard in turn (the step route shows it while it is being s
 job that comes early does nothing; the beat sweep sends each line when it comes due.
 
 Opening interrupts the partner too: its plan gets "talk with <initiator>" from now on (the
-initiator's reaction already holds its own), so neither walks off mid-sentence. Ending
+initiator's reaction already holds its own), so neither walks off mid-sentence — in the paper
+profile by a re-plan, in the economy profile as a task spliced into the hour chunk under way
+(`reactions.splice_task`: the rest of its day and its steps stay). Ending
 (`end_conversation`): each side's view of the other (relationship summary and sentiment),
 each side's notes (`dialogue.conversation_notes`: a planning note "For <name>'s planning: …"
 that tomorrow's outline recalls, and a memo citing the lines it heard), and both plans
@@ -43,7 +45,7 @@ from db.queries import conversations, reactions
 from db.queries.agents import to_persona
 from db.queries.events import emit
 from db.queries.plans import current_action
-from db.queries.relationships import set_relationship
+from db.queries.relationships import recent_views, set_relationship
 from db.queries.schedule import due_for_agent
 from db.queries.worlds import game_now
 from workers.runtime import Runtime, get_runtime, session_scope
@@ -54,6 +56,9 @@ from workers.tasks.scope import enrich_later, store_of
 CONVERSE = "hearth.converse"
 TURN = "hearth.converse_turn"
 END = "hearth.end_conversation"
+VIEW_FRESHNESS = timedelta(hours=6)
+"""In the economy profile, a view of the other formed this recently is not asked again when a
+conversation ends (the paper profile asks after every conversation)."""
 BEFORE = timedelta(minutes=1)
 """Looking this far before a conversation began finds what each side was doing (the
 conversation interrupted it)."""
@@ -124,6 +129,10 @@ def _interrupt_partner(
         description=f"talk with {initiator.name.split()[0]}",
         location=partner.place,
     )
+    if not get_runtime().settings.paper:
+        spliced = reactions.splice_task(session, agent_id=partner.id, item=item, decided_at=now)
+        if spliced is not None:
+            return []  # a task already: nothing to decompose
     replanned = reactions.apply_reaction(session, agent_id=partner.id, item=item, decided_at=now)
     plan_id = replanned.reaction.id
     return [d for d in due_for_agent(session, partner, now=now) if d[0] == plan_id]
@@ -307,23 +316,31 @@ def _take_away(
     """How `me` now sees `other` (history kept), and the notes it keeps of the talk."""
     store = store_of(runtime, session, world, me.id)
     heard = store.get(conversations.utterance_memories(session, conversation, me.id))
+    fresh = not runtime.settings.paper and other.name in recent_views(
+        session, agent_id=me.id, since=at - VIEW_FRESHNESS
+    )
     with recorded_calls(runtime.sessions, world_id=world.id, agent_id=me.id, game_time=at) as sink:
         mind = runtime.mind.with_audit(sink)
-        view = dialogue.reflect_on_relationship(store, mind, name=me.name, other=other.name, now=at)
+        view = None
+        if not fresh:  # economy: a view formed in the last hours stands
+            view = dialogue.reflect_on_relationship(
+                store, mind, name=me.name, other=other.name, now=at
+            )
         notes = dialogue.conversation_notes(
             mind, name=me.name, other=other.name, lines=lines, heard=heard, now=at
         )
     kept = store.add(notes, now=at) if notes else []
     store.finish()
-    set_relationship(
-        session,
-        agent_id=me.id,
-        other_name=other.name,
-        other_agent_id=other.id,
-        summary=view.summary,
-        sentiment=view.sentiment,
-        at=at,
-    )
+    if view is not None:
+        set_relationship(
+            session,
+            agent_id=me.id,
+            other_name=other.name,
+            other_agent_id=other.id,
+            summary=view.summary,
+            sentiment=view.sentiment,
+            at=at,
+        )
     return [m.id for m in kept]
 
 

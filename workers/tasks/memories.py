@@ -23,7 +23,13 @@ from workers.tasks.reflections import REFLECT, reflect_key
 def enrich_memories(memory_ids: list[int]) -> dict[str, object]:
     """Embed and score these memories and feed their agents' reflection accumulators."""
     runtime = get_runtime()
-    done = enrich(runtime.sessions, memory_ids, embedder=runtime.embedder, mind=runtime.mind)
+    done = enrich(
+        runtime.sessions,
+        memory_ids,
+        embedder=runtime.embedder,
+        mind=runtime.mind,
+        rate_routine=runtime.settings.paper,
+    )
     with session_scope() as session:
         crossed = after_enrichment(session, done.accumulated, settings=runtime.settings)
         due = next_runs(session, crossed)
