@@ -18,7 +18,10 @@ from datetime import date, datetime
 from typing import Any
 
 from cognition import requests as rq
+from cognition.norms import Norms
 from cognition.offline import OfflineMind
+from cognition.parsing.plans import NOTES_SEPARATOR
+from cognition.places import PlaceOption
 from cognition.types import Granularity, Persona, PlanItem
 
 FENCE = re.compile(r"^<<<(\w+)\n(.*?)\n>>>$", re.S | re.M)
@@ -75,6 +78,30 @@ class Prompt:
             else:
                 summary.append(line)
         return Persona(**fields), "\n".join(summary)
+
+
+WHOLE_MAP = "(the whole map)"
+_OPEN = re.compile(r"^open (.+?)(?: \(closed at .*\))?$")
+_CAPACITY = re.compile(r"^capacity (\d+) \((\d+) there now(?:, full)?\)$")
+
+
+def _option(line: str) -> PlaceOption:
+    """An option line of the choose_location prompt back into the option it shows."""
+    name, _, notes = line.partition(NOTES_SEPARATOR)
+    contains: tuple[str, ...] = ()
+    norms: dict[str, Any] = {}
+    occupancy = 0
+    for note in filter(None, notes.split("; ")):
+        if note.startswith("contains: "):
+            contains = tuple(note.removeprefix("contains: ").split(", "))
+        elif opened := _OPEN.match(note):
+            norms["opening_hours"] = opened[1]
+        elif capacity := _CAPACITY.match(note):
+            norms["capacity"], occupancy = int(capacity[1]), int(capacity[2])
+        else:
+            key, _, value = note.partition(": ")
+            norms[key] = value
+    return PlaceOption(name, contains=contains, norms=Norms.parse(norms), occupancy=occupancy)
 
 
 def read(body: Mapping[str, Any]) -> Prompt:
@@ -150,9 +177,20 @@ class OfflineResponder:
         }
 
     def choose_location(self, p: Prompt) -> dict[str, Any]:
-        return {
-            "location": self._mind.think(rq.ChooseLocation(p.block("action"), p.bulleted("places")))
-        }
+        found = re.search(r"^At (\d+:\d+ [ap]m), (.+?) is going to do this:", p.text, re.M)
+        assert found is not None, p.text
+        at = datetime.combine(date(self.year, 1, 1), datetime.strptime(found[1], "%I:%M %p").time())
+        within = p.block("within")
+        request = rq.ChooseLocation(
+            action=p.block("action"),
+            options=[_option(line) for line in p.bulleted("options")],
+            at=at,
+            within="" if within == WHOLE_MAP else within,
+            current=p.block("current"),
+            home=p.block("home"),
+            name=found[2],
+        )
+        return {"location": self._mind.think(request)}
 
     def object_state(self, p: Prompt) -> dict[str, Any]:
         return {"state": self._mind.think(rq.ObjectState(p.block("action"), p.block("object")))}
