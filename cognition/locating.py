@@ -51,8 +51,9 @@ def locate(
     area = _named_area(action, places, here=here_known, home=home_known)
     if area is None and keep_area and here_known is not None:
         area = area_of(here_known)
-    ask = _Asker(mind, action=action, places=places, at=at, name=name,
-                 here=here_known, home=home_known)  # fmt: skip
+    ask = _Asker(
+        mind, action=action, places=places, at=at, name=name, here=here_known, home=home_known
+    )
     chosen = area if area is not None else ask.choose(within=None)
     while chosen is not None:
         deeper = ask.choose(within=chosen)
@@ -108,8 +109,11 @@ def _leaf(path: str) -> str:
 def _named_area(action: str, places: KnownMap, *, here: str | None, home: str | None) -> str | None:
     """The known area the action names (module docstring, rule 1), or None."""
     said = _words(action)
-    named = [(said.index(words[0]), -len(words), area) for area, words in _area_words(places)
-             if words and set(words) <= set(said)]  # fmt: skip
+    named = [
+        (said.index(words[0]), -len(words), area)
+        for area, words in _area_words(places)
+        if words and set(words) <= set(said)
+    ]
     if home is not None and HOME_WORDS & set(said):
         named.append((min(said.index(w) for w in HOME_WORDS & set(said)), 0, area_of(home)))
     current = area_of(here) if here else None

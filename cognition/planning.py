@@ -209,8 +209,15 @@ def _located(
     for item in items:
         place = places.canonical(item.location)
         if place is None and len(places):
-            place = locate(mind, action=item.description, places=places, at=item.start,
-                           here=here, home=persona.living_area, name=persona.name)  # fmt: skip
+            place = locate(
+                mind,
+                action=item.description,
+                places=places,
+                at=item.start,
+                here=here,
+                home=persona.living_area,
+                name=persona.name,
+            )
         located.append(replace(item, location=place or item.location))
         here = place or here
     return located
@@ -219,9 +226,16 @@ def _located(
 def _dressed(mind: Mind, task: PlanItem, places: KnownMap, persona: Persona) -> PlanItem:
     """A task with its place (in its hour chunk's area unless it names another), emoji, and
     the state of the object it uses."""
-    chosen = locate(mind, action=task.description, places=places, at=task.start,
-                    here=task.location, home=persona.living_area, name=persona.name,
-                    keep_area=True)  # fmt: skip
+    chosen = locate(
+        mind,
+        action=task.description,
+        places=places,
+        at=task.start,
+        here=task.location,
+        home=persona.living_area,
+        name=persona.name,
+        keep_area=True,
+    )
     location = chosen or task.location
     obj = _path(chosen)[-1] if chosen and places.is_object(chosen) else None
     state = mind.think(ObjectState(task.description, obj)) if obj else None

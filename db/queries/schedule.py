@@ -13,7 +13,8 @@ The beat sweep asks, for every agent of every running (unpaused) world at its ga
 - a reflection: the accumulator is above the world's threshold, so run reflections_done + 1
   (a crossing whose job was lost is found here; the run's claim keeps it to one);
 - and it announces `action_changed` for each agent whose current plan leaf is not the one last
-  announced (`agents.current_plan_id`).
+  announced (`agents.current_plan_id`), and writes back the object states those actions set
+  or release (`db.queries.objects.settle_objects`), perceived by everyone in the area.
 
 Four queries per world whatever its size: worlds, agents with their bounded count of memories
 since their summary, live plan rows within a day of now, and the marker update.
@@ -35,8 +36,9 @@ from cognition.reflection import should_reflect
 from cognition.schedule import window_to_decompose
 from cognition.summary import DEFAULT_MAX_NEW_MEMORIES, is_stale
 from cognition.types import Granularity, PlanItem
-from db.models import Agent, Plan, World
+from db.models import Agent, Memory, Plan, World
 from db.queries.events import emit
+from db.queries.objects import ActionChange, settle_objects
 from db.queries.plans import LEVEL_DEPTH, end_of, to_item
 from db.queries.worlds import game_now
 from db.settings import Settings
@@ -65,6 +67,8 @@ class WorldDue:
     now: datetime
     agents: list[AgentDue]
     actions_changed: int = 0
+    perceived: list[Memory] = field(default_factory=list)
+    """Observations of object states the changed actions wrote to the map."""
 
 
 def running_worlds(session: Session) -> list[World]:
@@ -80,10 +84,15 @@ def due_in_world(session: Session, world: World, *, settings: Settings) -> World
     plans = _live_plans(session, [agent.id for agent, _ in agents], now)
     threshold = reflection_threshold(world, settings)
     due = [_agent_due(agent, since, plans[agent.id], now, threshold) for agent, since in agents]
-    changed = announce_actions(
+    changes = announce_actions(
         session, world=world, agents=[a for a, _ in agents], plans=plans, now=now
     )
-    return WorldDue(world=world, now=now, agents=due, actions_changed=changed)
+    current = {agent.id: _current_leaf(plans[agent.id], now) for agent, _ in agents}
+    objects = settle_objects(session, world_id=world.id, changes=changes, current=current, now=now)
+    perceived = [memory for change in objects for _, memory in change.perceived]
+    return WorldDue(
+        world=world, now=now, agents=due, actions_changed=len(changes), perceived=perceived
+    )
 
 
 def due_for_agent(
@@ -101,10 +110,10 @@ def announce_actions(
     agents: Sequence[Agent],
     plans: dict[uuid.UUID, list[Plan]],
     now: datetime,
-) -> int:
+) -> list[ActionChange]:
     """Emit `action_changed` for agents whose current leaf changed; the marker update is
     conditional, so two overlapping sweeps announce a change once."""
-    changed = 0
+    changed: list[ActionChange] = []
     for agent in agents:
         leaf = _current_leaf(plans[agent.id], now)
         leaf_id = leaf.id if leaf is not None else None
@@ -124,7 +133,7 @@ def announce_actions(
                 type="action_changed",
                 payload=action_payload(agent, leaf),
             )
-            changed += 1
+            changed.append(ActionChange(agent.id, agent.current_plan_id, leaf))
     return changed
 
 

@@ -74,9 +74,17 @@ def test_progressive(phrase: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     ("verb", "form"),
-    [("make", "making"), ("see", "seeing"), ("stop", "stopping"), ("open", "opening"),
-     ("fix", "fixing"), ("play", "playing"), ("die", "dying"), ("panic", "panicking")],
-)  # fmt: skip
+    [
+        ("make", "making"),
+        ("see", "seeing"),
+        ("stop", "stopping"),
+        ("open", "opening"),
+        ("fix", "fixing"),
+        ("play", "playing"),
+        ("die", "dying"),
+        ("panic", "panicking"),
+    ],
+)
 def test_ing_form(verb: str, form: str) -> None:
     assert ing_form(verb) == form
 

@@ -50,10 +50,24 @@ HOME = "Riverside Apartments: apartment 1"
 BED = f"{HOME}: bedroom: bed"
 
 
-def offline(action: str, *, here: str | None = BED, at: datetime = MORNING,
-            places: KnownMap = TOWN, keep_area: bool = False) -> str | None:  # fmt: skip
-    return locate(OfflineMind(), action=action, places=places, at=at, here=here, home=HOME,
-                  name="Junie", keep_area=keep_area)  # fmt: skip
+def offline(
+    action: str,
+    *,
+    here: str | None = BED,
+    at: datetime = MORNING,
+    places: KnownMap = TOWN,
+    keep_area: bool = False,
+) -> str | None:
+    return locate(
+        OfflineMind(),
+        action=action,
+        places=places,
+        at=at,
+        here=here,
+        home=HOME,
+        name="Junie",
+        keep_area=keep_area,
+    )
 
 
 @pytest.mark.parametrize(
@@ -141,8 +155,14 @@ def test_a_full_place_is_not_chosen() -> None:
         )
 
     def shower(occupied: int) -> str | None:
-        return locate(OfflineMind(), action="take a shower", places=bathrooms(occupied),
-                      at=MORNING, here="Dorm: room 5: bed", keep_area=True)  # fmt: skip
+        return locate(
+            OfflineMind(),
+            action="take a shower",
+            places=bathrooms(occupied),
+            at=MORNING,
+            here="Dorm: room 5: bed",
+            keep_area=True,
+        )
 
     assert shower(0) == "Dorm: bathroom A: shower"
     assert shower(1) == "Dorm: bathroom B: shower"
@@ -151,8 +171,9 @@ def test_a_full_place_is_not_chosen() -> None:
 def test_the_mind_is_asked_once_per_level_with_that_levels_options() -> None:
     picks = iter(["Hobbs Cafe", "kitchen", "oven"])
     mind = ScriptedMind({"choose_location": lambda **kw: next(picks)})
-    place = locate(mind, action="bake bread", places=TOWN, at=MORNING, here=BED, home=HOME,
-                   name="Junie")  # fmt: skip
+    place = locate(
+        mind, action="bake bread", places=TOWN, at=MORNING, here=BED, home=HOME, name="Junie"
+    )
     assert place == "Hobbs Cafe: kitchen: oven"
     asked = mind.inputs("choose_location")
     assert [call["within"] for call in asked] == ["", "Hobbs Cafe", "Hobbs Cafe: kitchen"]
@@ -175,8 +196,10 @@ def test_the_mind_is_asked_once_per_level_with_that_levels_options() -> None:
 def test_a_named_area_and_single_options_cost_no_call() -> None:
     mind = ScriptedMind({"choose_location": ["duck house"]})
     places = KnownMap(["Willow Park: pond: park bench", "Willow Park: pond: duck house", "Home"])
-    assert locate(mind, action="feed the ducks at Willow Park", places=places, at=MORNING,
-                  here="Home") == "Willow Park: pond: duck house"  # fmt: skip
+    assert (
+        locate(mind, action="feed the ducks at Willow Park", places=places, at=MORNING, here="Home")
+        == "Willow Park: pond: duck house"
+    )
     assert [c["within"] for c in mind.inputs("choose_location")] == ["Willow Park: pond"]
 
 
@@ -201,7 +224,8 @@ def test_the_descent_never_invents_a_place(
 ) -> None:
     places = KnownMap(paths)
     here = paths[0]
-    chosen = offline(action, places=places, here=here, at=MORNING.replace(hour=hour),
-                     keep_area=keep)  # fmt: skip
+    chosen = offline(
+        action, places=places, here=here, at=MORNING.replace(hour=hour), keep_area=keep
+    )
     assert chosen is not None and chosen in places
     assert chosen == places.canonical(chosen)

@@ -19,7 +19,7 @@ from cognition import planning
 from cognition.types import Granularity
 from db.queries.events import emit
 from db.queries.memories import list_memories
-from db.queries.places import known_paths
+from db.queries.places import known_places
 from db.queries.plans import decomposable, lived_day, save_children, save_outline, to_item
 from workers.tasks.base import RETRY_POLICY
 from workers.tasks.scope import AgentScope, agent_scope, enrich_later
@@ -57,7 +57,9 @@ def plan_day(agent_id: str, day: str) -> dict[str, object]:
             ),
             directives=_directives(scope),
             now=scope.now,
-            known_places=known_paths(session, [agent.id])[agent.id],
+            known_places=known_places(
+                session, agent_id=agent.id, world_id=scope.world.id, at=scope.now
+            ),
         )
         rows = save_outline(
             session, agent_id=agent.id, day=wanted, items=items, decided_at=scope.now
@@ -103,7 +105,9 @@ def decompose(agent_id: str, plan_id: int, granularity: str) -> dict[str, object
                 to_item(parent),
                 persona=scope.persona,
                 summary=scope.summary,
-                known_places=known_paths(session, [agent.id])[agent.id],
+                known_places=known_places(
+                    session, agent_id=agent.id, world_id=scope.world.id, at=scope.now
+                ),
             )
         rows = save_children(
             session, parent=parent, items=steps, granularity=level, decided_at=scope.now

@@ -7,24 +7,30 @@ sweep enqueues each piece of work under its deterministic key, so repeated sweep
 a job twice (`workers.dispatch`) and a job that runs twice does nothing twice (its result key
 in the database). Only one sweep runs at a time (a transaction-scoped advisory lock); one
 that finds another running returns at once. Open agent conversations whose ending job was
-lost are ended. Unenriched memories are `hearth.enrich_backlog`'s, on its own beat entry.
+lost are ended. Observations of object states that changed actions wrote to the map are
+enriched, and each may call for a reaction, as a step's perceptions do. Unenriched memories
+are `hearth.enrich_backlog`'s, on its own beat entry.
 """
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 from celery import shared_task
 
 from db import locks
 from db.queries.conversations import stale_open
+from db.queries.reactions import candidates
 from db.queries.schedule import AgentDue, due_in_world, running_worlds
 from workers.dispatch import Dispatch
 from workers.runtime import get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
 from workers.tasks.conversations import END, end_key
 from workers.tasks.plans import DECOMPOSE, PLAN_DAY, decompose_key, plan_day_key
+from workers.tasks.reactions import DECIDE_REACTION, decide_key
 from workers.tasks.reflections import REFLECT, reflect_key
+from workers.tasks.scope import enrich_later
 from workers.tasks.summaries import SUMMARIZE, summarize_key
 
 SWEEP_LOCK = "sweep_worlds"
@@ -36,6 +42,7 @@ STALE_CONVERSATION = timedelta(hours=1)
 def sweep_worlds() -> dict[str, int]:
     runtime = get_runtime()
     due: list[AgentDue] = []
+    to_decide: list[tuple[uuid.UUID, int]] = []
     with session_scope() as session:
         if not locks.try_hold(session, SWEEP_LOCK):
             return {"worlds": 0, "enqueued": 0, "actions_changed": 0}
@@ -44,6 +51,7 @@ def sweep_worlds() -> dict[str, int]:
         ]
         for world in worlds:
             due += world.agents
+            to_decide += candidates(session, world_id=world.world.id, memories=world.perceived)
         stale = [
             conversation
             for w in worlds
@@ -51,7 +59,13 @@ def sweep_worlds() -> dict[str, int]:
                 session, world_ids=[w.world.id], before=w.now - STALE_CONVERSATION
             )
         ]
+    for world in worlds:
+        enrich_later(runtime, world.world.id, [m.id for m in world.perceived])
     sent = sum(_enqueue(runtime.dispatch, agent) for agent in due)
+    sent += sum(
+        runtime.dispatch.send(DECIDE_REACTION, [str(a), m], key=decide_key(a, m))
+        for a, m in to_decide
+    )
     sent += sum(runtime.dispatch.send(END, [c], key=end_key(c)) for c in stale)
     return {
         "worlds": len(worlds),

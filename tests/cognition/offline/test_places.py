@@ -41,8 +41,9 @@ def test_one_level_is_chosen_by_the_words_of_each_option(
 
 
 def test_the_current_place_wins_a_tie_and_a_direct_word_beats_it() -> None:
-    kitchens = options("Rosa's flat", "Juniper Cafe", rosa_s_flat=("kitchen",),
-                       juniper_cafe=("kitchen",))  # fmt: skip
+    kitchens = options(
+        "Rosa's flat", "Juniper Cafe", rosa_s_flat=("kitchen",), juniper_cafe=("kitchen",)
+    )
     at_the_cafe = "Juniper Cafe: counter"
     assert choose_location("cook", kitchens, at=NOW, current=at_the_cafe) == "Juniper Cafe"
     assert choose_location("cook", kitchens, at=NOW, current="Rosa's flat") == "Rosa's flat"

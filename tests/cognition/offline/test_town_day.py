@@ -39,8 +39,14 @@ def test_a_day_decomposes_into_located_actions_covering_24_hours(persona: Person
     assert all(5 <= a.duration_min <= 15 for a in actions)
     town = KnownMap(KNOWN_PLACES)
     for action in actions[:: len(actions) // 10]:
-        place = locate(mind, action=action.description, places=town, at=action.start,
-                       here=persona.living_area, home=persona.living_area)  # fmt: skip
+        place = locate(
+            mind,
+            action=action.description,
+            places=town,
+            at=action.start,
+            here=persona.living_area,
+            home=persona.living_area,
+        )
         assert place in town.paths()
         mind.think(ObjectState(action.description, place))
         assert mind.think(Emoji(action.description))
