@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from cognition import requests as rq
@@ -81,7 +81,10 @@ class Prompt:
 
 
 WHOLE_MAP = "(the whole map)"
-_OPEN = re.compile(r"^open (.+?)(?: \(closed at .*\))?$")
+WHEN = re.compile(
+    r"^(?:At (\S+ [ap]m)|From (\S+ [ap]m) to (\S+ [ap]m)), (.+?) is going to do this:", re.M
+)
+_OPEN = re.compile(r"^open (.+?)(?: \(closed then\))?$")
 _CAPACITY = re.compile(r"^capacity (\d+) \((\d+) there now(?:, full)?\)$")
 
 
@@ -177,18 +180,22 @@ class OfflineResponder:
         }
 
     def choose_location(self, p: Prompt) -> dict[str, Any]:
-        found = re.search(r"^At (\d+:\d+ [ap]m), (.+?) is going to do this:", p.text, re.M)
+        found = WHEN.search(p.text)
         assert found is not None, p.text
-        at = datetime.combine(date(self.year, 1, 1), datetime.strptime(found[1], "%I:%M %p").time())
+        at = self._clock(found[1] or found[2])
+        until = self._clock(found[3]) if found[3] else None
+        if until is not None and until <= at:
+            until += timedelta(days=1)
         within = p.block("within")
         request = rq.ChooseLocation(
             action=p.block("action"),
             options=[_option(line) for line in p.bulleted("options")],
             at=at,
+            until=until,
             within="" if within == WHOLE_MAP else within,
             current=p.block("current"),
             home=p.block("home"),
-            name=found[2],
+            name=found[4],
         )
         return {"location": self._mind.think(request)}
 
@@ -260,6 +267,11 @@ class OfflineResponder:
             )
         )
         return {"answer": said.text, "cited": list(said.cited)}
+
+    def _clock(self, text: str) -> datetime:
+        """A prompt's "7:30 am" as a time on a day of the bench's year (only the time counts)."""
+        moment = datetime.strptime(text, "%I:%M %p").time()
+        return datetime.combine(date(self.year, 1, 1), moment)
 
     def _today(self, p: Prompt) -> datetime:
         """The prompt's "Today is Monday February 13" (or "It is February 13, 2023, …")."""

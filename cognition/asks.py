@@ -129,14 +129,14 @@ def choose_location(r: requests.ChooseLocation) -> Ask[str]:
     inside = bool(r.within.strip())
     prompt = prompting.render(
         "choose_location",
-        time=prompting.clock(r.at),
+        when=_when(r.at, r.until),
         name=name,
         action=prompting.text_or_empty(r.action),
         current=prompting.text_or_empty(r.current),
         home=prompting.text_or_empty(r.home),
         scope=f"The place {name} chooses inside:" if inside else f"Where {name} chooses:",
         within=prompting.text_or_empty(r.within) if inside else "(the whole map)",
-        options=prompting.bulleted(option_line(o, r.at) for o in r.options),
+        options=prompting.bulleted(option_line(o, r.at, r.until) for o in r.options),
         question=f"Where inside it should {name} do this?"
         if inside
         else f"Which area should {name} go to?",
@@ -156,14 +156,21 @@ STAY_RULE = (
 """Below the areas the descent may stop: the action then happens at the enclosing place."""
 
 
-def option_line(option: PlaceOption, at: datetime) -> str:
-    """ "Hobbs Cafe — contains: counter, kitchen; open 08:00-20:00 (closed at 7:00 am);
+def _when(at: datetime, until: datetime | None) -> str:
+    """ "At 7:30 am" or "From 6:30 am to 12:00 pm": when the action happens."""
+    if until is None or until <= at:
+        return f"At {prompting.clock(at)}"
+    return f"From {prompting.clock(at)} to {prompting.clock(until)}"
+
+
+def option_line(option: PlaceOption, at: datetime, until: datetime | None = None) -> str:
+    """ "Hobbs Cafe — contains: counter, kitchen; open 08:00-20:00 (closed then);
     capacity 30 (12 there now)": an option with what decides whether it can host the action."""
     notes: list[str] = []
     if option.contains:
         notes.append("contains: " + ", ".join(option.contains))
     if option.norms.hours:
-        closed = "" if option.norms.is_open(at) else f" (closed at {prompting.clock(at)})"
+        closed = "" if option.norms.is_open_during(at, until) else " (closed then)"
         notes.append(f"open {option.norms.opening_hours()}{closed}")
     if option.norms.capacity is not None:
         full = ", full" if option.norms.is_full(option.occupancy) else ""

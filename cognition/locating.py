@@ -40,6 +40,7 @@ def locate(
     action: str,
     places: KnownMap,
     at: datetime,
+    until: datetime | None = None,
     here: str | None = None,
     home: str | None = None,
     name: str = "",
@@ -52,7 +53,14 @@ def locate(
     if area is None and keep_area and here_known is not None:
         area = area_of(here_known)
     ask = _Asker(
-        mind, action=action, places=places, at=at, name=name, here=here_known, home=home_known
+        mind,
+        action=action,
+        places=places,
+        at=at,
+        until=until,
+        name=name,
+        here=here_known,
+        home=home_known,
     )
     chosen = area if area is not None else ask.choose(within=None)
     while chosen is not None:
@@ -73,12 +81,13 @@ class _Asker:
         action: str,
         places: KnownMap,
         at: datetime,
+        until: datetime | None,
         name: str,
         here: str | None,
         home: str | None,
     ) -> None:
-        self.mind, self.action, self.places, self.at, self.name = mind, action, places, at, name
-        self.here, self.home = here, home
+        self.mind, self.action, self.places, self.name = mind, action, places, name
+        self.at, self.until, self.here, self.home = at, until, here, home
 
     def choose(self, *, within: str | None) -> str | None:
         """The chosen path one level below `within` (None: the areas); None to stop here."""
@@ -94,6 +103,7 @@ class _Asker:
                 home=self.home or "",
                 name=self.name,
                 at=self.at,
+                until=self.until,
             )
         )
         chosen = next((p for p in inside if _leaf(p).casefold() == answer.casefold()), None)

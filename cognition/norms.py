@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from cognition.errors import InvalidInput
@@ -68,6 +68,21 @@ class Norms:
             return True
         minute = at.hour * 60 + at.minute
         return any(start <= minute < end for start, end in self.hours)
+
+    def is_open_during(self, start: datetime, end: datetime | None = None) -> bool:
+        """Open at some time in [start, end) (at `start` when there is no end): a place that
+        opens half an hour into a morning's work can host it; one closed throughout cannot."""
+        if self.is_open(start):
+            return True
+        if end is None or end <= start:
+            return False
+        for opening, _ in self.hours:
+            first = start.replace(hour=opening // 60, minute=opening % 60, second=0, microsecond=0)
+            if first <= start:
+                first += timedelta(days=1)
+            if first < end:
+                return True
+        return False
 
     def is_full(self, occupancy: int) -> bool:
         return self.capacity is not None and occupancy >= self.capacity

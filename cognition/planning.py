@@ -17,8 +17,8 @@ Repair of a day outline (models drift; the game needs a usable plan every time):
   4. more than 8 items: the adjacent pair with the shortest total is merged ("A; then B",
      keeping both texts), earliest first on ties; fewer than 5: the longest item is halved,
      earliest first on ties. A 24-hour day always splits to 5;
-  5. an item without a known location is located (`cognition.locating`), each from where the
-     item before leaves the agent (the first from home).
+  5. every item is located (`cognition.locating`), from the place the outline gave it (kept
+     when nothing suits it better), else from where the item before leaves the agent.
 
 Laying the outline into the live plan (`lay_outline`): an outline made before the agent wakes
 up (a late riser on the first day, when no night of a previous outline covers the morning)
@@ -204,20 +204,22 @@ def nearest_first(location: str | None, known_places: Sequence[str]) -> list[str
 def _located(
     mind: Mind, items: Sequence[PlanItem], known: Sequence[str | KnownPlace], persona: Persona
 ) -> list[PlanItem]:
-    """Each item at a known place: its own when known, else located from the previous one."""
+    """Each item at a known place, found from where the outline put it (its own idea of the
+    place, kept when nothing suits the item better), else from where the item before leaves
+    the agent (the first from home)."""
     places, here, located = KnownMap(known), persona.living_area, []
     for item in items:
-        place = places.canonical(item.location)
-        if place is None and len(places):
-            place = locate(
-                mind,
-                action=item.description,
-                places=places,
-                at=item.start,
-                here=here,
-                home=persona.living_area,
-                name=persona.name,
-            )
+        start = places.canonical(item.location) or here
+        place = locate(
+            mind,
+            action=item.description,
+            places=places,
+            at=item.start,
+            until=item.start + timedelta(minutes=item.duration_min),
+            here=start,
+            home=persona.living_area,
+            name=persona.name,
+        )
         located.append(replace(item, location=place or item.location))
         here = place or here
     return located
@@ -231,6 +233,7 @@ def _dressed(mind: Mind, task: PlanItem, places: KnownMap, persona: Persona) -> 
         action=task.description,
         places=places,
         at=task.start,
+        until=task.start + timedelta(minutes=task.duration_min),
         here=task.location,
         home=persona.living_area,
         name=persona.name,

@@ -101,13 +101,15 @@ class ChooseLocation(Request[str]):
     set and none suits the action better than `within` itself (`cognition.locating`).
 
     `current` is where the agent is (for a task, its hour chunk's place), `home` its living
-    area, both paths ("" unknown); `at` is when the action starts, for opening hours.
+    area, both paths ("" unknown); the action runs from `at` until `until` (None: a moment),
+    for opening hours.
     """
 
     operation: ClassVar[str] = "choose_location"
     action: str
     options: Sequence[PlaceOption]
     at: datetime
+    until: datetime | None = None
     within: str = ""
     current: str = ""
     home: str = ""

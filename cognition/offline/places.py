@@ -13,10 +13,10 @@ home — the paper's "prefer to stay in the current area if the activity can be 
 then score, then how early in the action the matching word comes ("cook breakfast": the stove
 before the kitchen table), then the caller's order. Words of the place the choice is inside
 count for nothing: they chose it already. Depth earns nothing: a shower two levels down in the
-agent's flat does not outbid the cafe that the action names. A place closed at the action's
-start or full is passed over while any other option is usable. When nothing matches and no
-option is near, the answer inside a place is "" (the action stays at that place); among the
-areas it is the first usable one.
+agent's flat does not outbid the cafe that the action names. A place closed for the whole
+action (from `at` until `until`) or full is passed over while any other option is usable.
+When nothing matches and no option is near, the answer inside a place is "" (the action
+stays at that place); among the areas it is the first usable one.
 """
 
 from __future__ import annotations
@@ -119,12 +119,15 @@ def choose_location(
     options: Sequence[PlaceOption],
     *,
     at: datetime,
+    until: datetime | None = None,
     within: str = "",
     current: str = "",
     home: str = "",
 ) -> str:
     """The name of the option that best hosts the action (see the module docstring)."""
-    usable = [o for o in options if o.norms.is_open(at) and not o.norms.is_full(o.occupancy)]
+    usable = [
+        o for o in options if o.norms.is_open_during(at, until) and not o.norms.is_full(o.occupancy)
+    ]
     candidates = usable or list(options)
     if not candidates:
         return ""

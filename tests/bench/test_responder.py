@@ -4,7 +4,7 @@ offline mind does, so a bench town behaves as an offline town while counting mod
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bench.responder import OfflineResponder
 from cognition.adapters.llm import LLMConfig, LLMMind
@@ -83,7 +83,13 @@ def test_every_operation_answers_as_the_offline_mind() -> None:
             ),
             (
                 "choose_location",  # nothing inside suits: stay
-                {"action": "daydream", "options": ROOMS, "at": NOW, "within": "Rosa's Bakery"},
+                {
+                    "action": "daydream",
+                    "options": ROOMS,
+                    "at": NOW,
+                    "until": NOW + timedelta(hours=15),  # past midnight
+                    "within": "Rosa's Bakery",
+                },
             ),
             (
                 "react",

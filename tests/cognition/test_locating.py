@@ -3,7 +3,7 @@ preferring where the agent is, honouring opening hours and capacity — on sever
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -133,6 +133,22 @@ def test_a_closed_place_is_not_chosen_while_another_option_exists() -> None:
     assert offline("attend the party at the cafe", at=datetime(2023, 2, 13, 7)).startswith(HOME)
     only_closed = KnownMap([KnownPlace("Pub", Norms.parse({"opening_hours": "16:00-00:00"}))])
     assert offline("have a beer", places=only_closed, here=None) == "Pub"
+
+
+def test_a_place_that_opens_during_the_action_can_host_it() -> None:
+    early = datetime(2023, 2, 13, 7, 30)  # the cafe opens at 8:00
+    brewing = "brew coffee for the customers"
+    assert offline(brewing, at=early).startswith(HOME)  # a moment at 7:30: closed
+    shift = locate(
+        OfflineMind(),
+        action=brewing,
+        places=TOWN,
+        at=early,
+        until=early + timedelta(hours=4),
+        here=BED,
+        home=HOME,
+    )
+    assert shift == "Hobbs Cafe: counter: espresso machine"
 
 
 def test_naming_a_place_goes_there_even_before_it_opens() -> None:

@@ -3,7 +3,7 @@ when read back."""
 
 from __future__ import annotations
 
-from datetime import time
+from datetime import datetime, time, timedelta
 
 import pytest
 
@@ -68,3 +68,15 @@ def test_reading_stored_norms_drops_what_does_not_parse() -> None:
     norms = Norms.read({"opening_hours": "whenever", "capacity": 3})
     assert (norms.hours, norms.capacity) == ((), 3)
     assert Norms.read(None) == Norms()
+
+
+def test_open_during_an_action_that_starts_before_opening() -> None:
+    cafe = Norms.parse({"opening_hours": "07:00-20:00"})
+    morning = datetime(2023, 2, 13, 6, 30)
+    assert not cafe.is_open(morning)
+    assert cafe.is_open_during(morning, morning + timedelta(hours=5))  # opens half an hour in
+    assert not cafe.is_open_during(morning, morning + timedelta(minutes=30))  # until 7:00 only
+    assert not cafe.is_open_during(morning)
+    night = datetime(2023, 2, 13, 21, 0)
+    assert cafe.is_open_during(night, night + timedelta(hours=11))  # past midnight, into 7:00
+    assert not cafe.is_open_during(night, night + timedelta(hours=10))

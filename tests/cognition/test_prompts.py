@@ -207,6 +207,7 @@ def test_choose_location_prompt() -> None:
         "take a short walk around his workspace",
         AREAS,
         at=datetime(2023, 2, 13, 7, 30),
+        until=datetime(2023, 2, 13, 7, 45),
         current="Lin family house: Eddy's room: desk",
         home="Lin family house",
         name="Eddy Lin",
@@ -216,7 +217,7 @@ def test_choose_location_prompt() -> None:
         == NOTICE
         + """
 
-At 7:30 am, Eddy Lin is going to do this:
+From 7:30 am to 7:45 am, Eddy Lin is going to do this:
 <<<action
 take a short walk around his workspace
 >>>
@@ -235,8 +236,8 @@ Where Eddy Lin chooses:
 The options, each with what Eddy Lin knows inside it and its norms:
 <<<options
 - Lin family house — contains: kitchen, stove, garden
-- Hobbs Cafe — contains: counter, coffee machine; open 08:00-20:00 (closed at 7:30 am); capacity 2 (2 there now, full); quiet: True
-- The Rose and Crown Pub — open 16:00-00:00 (closed at 7:30 am)
+- Hobbs Cafe — contains: counter, coffee machine; open 08:00-20:00 (closed then); capacity 2 (2 there now, full); quiet: True
+- The Rose and Crown Pub — open 16:00-00:00 (closed then)
 >>>
 
 Which area should Eddy Lin go to? Prefer to stay in the current area if the action can be done there. Never choose a place that is closed at that time or already full.

@@ -99,8 +99,29 @@ def test_too_many_unsorted_overlapping_items_are_repaired(store: RecordingStore)
     assert all(i.location for i in items)
     assert "Fernbrook: Juniper Cafe: counter: coffee machine" in {i.location for i in items}
     asked = {call["action"] for call in mind.inputs("choose_location")}
-    assert len(asked) == 7  # 8 items, one already placed by the model
+    assert len(asked) == 8  # every item, the model's place being where its descent starts
     assert all(i.location in KnownMap(KNOWN_PLACES) for i in items)
+
+
+def test_the_outlines_place_is_kept_unless_the_item_plainly_belongs_elsewhere(
+    store: RecordingStore,
+) -> None:
+    flat = "Fernbrook: Rosa's flat"
+    drafted = [
+        item(6, 60, "wake up and think about the day", flat),
+        item(7, 60, "brew coffee for the first customers", flat),  # the outline's fallback
+        item(8, 60, "daydream", "Fernbrook: River Park"),
+        item(9, 60, "ponder"),
+        item(10, 1200, "go to bed and sleep", flat),
+    ]
+    items, _ = plan_with(drafted, store)
+    assert [i.location for i in items] == [
+        "Fernbrook: Rosa's flat: bedroom: bed",  # her home is her bedroom
+        "Fernbrook: Juniper Cafe: counter: coffee machine",
+        "Fernbrook: River Park: bench",
+        "Fernbrook: River Park: bench",  # where the item before left her
+        "Fernbrook: Rosa's flat: bedroom: bed",
+    ]
 
 
 def test_too_few_items_are_split_to_five_covering_the_day(store: RecordingStore) -> None:
