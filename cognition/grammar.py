@@ -56,9 +56,9 @@ conjugated after a coordinator)."""
 
 AMBIGUOUS: frozenset[str] = _vocabulary(
     """
-    break call chat cook dance drink exercise fish garden iron journal nap note order paint
-    park plan post practice present print rest return review run shop shower sketch snack
-    stock store stretch study swim talk test text toast tour walk water work
+    break call cook drink fish garden iron journal note order paint park plan post practice
+    present print return review run shop shower sketch snack stock store study test text toast
+    tour water work
     """
 )
 """Verbs as often nouns after "and" ("buy milk and water", "coffee and a snack")."""
@@ -171,7 +171,7 @@ def _conjugate_all(words: list[str]) -> str:
         word = words[index]
         previous = _bare(words[index - 1])
         nxt = _bare(words[index + 1]) if index + 1 < len(words) else ""
-        clause = previous == "then" or words[index - 1].endswith(";")
+        clause = previous == "then" or words[index - 1].endswith((";", ":"))
         coordinated = clause or previous in COORDINATORS or words[index - 1].endswith(",")
         if coordinated and _is_verb_here(_bare(word), nxt, after_verb=after_verb or clause):
             out.append(_conjugated(word))

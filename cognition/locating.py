@@ -22,6 +22,7 @@ None only when the agent knows no place.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
 from cognition.mind import Mind
@@ -52,64 +53,35 @@ def locate(
     area = _named_area(action, places, here=here_known, home=home_known)
     if area is None and keep_area and here_known is not None:
         area = area_of(here_known)
-    ask = _Asker(
-        mind,
+    ask = ChooseLocation(
         action=action,
-        places=places,
+        options=(),
         at=at,
         until=until,
+        current=here_known or "",
+        home=home_known or "",
         name=name,
-        here=here_known,
-        home=home_known,
     )
-    chosen = area if area is not None else ask.choose(within=None)
+    chosen = area if area is not None else _choose(mind, ask, places, within=None)
     while chosen is not None:
-        deeper = ask.choose(within=chosen)
+        deeper = _choose(mind, ask, places, within=chosen)
         if deeper is None:
             return chosen
         chosen = deeper
     return None
 
 
-class _Asker:
-    """One `ChooseLocation` request per level, with that level's options."""
-
-    def __init__(
-        self,
-        mind: Mind,
-        *,
-        action: str,
-        places: KnownMap,
-        at: datetime,
-        until: datetime | None,
-        name: str,
-        here: str | None,
-        home: str | None,
-    ) -> None:
-        self.mind, self.action, self.places, self.name = mind, action, places, name
-        self.at, self.until, self.here, self.home = at, until, here, home
-
-    def choose(self, *, within: str | None) -> str | None:
-        """The chosen path one level below `within` (None: the areas); None to stop here."""
-        inside = self.places.children(within)
-        if len(inside) <= 1:
-            return inside[0] if inside else None
-        answer = self.mind.think(
-            ChooseLocation(
-                action=self.action,
-                options=[self.places.option(path) for path in inside],
-                within=within or "",
-                current=self.here or "",
-                home=self.home or "",
-                name=self.name,
-                at=self.at,
-                until=self.until,
-            )
-        )
-        chosen = next((p for p in inside if _leaf(p).casefold() == answer.casefold()), None)
-        if chosen is None:  # "" (stay here), or a name that is not an option: never invent one
-            return None if within is not None else inside[0]
-        return chosen
+def _choose(mind: Mind, ask: ChooseLocation, places: KnownMap, *, within: str | None) -> str | None:
+    """The chosen path one level below `within` (None: among the areas); None to stop there."""
+    inside = places.children(within)
+    if len(inside) <= 1:
+        return inside[0] if inside else None
+    options = [places.option(path) for path in inside]
+    answer = mind.think(replace(ask, options=options, within=within or ""))
+    chosen = next((p for p in inside if _leaf(p).casefold() == answer.casefold()), None)
+    if chosen is None:  # "" (stay here), or a name that is not an option: never invent one
+        return None if within is not None else inside[0]
+    return chosen
 
 
 def _leaf(path: str) -> str:

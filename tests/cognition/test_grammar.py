@@ -48,6 +48,9 @@ CASES = [
     ("bake bread; then paint", "baking bread; then painting"),
     ("serve customers and chat with regulars", "serving customers and chatting with regulars"),
     ("continue: bake bread", "still baking bread"),
+    ("keep going: tend the garden", "keeping going: tending the garden"),
+    ("say hello to Theo and chat", "saying hello to Theo and chatting"),
+    ("buy bread and a drink", "buying bread and a drink"),
     # already fits after "is"
     ("brewing coffee", "brewing coffee"),
     ("reading a book", "reading a book"),
