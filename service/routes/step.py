@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
@@ -54,19 +55,7 @@ def step(
     ids = list(before)
     now = game_now(world)
     move_agents(session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents])
-    arrivals = [
-        (a.agent_id, a.place)
-        for a in body.agents
-        if a.place is not None and _moved(before[a.agent_id], a.place)
-    ]
-    learn_arrivals(session, world_id=world.id, arrivals=arrivals, at=now)
-    sightings = [
-        (a.agent_id, p.subject, p.state)
-        for a in body.agents
-        for p in a.perceived
-        if p.kind == "object" and p.subject and p.state
-    ]
-    learn_sightings(session, world_id=world.id, sightings=sightings, at=now)
+    _learn_places(session, world.id, body.agents, before=before, now=now)
     observations = _new_observations(session, body.agents)
     stored = add_for_agents(session, world_id=world.id, items=observations, now=now)
     to_decide = reaction_candidates(session, world_id=world.id, memories=stored)
@@ -130,6 +119,30 @@ def _validated(
             )
         seen.add(agent_id)
     return {agent_id: known[agent_id] for agent_id in ids}
+
+
+def _learn_places(
+    session: Session,
+    world_id: uuid.UUID,
+    agents: Sequence[AgentStep],
+    *,
+    before: dict[uuid.UUID, str | None],
+    now: datetime,
+) -> None:
+    """What each agent sees where it arrived, and the objects it perceived in their state."""
+    arrivals = [
+        (a.agent_id, a.place)
+        for a in agents
+        if a.place is not None and _moved(before[a.agent_id], a.place)
+    ]
+    learn_arrivals(session, world_id=world_id, arrivals=arrivals, at=now)
+    sightings = [
+        (a.agent_id, p.subject, p.state)
+        for a in agents
+        for p in a.perceived
+        if p.kind == "object" and p.subject and p.state
+    ]
+    learn_sightings(session, world_id=world_id, sightings=sightings, at=now)
 
 
 def _moved(before: str | None, reported: str) -> bool:

@@ -245,7 +245,7 @@ def test_the_step_route_asks_to_decide_one_observation_per_agent_that_may_matter
     decided = [args for name, args in sent.tasks if name == "hearth.decide_reaction"]
     assert decided == [
         [str(isabella.id), ids["Klaus Mueller is reading a book"]],  # another agent
-        [str(klaus.id), ids["Hobbs Cafe: kitchen: sink is flooding"]],  # an object changed
+        [str(klaus.id), ids["sink is flooding"]],  # an object changed
     ]  # idle objects seen for the first time are no news
 
 
