@@ -14,11 +14,14 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from cognition import requests as rq
+from cognition.norms import Norms
 from cognition.offline import OfflineMind
+from cognition.parsing.plans import NOTES_SEPARATOR
+from cognition.places import PlaceOption
 from cognition.types import Granularity, Persona, PlanItem
 
 FENCE = re.compile(r"^<<<(\w+)\n(.*?)\n>>>$", re.S | re.M)
@@ -75,6 +78,33 @@ class Prompt:
             else:
                 summary.append(line)
         return Persona(**fields), "\n".join(summary)
+
+
+WHOLE_MAP = "(the whole map)"
+WHEN = re.compile(
+    r"^(?:At (\S+ [ap]m)|From (\S+ [ap]m) to (\S+ [ap]m)), (.+?) is going to do this:", re.M
+)
+_OPEN = re.compile(r"^open (.+?)(?: \(closed then\))?$")
+_CAPACITY = re.compile(r"^capacity (\d+) \((\d+) there now(?:, full)?\)$")
+
+
+def _option(line: str) -> PlaceOption:
+    """An option line of the choose_location prompt back into the option it shows."""
+    name, _, notes = line.partition(NOTES_SEPARATOR)
+    contains: tuple[str, ...] = ()
+    norms: dict[str, Any] = {}
+    occupancy = 0
+    for note in filter(None, notes.split("; ")):
+        if note.startswith("contains: "):
+            contains = tuple(note.removeprefix("contains: ").split(", "))
+        elif opened := _OPEN.match(note):
+            norms["opening_hours"] = opened[1]
+        elif capacity := _CAPACITY.match(note):
+            norms["capacity"], occupancy = int(capacity[1]), int(capacity[2])
+        else:
+            key, _, value = note.partition(": ")
+            norms[key] = value
+    return PlaceOption(name, contains=contains, norms=Norms.parse(norms), occupancy=occupancy)
 
 
 def read(body: Mapping[str, Any]) -> Prompt:
@@ -153,9 +183,24 @@ class OfflineResponder:
         }
 
     def choose_location(self, p: Prompt) -> dict[str, Any]:
-        return {
-            "location": self._mind.think(rq.ChooseLocation(p.block("action"), p.bulleted("places")))
-        }
+        found = WHEN.search(p.text)
+        assert found is not None, p.text
+        at = self._clock(found[1] or found[2])
+        until = self._clock(found[3]) if found[3] else None
+        if until is not None and until <= at:
+            until += timedelta(days=1)
+        within = p.block("within")
+        request = rq.ChooseLocation(
+            action=p.block("action"),
+            options=[_option(line) for line in p.bulleted("options")],
+            at=at,
+            until=until,
+            within="" if within == WHOLE_MAP else within,
+            current=p.block("current"),
+            home=p.block("home"),
+            name=found[4],
+        )
+        return {"location": self._mind.think(request)}
 
     def object_state(self, p: Prompt) -> dict[str, Any]:
         return {"state": self._mind.think(rq.ObjectState(p.block("action"), p.block("object")))}
@@ -258,6 +303,11 @@ class OfflineResponder:
             now=self._today(p),
         )
         return {"currently": self._mind.think(asked)}
+
+    def _clock(self, text: str) -> datetime:
+        """A prompt's "7:30 am" as a time on a day of the bench's year (only the time counts)."""
+        moment = datetime.strptime(text, "%I:%M %p").time()
+        return datetime.combine(date(self.year, 1, 1), moment)
 
     def _today(self, p: Prompt) -> datetime:
         """The prompt's "Today is Monday February 13" (or "It is February 13, 2023, …")."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel
@@ -20,6 +20,8 @@ from cognition.clamps import STEP_BOUNDS
 from cognition.grammar import progressive
 from cognition.offline.importance import rate as provisional
 from cognition.parsing import schemas
+from cognition.parsing.plans import NOTES_SEPARATOR
+from cognition.places import PlaceOption
 from cognition.types import (
     Answer,
     Insight,
@@ -135,18 +137,59 @@ def decompose(r: requests.Decompose) -> Ask[list[PlanItem]]:
 
 
 def choose_location(r: requests.ChooseLocation) -> Ask[str]:
-    action, known_places = r.action, r.known_places
+    names = [option.name for option in r.options]
+    name = prompting.one_line(r.name) or "the character"
+    inside = bool(r.within.strip())
     prompt = prompting.render(
         "choose_location",
-        places=prompting.bulleted(known_places),
-        action=prompting.text_or_empty(action),
+        when=_when(r.at, r.until),
+        name=name,
+        action=prompting.text_or_empty(r.action),
+        current=prompting.text_or_empty(r.current),
+        home=prompting.text_or_empty(r.home),
+        scope=f"The place {name} chooses inside:" if inside else f"Where {name} chooses:",
+        within=prompting.text_or_empty(r.within) if inside else "(the whole map)",
+        options=prompting.bulleted(option_line(o, r.at, r.until) for o in r.options),
+        question=f"Where inside it should {name} do this?"
+        if inside
+        else f"Which area should {name} go to?",
+        stay=STAY_RULE if inside else "",
     )
     return Ask(
         "choose_location",
         prompt,
         schemas.LocationOut,
-        lambda raw: parsing.parse_choose_location(raw, known_places=known_places),
+        lambda raw: parsing.parse_choose_location(raw, options=names, may_stay=inside),
     )
+
+
+STAY_RULE = (
+    ' If no option suits the action better than the place it is inside, answer {"location": ""}.'
+)
+"""Below the areas the descent may stop: the action then happens at the enclosing place."""
+
+
+def _when(at: datetime, until: datetime | None) -> str:
+    """ "At 7:30 am" or "From 6:30 am to 12:00 pm": when the action happens."""
+    if until is None or until <= at:
+        return f"At {prompting.clock(at)}"
+    return f"From {prompting.clock(at)} to {prompting.clock(until)}"
+
+
+def option_line(option: PlaceOption, at: datetime, until: datetime | None = None) -> str:
+    """ "Hobbs Cafe — contains: counter, kitchen; open 08:00-20:00 (closed then);
+    capacity 30 (12 there now)": an option with what decides whether it can host the action."""
+    notes: list[str] = []
+    if option.contains:
+        notes.append("contains: " + ", ".join(option.contains))
+    if option.norms.hours:
+        closed = "" if option.norms.is_open_during(at, until) else " (closed then)"
+        notes.append(f"open {option.norms.opening_hours()}{closed}")
+    if option.norms.capacity is not None:
+        full = ", full" if option.norms.is_full(option.occupancy) else ""
+        notes.append(f"capacity {option.norms.capacity} ({option.occupancy} there now{full})")
+    notes += [f"{key}: {value}" for key, value in option.norms.others.items()]
+    return f"{option.name}{NOTES_SEPARATOR}{'; '.join(notes)}" if notes else option.name
 
 
 def react(r: requests.React) -> Ask[Reaction]:

@@ -1,21 +1,21 @@
-"""English verb forms and sentence assembly, so composed text cannot come out as "X is say".
+"""English verb forms for text composed from game and plan phrases, so it reads as English.
 
-Plans are written as bare verb phrases ("have lunch", "open the cafe and serve customers"),
-observations and speech need other forms of the same phrase: the progressive ("Tomas is having
-lunch"), the third person ("Tomas opens the cafe"), the bare form again from a persona's prose
-("opens The Copper Kettle at 7am" → "open The Copper Kettle"). These functions convert only the
-verbs they recognise — a word of `VERBS` (or one of its forms) at the head of a coordinated
-clause — and never touch names, so a sentence built from their output keeps its grammar:
+Plans are written as imperatives ("have lunch", "wake up and complete the morning routine")
+while an observation says what someone *is* doing: "Tomas is having lunch". `progressive`
+turns an activity phrase into the form that follows "is", and leaves alone what already fits
+there: a progressive ("brewing coffee"), a place or state ("at the cafe", "asleep",
+"dressed"). A phrase it cannot read as a verb phrase is a noun phrase ("lunch break"), and
+gets a frame that is always grammatical: "on a lunch break", "having lunch", "busy with the
+quarterly report".
 
-    progressive("wake up and complete the morning routine")
-        → "waking up and completing the morning routine"
-    progressive("brewing coffee")          → "brewing coffee"        (already progressive)
-    progressive("lunch break")             → "busy with lunch break" (no verb to inflect)
-    bare("opens The Copper Kettle and works at the counter")
-        → "open The Copper Kettle and work at the counter"
+The same lexicon gives the other forms of a verb phrase: `bare` ("opens The Copper Kettle and
+works at the counter" → "open The Copper Kettle and work at the counter", from a persona's
+prose), `third_person_phrase`, and `base_form` of one word. `sentence`, `join_words` and
+`possessive` assemble text.
 
-Clause heads are the first word and any word after "and", "then", "or", a comma or a
-semicolon that is a known verb (so "bread and butter" keeps its "butter").
+Only words of `VERBS` are ever conjugated, so a noun is never turned into a false verb; a
+coordinated verb ("… and complete …", "…, then walk …") is conjugated too, unless it is a
+word as often a noun ("milk and water") with nothing after it that only a verb takes.
 """
 
 from __future__ import annotations
@@ -24,102 +24,245 @@ import re
 from collections.abc import Callable, Sequence
 
 
-def _words(text: str) -> frozenset[str]:
-    """A literal vocabulary, whitespace-separated, as a set."""
+def _vocabulary(text: str) -> frozenset[str]:
+    """A literal word list, whitespace-separated, as a set."""
     return frozenset(text.split())
 
 
-VERBS: frozenset[str] = _words(
+VERBS: frozenset[str] = _vocabulary(
     """
-    accept add admire admit code advise agree aim allow answer apologise apologize applaud
-    apply arrange arrive ask attend avoid bake bathe be bear beat become begin believe
-    belong bike bind bite blow boil book borrow bow break breathe brew bring browse brush
-    build burn buy call calm camp campaign care carry carve catch celebrate change charge
-    chase chat check cheer chew choose chop clean clear climb close coach collect comb come
-    comfort comment compare compete complain complete compose concentrate confess confirm
-    consider continue cook copy correct cough count cover crack craft create cross cry cut
-    cycle dance deal debate decide declare decorate defend deliver describe design develop
-    dig dine discover discuss dive do doodle doze draft drag draw dream dress drink drive
-    drop dry dust earn eat edit email end enjoy enter escape examine exercise expect explain
-    explore face feed feel fetch fight file fill find finish fire fish fit fix fly fold
-    follow forget forgive frame fry gather get give glaze go gossip grab grade greet grind
-    grill grow guess hand hang happen harvest have head hear help hike hire hold hope host
-    hug hum hunt hurry identify imagine improve inspect interview introduce invite iron join
-    joke judge jog jump keep kick kiss knead knit knock know label laugh lay lead learn
-    leave lecture lend let lie lift light like listen live load lock look lose love make
-    manage mark marry measure meet mend mention mix mop move nap need note notice observe
-    offer open order organise organize pack paint park pass pause pay perform pet phone pick
-    plan plant play plead polish post pour practise practice pray prepare present press
-    print proofread protect prune pull pump punch push put question quit rain raise reach
-    read rebuild receive recite recommend record recruit refill reflect rehearse relax
-    remember remind remove repair repeat reply report request rescue research rest restock
-    return review revise ride ring rinse rise roast rock roll run rush sail save say scan
-    scold scrub search see seek select sell send serve set settle sew shake shape share
-    shave shelve shop shout show shower shut sign sing sip sit sketch ski skip sleep slice
-    slide smell smile smoke sneak sort speak spend spin split spread stack stand start stay
-    steal step stir stock stop store stretch stroll study submit sweep swim take talk taste
-    teach tell tend test text thank think throw tidy tie tour trade train transcribe travel
-    treat try tune turn type unlock unpack unwind update use vacuum visit wait wake walk
-    wander want warm wash watch water wave wear weed weigh welcome whisper win wipe wish
-    work worry wrap write yawn
+    accept add address admire admit adjust answer apply arrange arrive ask assemble attend
+    bake balance bathe be beat become begin bike bless boil book borrow bounce brainstorm
+    break brew bring browse brush build bundle buy call calm carry carve catch celebrate
+    change chat check chop clean clear climb close coach collect comb come comfort compare
+    complete compose consider continue cook copy count cover craft create cross cry cut
+    dance debug decide decorate deliver design dictate dig dine discuss dish do doodle
+    drag draft draw dress drink drive drop dry dust earn eat edit email empty enjoy enter
+    exercise explore fax feed feel fetch fill find finish fish fix fold follow forget frame
+    freshen fry garden gather get give glaze go grab grade greet grill grind groom grow
+    guide hang have head heat help hike hire hold host hug hum hunt inspect interview invite
+    iron jog join journal jot juggle jump keep kiss knead knit label laugh lay lead learn
+    leave lie lift light listen load lock look lounge make manage mark measure meditate
+    meet mend message mix mop move mow nap negotiate note notice observe offer open order
+    organise organize pack paint park pass patrol pay peel perform pet phone pick picnic plan
+    plant play polish pop post pour practice practise pray prepare present print proofread
+    pull push put quit rake reach read rearrange recharge record refill rehearse relax
+    remember repair reply report research rest restock return review revise ride rinse
+    rise roast roll run sand save say scan schedule scrub search see sell send serve set
+    sew shave shop shower shut sign sing sip sit sketch skip sleep slice smile snack sort
+    speak spend sprint stack start stay steam step stir stock stop store stretch stroll
+    study surf sweep swim take talk tape taste teach tell tend test text thank think tidy
+    tie toast touch tour train transcribe travel trim try tune turn type unload unpack
+    unwind update vacuum visit wait wake walk wash watch water wave wear weed welcome
+    whisk wipe wish work worry wrap write yawn employ own prefer rely supply suspect
+    volunteer wonder
+    advise agree aim allow apologise apologize applaud avoid bear believe belong bind bite
+    blow bow breathe burn camp campaign care charge chase cheer chew choose code comment
+    compete complain concentrate confess confirm correct cough crack cycle deal debate
+    declare defend describe develop discover dive doze dream end escape examine expect
+    explain face fight file fire fit fly forgive gossip guess hand happen harvest hear hope
+    hurry identify imagine improve introduce joke judge kick knock know lecture lend let
+    like live lose love marry mention need pause plead press protect prune pump punch
+    question rain raise rebuild receive recite recommend recruit reflect remind remove
+    repeat request rescue ring rock rush sail scold seek select settle shake shape share
+    shelve shout show ski slide smell smoke sneak spin split spread stand steal submit throw
+    trade treat unlock use wander want warm weigh whisper win
     """
 )
-"""Base forms the converters recognise; a head word outside this set is left as it is."""
+"""Base forms conjugated by `progressive` (all words of an action but the first are only
+conjugated after a coordinator)."""
 
-_IRREGULAR_ING = {
+AMBIGUOUS: frozenset[str] = _vocabulary(
+    """
+    break call cook drink fish garden iron journal note order paint park plan post practice
+    present print return review run shop shower sketch snack stock store study test text toast
+    tour water work
+    """
+)
+"""Verbs as often nouns after "and" ("buy milk and water", "coffee and a snack")."""
+
+IRREGULAR: dict[str, str] = {
     "be": "being",
     "see": "seeing",
-    "flee": "fleeing",
-    "agree": "agreeing",
     "lie": "lying",
-    "die": "dying",
     "tie": "tying",
-    "ski": "skiing",
-    "panic": "panicking",
+    "die": "dying",
+    "quit": "quitting",
     "picnic": "picnicking",
+    "panic": "panicking",
 }
-_DOUBLED = _words(
+
+DOUBLING: frozenset[str] = _vocabulary(
+    "admit begin commit control debug forget occur patrol permit prefer refer regret submit upset"
+)
+"""Verbs of more than one syllable, stressed on the last, that double their final consonant."""
+
+UNCHANGED_STARTS: frozenset[str] = _vocabulary(
     """
-    begin forget admit prefer refer occur regret permit commit submit control patrol equip
-    upset omit quit
+    about above absent across after against ahead alone along among angry around as asleep
+    at available away awake back before behind below beneath beside between beyond bored
+    busy by calm closed done down during early empty excited for free from full gone happy
+    here home hungry idle ill in inside into late near nervous next not off offline on online
+    onto open out outside over past present quiet ready sad sick sleepy still there through
+    throughout tired to toward towards under underneath up upon upset via with within without
     """
 )
-"""Two-syllable (or qu-) verbs stressed on the last syllable, which double it: "beginning"."""
-_IRREGULAR_THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
-_THIRD_TO_BASE = {third: base for base, third in _IRREGULAR_THIRD.items()}
-_CVC = re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$")
-_JOINERS = ("and", "then", "or")
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*|[^\sA-Za-z]+")
-_ING_FALLBACK = "busy with"
-"""How a phrase with no recognisable verb becomes progressive: "busy with lunch break"."""
+"""First words that already follow "is": prepositions and states ("at the cafe", "asleep")."""
+ON_NOUNS: frozenset[str] = _vocabulary(
+    "break call date errand errands holiday shift stroll trip vacation walk"
+)
+"""Nouns an activity is "on": "on a lunch break", "on a walk"."""
+DETERMINERS: frozenset[str] = frozenset({"a", "an", "the"})
+CONTINUED = "continue:"
+"""How an outline marks the second half of a split item ("continue: paint")."""
+
+ING_NOUNS: frozenset[str] = _vocabulary(
+    """
+    anything building ceiling clothing dumpling evening everything icing king lightning
+    morning nothing pudding ring sibling something spring string thing wedding wing
+    """
+)
+"""Words ending in -ing that are nouns, not progressives ("morning routine")."""
+
+LY_ADJECTIVES: frozenset[str] = _vocabulary(
+    "daily early family friendly holy lovely monthly nightly only quarterly weekly yearly"
+)
+"""Words in -ly that describe a noun, not a verb ("quarterly report")."""
+MEALS: frozenset[str] = _vocabulary("breakfast brunch lunch dinner supper tea coffee")
+COORDINATORS: frozenset[str] = frozenset({"and", "then", "or", "before", "after", "while"})
+VERB_FOLLOWERS: frozenset[str] = _vocabulary(
+    """
+    a an the his her their my our your its some this that these those up down out off
+    over with to at for in on into around back away him them it me us
+    """
+)
+"""Words after an AMBIGUOUS word that show it is a verb ("and walk the dog")."""
+FALLBACK = "busy with"
+
+_VOWELS = "aeiou"
+_TOKEN = re.compile(r"\S+")
 
 
-def ing(verb: str) -> str:
-    """The present participle of a base verb: "make" → "making", "plan" → "planning"."""
+def progressive(phrase: str) -> str:
+    """The activity phrase in the form that follows "is" (see the module docstring)."""
+    words = phrase.split()
+    if not words:
+        return ""
+    if words[0].lower() == CONTINUED:
+        rest = progressive(" ".join(words[1:]))
+        return f"still {rest}" if rest else "still at it"
+    head = _bare(words[0])
+    if head not in VERBS and base_form(head) is not None and not is_progressive(head):
+        words, head = [_base_of(words[0]), *words[1:]], base_form(head) or head
+    if head == "to" and len(words) > 1 and _bare(words[1]) in VERBS:
+        words, head = words[1:], _bare(words[1])
+    if head in VERBS:
+        return _conjugate_all(words)
+    if _is_adverb(head) and len(words) > 1 and _bare(words[1]) in VERBS:
+        return " ".join([words[0], *_conjugate_all(words[1:]).split()])
+    if _already_fits(head):
+        return " ".join(words)
+    return _noun_phrase(words)
+
+
+def ing_form(verb: str) -> str:
+    """ "have" → "having", "run" → "running", "lie" → "lying", "see" → "seeing"."""
     word = verb.lower()
-    if word in _IRREGULAR_ING:
-        return _IRREGULAR_ING[word]
+    if word in IRREGULAR:
+        return IRREGULAR[word]
     if word.endswith("ie"):
         return word[:-2] + "ying"
     if word.endswith(("ee", "ye", "oe")):
         return word + "ing"
     if word.endswith("e") and len(word) > 2:
         return word[:-1] + "ing"
-    if word in _DOUBLED or _CVC.match(word):
+    if word.endswith("c"):
+        return word + "king" if word in {"picnic", "panic", "mimic", "traffic"} else word + "ing"
+    if word in DOUBLING or (_syllables(word) == 1 and _cvc(word)):
         return word + word[-1] + "ing"
     return word + "ing"
 
 
-def third_person(verb: str) -> str:
-    """The third person singular of a base verb: "go" → "goes", "study" → "studies"."""
-    word = verb.lower()
-    if word in _IRREGULAR_THIRD:
-        return _IRREGULAR_THIRD[word]
-    if word.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return word + "es"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
+def _conjugate_all(words: list[str]) -> str:
+    """The first word conjugated, and every verb that follows a coordinator."""
+    out = [_conjugated(words[0])]
+    after_verb = True  # the previous word was the verb itself ("eat and drink")
+    for index in range(1, len(words)):
+        word = words[index]
+        previous = _bare(words[index - 1])
+        nxt = _bare(words[index + 1]) if index + 1 < len(words) else ""
+        clause = previous == "then" or words[index - 1].endswith((";", ":"))
+        coordinated = clause or previous in COORDINATORS or words[index - 1].endswith(",")
+        if coordinated and _is_verb_here(_bare(word), nxt, after_verb=after_verb or clause):
+            out.append(_conjugated(word))
+            after_verb = True
+            continue
+        out.append(word)
+        after_verb = after_verb and _bare(word) in {"up", "down", "out", "off", "in", "and"}
+    return " ".join(out)
+
+
+def _is_verb_here(word: str, following: str, *, after_verb: bool) -> bool:
+    word = word if word in VERBS else (base_form(word) or word)
+    if word not in VERBS:
+        return False
+    return after_verb or word not in AMBIGUOUS or following in VERB_FOLLOWERS
+
+
+def _conjugated(word: str) -> str:
+    """One word in -ing form, keeping punctuation around it; a capital is dropped (the phrase
+    now follows "is")."""
+    match = re.match(r"^(\W*)([\w']+)(\W*)$", word)
+    if match is None:
+        return word
+    lead, core, trail = match.groups()
+    return f"{lead}{ing_form(base_form(core) or core)}{trail}"
+
+
+def _is_adverb(word: str) -> bool:
+    return word.endswith("ly") and word not in LY_ADJECTIVES
+
+
+def _already_fits(head: str) -> bool:
+    if head in UNCHANGED_STARTS:
+        return True
+    if head.endswith("ing") and len(head) > 4 and head not in ING_NOUNS:
+        return True
+    return head.endswith("ed") and len(head) > 3
+
+
+def _noun_phrase(words: list[str]) -> str:
+    """A frame that makes a noun phrase follow "is" grammatically."""
+    text = " ".join(words)
+    if _bare(words[0]) in DETERMINERS and len(words) > 1 and _bare(words[1]) in ON_NOUNS:
+        return f"on {text}"
+    if _bare(words[-1]) in ON_NOUNS:
+        return f"on {'an' if text[0].lower() in _VOWELS else 'a'} {text}"
+    if _bare(words[0]) in MEALS:
+        return f"having {text}"
+    return f"{FALLBACK} {text}"
+
+
+def _bare(word: str) -> str:
+    return re.sub(r"[^\w']", "", word).lower()
+
+
+def _syllables(word: str) -> int:
+    groups = re.findall(r"[aeiouy]+", word)
+    return max(1, len(groups))
+
+
+def _cvc(word: str) -> bool:
+    """Ends consonant–vowel–consonant (not w, x, y): "run", "shop", "chat"."""
+    if len(word) < 3:
+        return False
+    a, b, c = word[-3], word[-2], word[-1]
+    return a not in _VOWELS and b in _VOWELS and c not in _VOWELS + "wxy"
+
+
+_IRREGULAR_THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+_THIRD_TO_BASE = {third: base for base, third in _IRREGULAR_THIRD.items()}
+_JOINERS = ("and", "then", "or")
 
 
 def base_form(word: str) -> str | None:
@@ -154,23 +297,35 @@ def _candidates(word: str) -> list[str]:
     return found
 
 
+def _base_of(word: str) -> str:
+    match = re.match(r"^(\W*)([\w']+)(\W*)$", word)
+    if match is None:
+        return word
+    lead, core, trail = match.groups()
+    return f"{lead}{base_form(core) or core}{trail}"
+
+
 def is_progressive(word: str) -> bool:
     """Whether a word is the -ing form of a known verb ("brewing", not "morning")."""
     lowered = word.lower()
-    return lowered.endswith("ing") and base_form(lowered) is not None and lowered not in VERBS
-
-
-def progressive(phrase: str) -> str:
-    """The phrase with each clause's head verb in the -ing form (module docstring)."""
-    text = " ".join(phrase.split())
-    if not text:
-        return text
-    first = _TOKEN.findall(text)[0]
-    if base_form(first) is None:
-        return f"{_ING_FALLBACK} {_lower_common(text)}"
-    return _convert_heads(
-        text, lambda word: word if is_progressive(word) else ing(base_form(word) or word)
+    return (
+        lowered.endswith("ing")
+        and lowered not in ING_NOUNS
+        and base_form(lowered) is not None
+        and lowered not in VERBS
     )
+
+
+def third_person(verb: str) -> str:
+    """The third person singular of a base verb: "go" → "goes", "study" → "studies"."""
+    word = verb.lower()
+    if word in _IRREGULAR_THIRD:
+        return _IRREGULAR_THIRD[word]
+    if word.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 def bare(phrase: str) -> str:
@@ -189,7 +344,8 @@ def third_person_phrase(phrase: str) -> str:
 
 
 def _convert_heads(text: str, convert: Callable[[str], str]) -> str:
-    """Apply `convert` to every clause head that is a known verb; keep the rest verbatim."""
+    """Apply `convert` to every clause head that is a known verb; keep the rest verbatim.
+    Clause heads: the first word, and a word after "and", "then", "or" or punctuation."""
     out: list[str] = []
     head = True
     for token in re.split(r"(\s+)", text):
@@ -198,34 +354,14 @@ def _convert_heads(text: str, convert: Callable[[str], str]) -> str:
             continue
         word = token.rstrip(",;:")
         tail = token[len(word) :]
-        if head and word.isalpha() and base_form(word) is not None and not _is_name(word, out):
+        named = any(t.strip() for t in out) and word[:1].isupper()  # "Mark", "Will": names
+        if head and word.isalpha() and base_form(word) is not None and not named:
             out.append(convert(word.lower()) + tail)
             head = bool(tail)
             continue
         out.append(token)
         head = word.lower() in _JOINERS or bool(tail)
     return "".join(out)
-
-
-def _is_name(word: str, before: Sequence[str]) -> bool:
-    """A capitalised word inside a phrase is a name ("Mark", "Will"), never a verb."""
-    started = any(t.strip() for t in before)
-    return started and word[:1].isupper()
-
-
-def _lower_common(text: str) -> str:
-    """Lower-case the first letter when the first word is an everyday word, not a name."""
-    first = text.split()[0]
-    return text[0].lower() + text[1:] if first.lower() in _COMMON_OPENERS else text
-
-
-_COMMON_OPENERS = _words(
-    """
-    a an the my his her their our your some lunch breakfast dinner supper work class classes
-    morning evening afternoon free time rest
-    """
-)
-"""Words that may open a plan item capitalised but are never names."""
 
 
 def sentence(text: str) -> str:

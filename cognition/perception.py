@@ -1,9 +1,14 @@
 """Pure rules of perception: how an observation reads, when it repeats, when it may matter.
 
+Every observation stored runs through here: the step route's perceptions, the object-state
+route's, and the object states that agents' actions write to the map (`db.queries.objects`).
+
 A game reports what an agent perceives as (subject, state): "Maria Lopez" / "reading a book",
 "Juniper Cafe: kitchen: stove" / "burning". The memory stream keeps the paper's wording,
-"[subject] is [state]" (the object by its own name, its full path in `subject`), with the
-triple subject / "is" / state, so that:
+"[subject] is [state]" (the object by its own name, its full canonical path in `subject`),
+with the triple subject / "is" / state. What an agent is seen doing reads as English even
+when the game sends the plan's imperative: "Tomas Okafor is having lunch", never "… is have
+lunch" (`cognition.grammar.progressive`); an object's state is used as given. And:
 
 - an observation identical to the last one of the same subject (same state) is not stored
   twice — the paper's agents perceive continuously, and a stove that stays idle is no news;
@@ -14,18 +19,21 @@ triple subject / "is" / state, so that:
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, MutableMapping
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
+from cognition.errors import InvalidInput
 from cognition.grammar import progressive
-from cognition.places import DEFAULT_STATE, SEPARATOR
+from cognition.places import DEFAULT_STATE, SEPARATOR, normalize_path
 from cognition.types import MemoryKind, MemorySource, NewMemory
 
 STATE_PREDICATE = "is"
 """The predicate of every (subject, state) observation."""
 IDLE_STATES: frozenset[str] = frozenset({"", DEFAULT_STATE})
 """States an object sits in when nothing happens to it (the paper's objects default to idle)."""
+
+K = TypeVar("K")
 
 
 class Observed(Protocol):
@@ -47,18 +55,14 @@ class Observed(Protocol):
     def object(self) -> str | None: ...
 
 
-def observation_text(subject: str, state: str) -> str:
-    """ "stove is burning", "Maria Lopez is reading a book": the paper's observation wording.
+def observation_text(subject: str, state: str, *, doing: bool = False) -> str:
+    """ "stove is burning", "Maria Lopez is having lunch": the paper's observation wording.
 
-    A person's state is an action, said in the progressive whatever form the game or the plan
-    gave it ("have lunch" → "Maria Lopez is having lunch"); an object's state (a place path
-    is the subject) is kept as given ("idle", "in use")."""
-    clean = _words(state)
-    if clean.casefold().startswith(f"{STATE_PREDICATE} "):
-        clean = clean[len(STATE_PREDICATE) + 1 :]
-    if SEPARATOR not in subject and clean:
-        clean = progressive(clean)
-    return f"{subject_name(subject)} {STATE_PREDICATE} {clean}"
+    `doing`: the state is what an agent does (an activity put in the progressive form); else
+    an object's state, used as given.
+    """
+    clean = _state(state)
+    return f"{subject_name(subject)} {STATE_PREDICATE} {progressive(clean) if doing else clean}"
 
 
 def subject_name(subject: str) -> str:
@@ -68,18 +72,54 @@ def subject_name(subject: str) -> str:
 
 
 def new_observation(
-    subject: str, state: str, *, now: datetime | None, source: MemorySource = MemorySource.GAME
+    subject: str,
+    state: str,
+    *,
+    now: datetime | None = None,
+    doing: bool = False,
+    source: MemorySource = MemorySource.GAME,
 ) -> NewMemory:
-    """The observation of `subject` in `state` as a memory to write."""
+    """The observation of `subject` in `state` as a memory to write; an object's path is kept
+    in its canonical spelling, so "Cafe:stove" and "Cafe: stove" are one subject."""
     return NewMemory(
-        description=observation_text(subject, state),
+        description=observation_text(subject, state, doing=doing),
         kind=MemoryKind.OBSERVATION,
         created_at=now,
-        subject=subject,
+        subject=subject.strip() if doing else canonical_subject(subject),
         predicate=STATE_PREDICATE,
-        object=_words(state),
+        object=_state(state),
         source=source,
     )
+
+
+def canonical_subject(subject: str) -> str:
+    """A place path in its stored spelling; any other subject trimmed."""
+    try:
+        return normalize_path(subject)
+    except InvalidInput:
+        return subject.strip()
+
+
+def unseen(
+    observations: Iterable[tuple[K, NewMemory]], last: MutableMapping[tuple[K, str], Observed]
+) -> list[tuple[K, NewMemory]]:
+    """The observations that are not repeats (`is_repeat`) of the last one each observer `K`
+    has of the same subject: `last` holds those, keyed by (observer, subject), and is updated
+    as it goes, so a batch that says the same thing twice stores it once."""
+    fresh: list[tuple[K, NewMemory]] = []
+    for observer, memory in observations:
+        key = (observer, _key(memory.subject or ""))
+        if memory.subject is not None and is_repeat(memory, last.get(key)):
+            continue
+        if memory.subject is not None:
+            last[key] = memory
+        fresh.append((observer, memory))
+    return fresh
+
+
+def subject_key(subject: str) -> str:
+    """How `unseen` compares subjects: case and spacing do not matter."""
+    return _key(subject)
 
 
 def is_repeat(new: Observed, last_for_subject: Observed | None) -> bool:
@@ -127,6 +167,14 @@ def _state_key(observed: Observed) -> tuple[str, str]:
 
 def _words(text: str) -> str:
     return " ".join(text.split()).rstrip(".")
+
+
+def _state(text: str) -> str:
+    """The state without a leading "is" the game may have written ("is reading a book.")."""
+    clean = _words(text)
+    if clean.casefold().startswith(f"{STATE_PREDICATE} "):
+        clean = clean[len(STATE_PREDICATE) + 1 :]
+    return clean
 
 
 def _key(text: str) -> str:

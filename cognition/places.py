@@ -7,16 +7,21 @@ form, which is what the database stores.
 
 A game announces a state change in the paper's form, "<path> is <state>" (angle brackets
 required), parsed by `parse_state_statement`.
+
+What an agent knows of the map is a `KnownMap`: the paths it knows (ancestors implied), each
+with its norms and how many others are there, walked level by level when it chooses where to
+act (`cognition.locating`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cognition.errors import InvalidInput
+from cognition.norms import Norms
 
 SEPARATOR = ":"
 JOINER = ": "
@@ -97,13 +102,13 @@ def _walk(
         where = f"{field_prefix}.{index}"
         name = _checked_name(node.get("name", ""), seen, field=f"{where}.name")
         path = join_path([*(parse_path(parent) if parent else ()), name])
+        norms = node.get("norms") or {}
+        try:
+            Norms.parse(norms)
+        except InvalidInput as exc:
+            raise InvalidInput(str(exc), field=f"{where}.norms.{exc.field}") from None
         yield PlaceSpec(
-            path=path,
-            name=name,
-            depth=depth,
-            parent=parent,
-            state=node.get("state"),
-            norms=node.get("norms") or {},
+            path=path, name=name, depth=depth, parent=parent, state=node.get("state"), norms=norms
         )
         yield from _walk(
             node.get("children") or [],
@@ -125,3 +130,101 @@ def _checked_name(raw: str, seen: set[str], *, field: str) -> str:
         raise InvalidInput(f"two places under one parent are both named {name!r}", field=field)
     seen.add(name)
     return name
+
+
+@dataclass(frozen=True)
+class KnownPlace:
+    """A place an agent knows, with what choosing it depends on: its norms, and how many others
+    are there now (agents whose current action is located in it)."""
+
+    path: str
+    norms: Norms = field(default_factory=Norms)
+    occupancy: int = 0
+
+
+@dataclass(frozen=True)
+class PlaceOption:
+    """One place offered when choosing where to act: its name, the names of the known places
+    inside it (in map order), its norms and how many others are there now."""
+
+    name: str
+    contains: tuple[str, ...] = ()
+    norms: Norms = field(default_factory=Norms)
+    occupancy: int = 0
+
+
+class KnownMap:
+    """The subtree an agent knows, for walking it level by level.
+
+    Built from paths (or `KnownPlace`s) in any order; a path's ancestors are known with it.
+    Children keep the order in which they first appear. Lookups ignore case and spacing.
+    """
+
+    def __init__(self, places: Iterable[str | KnownPlace]) -> None:
+        self._places: dict[str, KnownPlace] = {}
+        self._children: dict[str | None, list[str]] = {None: []}
+        self._keys: dict[str, str] = {}
+        for place in places:
+            known = place if isinstance(place, KnownPlace) else KnownPlace(place)
+            self._add(known)
+
+    def _add(self, known: KnownPlace) -> None:
+        parts = parse_path(known.path)
+        parent: str | None = None
+        for end in range(1, len(parts) + 1):
+            path = join_path(parts[:end])
+            if path not in self._places:
+                self._places[path] = KnownPlace(path)
+                self._children.setdefault(parent, []).append(path)
+                self._children[path] = []
+                self._keys[_key(path)] = path
+            parent = path
+        self._places[join_path(parts)] = replace(known, path=join_path(parts))
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self.canonical(path) is not None
+
+    def canonical(self, path: str | None) -> str | None:
+        """The known path spelled `path` (any case or spacing), or None."""
+        if not path:
+            return None
+        try:
+            return self._keys.get(_key(normalize_path(path)))
+        except InvalidInput:
+            return None
+
+    def paths(self) -> list[str]:
+        """Every known path, parents before children."""
+        return list(self._places)
+
+    def areas(self) -> list[str]:
+        return list(self._children[None])
+
+    def children(self, path: str | None) -> list[str]:
+        """The known places directly inside `path` (None: the areas)."""
+        return list(self._children.get(path, []))
+
+    def is_object(self, path: str) -> bool:
+        """A known place with nothing known inside it: the end of a descent."""
+        return path in self._places and not self._children[path]
+
+    def option(self, path: str) -> PlaceOption:
+        place = self._places[path]
+        return PlaceOption(
+            name=parse_path(path)[-1],
+            contains=tuple(parse_path(p)[-1] for p in self._inside(path)),
+            norms=place.norms,
+            occupancy=place.occupancy,
+        )
+
+    def _inside(self, path: str) -> Iterator[str]:
+        for child in self._children[path]:
+            yield child
+            yield from self._inside(child)
+
+
+def _key(path: str) -> str:
+    return path.casefold()

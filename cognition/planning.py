@@ -17,7 +17,8 @@ Repair of a day outline (models drift; the game needs a usable plan every time):
   4. more than 8 items: the adjacent pair with the shortest total is merged ("A; then B",
      keeping both texts), earliest first on ties; fewer than 5: the longest item is halved,
      earliest first on ties. A 24-hour day always splits to 5;
-  5. an item without a location gets `mind.choose_location` over the known places.
+  5. every item is located (`cognition.locating`), from the place the outline gave it (kept
+     when nothing suits it better), else from where the item before leaves the agent.
 
 Laying the outline into the live plan (`lay_outline`): an outline made before the agent wakes
 up (a late riser on the first day, when no night of a previous outline covers the morning)
@@ -39,16 +40,10 @@ from datetime import datetime, timedelta
 from cognition import prompting
 from cognition.clamps import order_day_plan
 from cognition.errors import InvalidOutput
+from cognition.locating import locate
 from cognition.mind import Mind
-from cognition.places import SEPARATOR
-from cognition.requests import (
-    ChooseLocation,
-    Decompose,
-    Emoji,
-    ObjectState,
-    PlanDay,
-    ReviseCurrently,
-)
+from cognition.places import SEPARATOR, KnownMap, KnownPlace
+from cognition.requests import Decompose, Emoji, ObjectState, PlanDay, ReviseCurrently
 from cognition.schedule import (
     active_at,
     around,
@@ -149,7 +144,7 @@ def plan_day(
     previous_day: str,
     directives: Sequence[str],
     now: datetime,
-    known_places: Sequence[str],
+    known_places: Sequence[str | KnownPlace],
     notes: Sequence[str] = (),
 ) -> list[PlanItem]:
     """The day outline, repaired and located, also written to the stream as a plan memory.
@@ -164,10 +159,10 @@ def plan_day(
             directives=directives,
             now=now,
             notes=notes,
-            known_places=known_places,
+            known_places=[p if isinstance(p, str) else p.path for p in known_places],
         )
     )
-    items = [_located(mind, item, known_places) for item in repair_day_plan(drafted, now=now)]
+    items = _located(mind, repair_day_plan(drafted, now=now), known_places, persona)
     store.add([plan_memory(items, name=persona.name, now=now)], now=now)
     return items
 
@@ -231,14 +226,13 @@ def decompose_tasks(
     *,
     persona: Persona,
     summary: str,
-    known_places: Sequence[str],
+    known_places: Sequence[str | KnownPlace],
     schedule: Sequence[PlanItem] = (),
     memories: Sequence[str] = (),
 ) -> list[PlanItem]:
     """5–15 minute actions covering the hour chunk exactly, each located and illustrated.
 
-    Places near the chunk's own location are offered first, so on a tie the agent stays
-    where the chunk put it.
+    Each stays in the chunk's area unless it names another (`cognition.locating`).
     """
     steps = mind.think(
         Decompose(
@@ -250,8 +244,9 @@ def decompose_tasks(
             memories=memories,
         )
     )
-    places = nearest_first(hour_item.location, known_places)
-    return [_dressed(mind, task, places) for task in tile(hour_item, steps, Granularity.TASK)]
+    places = KnownMap(known_places)
+    tasks = tile(hour_item, steps, Granularity.TASK)
+    return [_dressed(mind, task, places, persona) for task in tasks]
 
 
 def recalled_for(
@@ -293,19 +288,47 @@ def nearest_first(location: str | None, known_places: Sequence[str]) -> list[str
     return sorted(known_places, key=lambda place: -_shared_prefix(here, _path(place)))
 
 
-def _located(mind: Mind, item: PlanItem, known_places: Sequence[str]) -> PlanItem:
-    if item.location or not known_places:
-        return item
-    chosen = mind.think(ChooseLocation(item.description, known_places))
-    return replace(item, location=chosen or None)
+def _located(
+    mind: Mind, items: Sequence[PlanItem], known: Sequence[str | KnownPlace], persona: Persona
+) -> list[PlanItem]:
+    """Each item at a known place, found from where the outline put it (its own idea of the
+    place, kept when nothing suits the item better), else from where the item before leaves
+    the agent (the first from home)."""
+    places, here, located = KnownMap(known), persona.living_area, []
+    for item in items:
+        start = places.canonical(item.location) or here
+        place = locate(
+            mind,
+            action=item.description,
+            places=places,
+            at=item.start,
+            until=item.start + timedelta(minutes=item.duration_min),
+            here=start,
+            home=persona.living_area,
+            name=persona.name,
+        )
+        located.append(replace(item, location=place or item.location))
+        here = place or here
+    return located
 
 
-def _dressed(mind: Mind, task: PlanItem, places: Sequence[str]) -> PlanItem:
-    """A task with its place, emoji, and the state of the object at the end of its place."""
-    chosen = mind.think(ChooseLocation(task.description, places)) if places else ""
+def _dressed(mind: Mind, task: PlanItem, places: KnownMap, persona: Persona) -> PlanItem:
+    """A task with its place (in its hour chunk's area unless it names another), emoji, and
+    the state of the object it uses."""
+    chosen = locate(
+        mind,
+        action=task.description,
+        places=places,
+        at=task.start,
+        until=task.start + timedelta(minutes=task.duration_min),
+        here=task.location,
+        home=persona.living_area,
+        name=persona.name,
+        keep_area=True,
+    )
     location = chosen or task.location
-    leaf = _path(location or "")[-1:]
-    state = mind.think(ObjectState(task.description, leaf[0])) if leaf else None
+    obj = _path(chosen)[-1] if chosen and places.is_object(chosen) else None
+    state = mind.think(ObjectState(task.description, obj)) if obj else None
     emoji = mind.think(Emoji(task.description))
     return replace(task, location=location, emoji=emoji, object_state=state)
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
+from cognition.places import PlaceOption
 from cognition.types import (
     Answer,
     Granularity,
@@ -111,11 +112,24 @@ class Decompose(Request[list[PlanItem]]):
 
 @dataclass(frozen=True)
 class ChooseLocation(Request[str]):
-    """The known place path ("Area: sub-area: object") where the action happens."""
+    """One level of the paper's descent: which of `options` — the known places directly inside
+    `within` ("" for the areas) — hosts the action, as the option's name; "" when `within` is
+    set and none suits the action better than `within` itself (`cognition.locating`).
+
+    `current` is where the agent is (for a task, its hour chunk's place), `home` its living
+    area, both paths ("" unknown); the action runs from `at` until `until` (None: a moment),
+    for opening hours.
+    """
 
     operation: ClassVar[str] = "choose_location"
     action: str
-    known_places: Sequence[str]
+    options: Sequence[PlaceOption]
+    at: datetime
+    until: datetime | None = None
+    within: str = ""
+    current: str = ""
+    home: str = ""
+    name: str = ""
 
 
 @dataclass(frozen=True)

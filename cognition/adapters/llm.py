@@ -62,7 +62,7 @@ class LLMMind:
         """The model's parsed answer to `request`, or the fallback's when the model fails."""
         if isinstance(request, RateImportance) and not request.memories:
             return cast(T, [])
-        if isinstance(request, ChooseLocation) and not request.known_places:
+        if isinstance(request, ChooseLocation) and not request.options:
             raise InvalidInput("an agent that knows no place cannot go anywhere", field="places")
         return self._run(asks.ask_for(request), request)
 

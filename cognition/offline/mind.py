@@ -121,7 +121,15 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
     requests.Decompose: lambda r: decomposition.decompose(
         item=r.item, granularity=r.granularity, persona=r.persona, summary=r.summary
     ),
-    requests.ChooseLocation: lambda r: places.choose_location(r.action, r.known_places),
+    requests.ChooseLocation: lambda r: places.choose_location(
+        r.action,
+        r.options,
+        at=r.at,
+        until=r.until,
+        within=r.within,
+        current=r.current,
+        home=r.home,
+    ),
     requests.React: lambda r: reacting.react(
         persona=r.persona,
         summary=r.summary,

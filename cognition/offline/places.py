@@ -1,27 +1,36 @@
 """Where an action happens, what it does to objects, and how it looks in a speech bubble.
 
-Places are the game's tree paths ("Hobbs Cafe: counter: coffee machine"). Offline, an action
-is matched to a path by shared words, helped by a small synonym table (coffee → cafe, sleep →
-bed, cook → kitchen/stove, study → library/college…):
+Places are chosen one level at a time (`cognition.locating` walks the agent's known map and
+asks at each level). Offline, each option of a level is scored by the words it shares with
+the action, helped by a small synonym table (coffee → cafe, sleep → bed, cook → kitchen…),
+over its own name and the names of the known places inside it:
 
-    part score = 2 × words shared with the action + 1 × words shared with its synonyms
-    path score = Σ part score × (1 + 0.5 × depth)      (depth 0 = area; deeper = more specific)
+    tier  = 2 if an action word is in its name or inside it, 1 if only a synonym is, else 0
+    score = 2 × own words + 1 × own synonyms + 1 × words inside + 0.5 × synonyms inside
 
-The highest path score wins; ties go to the deeper path, then to the earlier path in the
-caller's list (callers list the agent's current area first). Only a known path is ever
-returned — never an invented one — and "" when none is known.
+Options are ranked by tier, then nearness (on the path of where the agent is, else of its
+home — the paper's "prefer to stay in the current area if the activity can be done there"),
+then score, then how early in the action the matching word comes ("cook breakfast": the stove
+before the kitchen table), then the caller's order. Words of the place the choice is inside
+count for nothing: they chose it already. Depth earns nothing: a shower two levels down in the
+agent's flat does not outbid the cafe that the action names. A place closed for the whole
+action (from `at` until `until`) or full is passed over while any other option is usable.
+When nothing matches and no option is near, the answer inside a place is "" (the action
+stays at that place); among the areas it is the first usable one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from cognition.offline.text import stems
+from cognition.offline.text import content_words, stem, stems
+from cognition.places import PlaceOption
 
 DIRECT_WEIGHT = 2.0
 SYNONYM_WEIGHT = 1.0
-DEPTH_BONUS = 0.5
-"""Each level deeper multiplies a match by 1.5: the coffee machine beats the cafe."""
+INSIDE_WEIGHT = 1.0
+"""A word of a place inside an option counts half as much as a word of the option's own name."""
 PATH_SEPARATOR = ":"
 MAX_EMOJI = 2
 DEFAULT_EMOJI = "🙂"
@@ -47,6 +56,13 @@ SYNONYMS: dict[str, frozenset[str]] = {
         ("music piano guitar", "piano"),
         ("shop buy groceries", "store shop market supply"),
         ("relax unwind watch", "couch sofa living"),
+        ("cafe coffeehouse", "espresso coffee pastry counter"),
+        ("pub tavern", "bar beer taps"),
+        ("restaurant diner", "dining kitchen table booth"),
+        ("pharmacy", "dispensary medicine pill"),
+        ("party celebrate celebration guest guests", "dining seating lounge hall stage"),
+        ("mail letter letters post parcel", "mailbox lobby"),
+        ("dress dressed clothes", "bedroom wardrobe closet"),
     )
     for key in stems(keys)
 }
@@ -98,31 +114,80 @@ EMOJI_TABLE: tuple[tuple[frozenset[str], str], ...] = tuple(
 """Checked in order; the first MAX_EMOJI distinct matches are shown."""
 
 
-def choose_location(action: str, known_places: Sequence[str]) -> str:
-    """The known place path that best hosts the action (see the module docstring)."""
-    if not known_places:
+def choose_location(
+    action: str,
+    options: Sequence[PlaceOption],
+    *,
+    at: datetime,
+    until: datetime | None = None,
+    within: str = "",
+    current: str = "",
+    home: str = "",
+) -> str:
+    """The name of the option that best hosts the action (see the module docstring)."""
+    usable = [
+        o for o in options if o.norms.is_open_during(at, until) and not o.norms.is_full(o.occupancy)
+    ]
+    candidates = usable or list(options)
+    if not candidates:
         return ""
-    direct = stems(action)
-    synonyms = {place for word in direct for place in SYNONYMS.get(word, ())} - direct
+    wanted = _Wanted.of(action, spent=stems(within.replace(PATH_SEPARATOR, " ")))
+    near = _near_names(within, current) or _near_names(within, home)
     ranked = sorted(
-        enumerate(known_places),
-        key=lambda ip: (-_path_score(ip[1], direct, synonyms), -_depth(ip[1]), ip[0]),
+        (wanted.rank(option, near=near, spent=wanted.spent), index, option)
+        for index, option in enumerate(candidates)
     )
-    return ranked[0][1]
+    (tier, nearness, *_), _, best = ranked[0]
+    if within and tier == 0 and nearness == 0:
+        return ""
+    return best.name
 
 
-def _path_score(path: str, direct: set[str], synonyms: set[str]) -> float:
-    """Word overlap of each path part with the action, weighted towards deeper parts."""
-    score = 0.0
-    for depth, part in enumerate(path.split(PATH_SEPARATOR)):
-        words = stems(part)
-        shared = DIRECT_WEIGHT * len(words & direct) + SYNONYM_WEIGHT * len(words & synonyms)
-        score += shared * (1 + DEPTH_BONUS * depth)
-    return score
+class _Wanted:
+    """The action's words, and the place words its words suggest, each with its position."""
+
+    def __init__(self, words: dict[str, int], synonyms: dict[str, int], spent: set[str]) -> None:
+        self.words, self.synonyms, self.spent = words, synonyms, spent
+
+    @classmethod
+    def of(cls, action: str, *, spent: set[str]) -> _Wanted:
+        """Words of the place the choice is inside are spent: they named it already."""
+        ordered = [stem(w) for w in content_words(action)]
+        words = {w: i for i, w in reversed(list(enumerate(ordered))) if w not in spent}
+        synonyms: dict[str, int] = {}
+        for word, position in sorted(words.items(), key=lambda wp: -wp[1]):
+            synonyms |= dict.fromkeys(SYNONYMS.get(word, ()), position)
+        return cls(words, {w: p for w, p in synonyms.items() if w not in words}, spent)
+
+    def rank(
+        self, option: PlaceOption, *, near: set[str], spent: set[str]
+    ) -> tuple[int, int, float, int]:
+        """(−tier, −nearness, −score, first matching word's position): smaller ranks first."""
+        own = stems(option.name) - spent
+        inside = stems(" ".join(option.contains)) - spent
+        own_direct, own_synonym = own & self.words.keys(), own & self.synonyms.keys()
+        in_direct, in_synonym = inside & self.words.keys(), inside & self.synonyms.keys()
+        tier = 2 if own_direct or in_direct else 1 if own_synonym or in_synonym else 0
+        score = (
+            DIRECT_WEIGHT * len(own_direct)
+            + SYNONYM_WEIGHT * len(own_synonym)
+            + INSIDE_WEIGHT * (len(in_direct) + SYNONYM_WEIGHT / DIRECT_WEIGHT * len(in_synonym))
+        )
+        positions = [self.words[w] for w in own_direct | in_direct]
+        positions += [self.synonyms[w] for w in own_synonym | in_synonym]
+        first = min(positions, default=len(self.words))
+        return -tier, -(option.name.casefold() in near), -score, first
 
 
-def _depth(path: str) -> int:
-    return len([p for p in path.split(PATH_SEPARATOR) if p.strip()])
+def _near_names(within: str, path: str) -> set[str]:
+    """The name, one level below `within`, of the place on `path` (empty if off the path)."""
+    if not path:
+        return set()
+    outer = [p.strip().casefold() for p in within.split(PATH_SEPARATOR) if p.strip()]
+    parts = [p.strip().casefold() for p in path.split(PATH_SEPARATOR) if p.strip()]
+    if len(parts) <= len(outer) or parts[: len(outer)] != outer:
+        return set()
+    return {parts[len(outer)]}
 
 
 def object_state(action: str, obj: str) -> str | None:

@@ -83,7 +83,7 @@ def _forward(statements: Sequence[str], name: str) -> list[Insight]:
     for key, (event, cited) in _events(statements).items():
         del key
         if event.host and first_name(event.host) == first_name(name):
-            text = f"{name} is hosting {event.described()} and wants people to come."
+            text = f"{name} is hosting {event.described()} and hopes that everyone will come."
         else:
             text = f"{name} is looking forward to {event.described()}."
         found.append(Insight(text, cited))

@@ -70,20 +70,27 @@ def parse_decompose(raw: str, *, parent: PlanItem, granularity: Granularity) -> 
     return lay_out_steps(parent, usable, granularity)
 
 
-def parse_choose_location(raw: str, *, known_places: Sequence[str]) -> str:
-    """One of `known_places`, matched exactly, then loosely, then by its last segment.
+def parse_choose_location(raw: str, *, options: Sequence[str], may_stay: bool = False) -> str:
+    """One of `options` (names of one level's places), or "" when `may_stay` and the answer is
+    empty. Matched loosely (case, spacing), also when copied with its notes ("Cafe — open …")
+    or written as a path ("Cafe: counter" → "counter" among the cafe's places).
 
-    An answer outside the known places is invalid: agents may only go where they know.
+    An answer outside the options is invalid: agents may only go where they know.
     """
-    answer = load(raw, LocationOut).location
-    wanted = _place_key(answer)
-    for place in known_places:
-        if _place_key(place) == wanted:
-            return place
-    by_leaf = [place for place in known_places if _place_key(place).endswith(f":{wanted}")]
-    if len(by_leaf) == 1:
-        return by_leaf[0]
-    raise InvalidOutput("the location is not one of the listed places", raw=raw)
+    answer = one_line(load(raw, LocationOut).location or "")
+    if not answer and may_stay:
+        return ""
+    by_key = {_place_key(option): option for option in options}
+    named = answer.split(NOTES_SEPARATOR)[0]
+    for candidate in (answer, named, *reversed(_PLACE_SEPARATOR.split(named))):
+        found = by_key.get(_place_key(candidate))
+        if found is not None:
+            return found
+    raise InvalidOutput("the location is not one of the listed options", raw=raw)
+
+
+NOTES_SEPARATOR = " — "
+"""Between an option's name and its notes in the choose_location prompt."""
 
 
 def parse_object_state(raw: str) -> str | None:

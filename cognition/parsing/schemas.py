@@ -63,7 +63,7 @@ class StepsOut(Output):
 
 
 class LocationOut(Output):
-    location: str
+    location: str | None = None
 
 
 class ReactionOut(Output):

@@ -4,6 +4,18 @@ A map upload is declarative. Places are identified by path, so a renamed place i
 plus a creation. A removed place takes everything inside it (FK cascade) and every
 `agent_places` row that pointed at it: agents forget what no longer exists. An agent standing
 in a removed place is moved to its nearest surviving ancestor (or to no place).
+
+An agent's known subtree grows as it moves and perceives (the paper's agents "update this tree
+to reflect newly perceived areas … when they re-enter the area"):
+
+- arriving at a place (`learn_arrivals`), it sees the place, every place on its path, and
+  what is directly inside each of those: the rooms of the cafe once inside it, the objects
+  of the room it stands in — not the rooms of the other flats of its building, nor what
+  lies in rooms it has not entered. What it sees is recorded in the state it is in now;
+- perceiving an object's state (`learn_sightings`), it knows the object in that state, and
+  the places on its path.
+
+Each is one set-based statement for a whole step.
 """
 
 from __future__ import annotations
@@ -12,14 +24,24 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.dialects.postgresql import ARRAY, UUID, insert
 from sqlalchemy.orm import Session
 
 from cognition.errors import InvalidInput
-from cognition.places import DEFAULT_STATE, PlaceSpec, ancestors, area_of, normalize_path
-from db.models import Agent, AgentPlace, Place
+from cognition.norms import Norms
+from cognition.places import (
+    DEFAULT_STATE,
+    JOINER,
+    KnownPlace,
+    PlaceSpec,
+    ancestors,
+    normalize_path,
+)
+from db.models import Agent, AgentPlace, Place, Plan
+from db.queries.step import current_leaves
 
 
 @dataclass(frozen=True)
@@ -178,12 +200,145 @@ def known_tree(session: Session, agent_id: uuid.UUID) -> list[tuple[Place, Agent
     return [(place, seen) for place, seen in session.execute(query)]
 
 
-def agents_in_area(session: Session, *, world_id: uuid.UUID, area: str) -> list[Agent]:
-    """Agents whose current place is in the area (its first path segment), by name."""
-    first = sa.func.btrim(sa.func.split_part(Agent.place, ":", 1))
+def known_places(
+    session: Session, *, agent_id: uuid.UUID, world_id: uuid.UUID, at: datetime
+) -> list[KnownPlace]:
+    """What the agent knows of the map, in map order, each place with its norms and, for the
+    places with a capacity, how many other agents' current actions are located in it at `at`.
+    Two queries, the second only when a known place has a capacity."""
     query = (
-        sa.select(Agent)
-        .where(Agent.world_id == world_id, Agent.place.is_not(None), first == area_of(area))
-        .order_by(Agent.name)
+        sa.select(Place.path, Place.norms)
+        .join(AgentPlace, AgentPlace.place_id == Place.id)
+        .where(AgentPlace.agent_id == agent_id)
+        .order_by(Place.depth, Place.id)
     )
-    return list(session.scalars(query))
+    rows = [(path, Norms.read(norms)) for path, norms in session.execute(query)]
+    limited = [path for path, norms in rows if norms.capacity is not None]
+    there = occupancy(session, world_id=world_id, paths=limited, at=at, besides=agent_id)
+    return [KnownPlace(path, norms, there.get(path, 0)) for path, norms in rows]
+
+
+def occupancy(
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    paths: Sequence[str],
+    at: datetime,
+    besides: uuid.UUID | None = None,
+) -> dict[str, int]:
+    """For each path, the agents of the world (but `besides`) whose current action at `at` is
+    located at it or inside it. One query."""
+    if not paths:
+        return {}
+    in_world = Plan.agent_id.in_(sa.select(Agent.id).where(Agent.world_id == world_id))
+    others = [Plan.agent_id != besides] if besides is not None else []
+    leaves = current_leaves(at, in_world, Plan.location.is_not(None), *others).subquery()
+    wanted = (
+        sa.func.unnest(sa.cast(list(paths), ARRAY(sa.Text))).table_valued("path").render_derived()
+    )
+    inside = sa.or_(
+        leaves.c.location == wanted.c.path,
+        sa.func.left(leaves.c.location, sa.func.length(wanted.c.path) + 2)
+        == wanted.c.path.concat(JOINER),
+    )
+    query = (
+        sa.select(wanted.c.path, sa.func.count())
+        .select_from(wanted.join(leaves, inside))
+        .group_by(wanted.c.path)
+    )
+    return {path: int(n) for path, n in session.execute(query)}
+
+
+def learn_arrivals(
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    arrivals: Sequence[tuple[uuid.UUID, str]],
+    at: datetime,
+) -> None:
+    """Each (agent, place path) arrival: the agent now knows the places on the path and what
+    is directly inside each, as they are now (module docstring). Unknown paths are ignored."""
+    pairs = [(agent_id, step) for agent_id, path in arrivals for step in _on_path(path)]
+    if not pairs:
+        return
+    seen = _pairs(pairs)
+    on_path = (
+        sa.select(seen.c.agent_id, Place.id.label("place_id"))
+        .join(Place, sa.and_(Place.world_id == world_id, Place.path == seen.c.path))
+        .cte("on_path")
+    )
+    visible = sa.union(
+        sa.select(on_path.c.agent_id, on_path.c.place_id),
+        sa.select(on_path.c.agent_id, Place.id).join(Place, Place.parent_id == on_path.c.place_id),
+    ).subquery("visible")
+    rows = sa.select(visible.c.agent_id, visible.c.place_id, Place.state, sa.literal(at)).join(
+        Place, Place.id == visible.c.place_id
+    )
+    _upsert_seen(session, rows)
+
+
+def learn_sightings(
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    sightings: Sequence[tuple[uuid.UUID, str, str]],
+    at: datetime,
+) -> None:
+    """Each (agent, object path, state) perceived: the agent knows the object in that state,
+    and the places on its path (in the state it last saw them, if it knew them)."""
+    latest = {(a, p): state for a, path, state in sightings if (p := _canonical(path))}
+    canonical = [(a, p, state) for (a, p), state in latest.items()]
+    if not canonical:
+        return
+    seen = _pairs([(a, p) for a, p, _ in canonical], [state for *_, state in canonical])
+    rows = sa.select(seen.c.agent_id, Place.id, seen.c.state, sa.literal(at)).join(
+        Place, sa.and_(Place.world_id == world_id, Place.path == seen.c.path)
+    )
+    _upsert_seen(session, rows)
+    above = [(a, step) for a, p, _ in canonical for step in _on_path(p)[:-1]]
+    if above:
+        up = _pairs(above)
+        session.execute(
+            insert(AgentPlace)
+            .from_select(
+                ["agent_id", "place_id", "seen_state", "seen_at"],
+                sa.select(up.c.agent_id, Place.id, Place.state, sa.literal(at)).join(
+                    Place, sa.and_(Place.world_id == world_id, Place.path == up.c.path)
+                ),
+            )
+            .on_conflict_do_nothing(index_elements=[AgentPlace.agent_id, AgentPlace.place_id])
+        )
+
+
+def _on_path(path: str) -> list[str]:
+    """The canonical path and its ancestors, area first; [] if it is not a path."""
+    canonical = _canonical(path)
+    return [*ancestors(canonical), canonical] if canonical else []
+
+
+def _pairs(
+    pairs: Sequence[tuple[uuid.UUID, str]], states: Sequence[str] | None = None
+) -> sa.TableValuedAlias:
+    """(agent_id, path[, state]) rows from arrays: one parameter per column, any batch size."""
+    columns = [
+        sa.cast([str(a) for a, _ in pairs], ARRAY(UUID(as_uuid=False))),
+        sa.cast([p for _, p in pairs], ARRAY(sa.Text)),
+    ]
+    names = ["agent_id", "path"]
+    if states is not None:
+        columns.append(sa.cast(list(states), ARRAY(sa.Text)))
+        names.append("state")
+    return sa.func.unnest(*columns).table_valued(*names).render_derived()
+
+
+def _upsert_seen(session: Session, rows: sa.Select[Any]) -> None:
+    """Insert (agent_id, place_id, seen_state, seen_at) rows; a place already known takes the
+    new view only when its state differs (no write when nothing changed)."""
+    stmt = insert(AgentPlace).from_select(["agent_id", "place_id", "seen_state", "seen_at"], rows)
+    session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[AgentPlace.agent_id, AgentPlace.place_id],
+            set_={"seen_state": stmt.excluded.seen_state, "seen_at": stmt.excluded.seen_at},
+            where=AgentPlace.seen_state.is_distinct_from(stmt.excluded.seen_state),
+        )
+    )

@@ -13,7 +13,8 @@ The beat sweep asks, for every agent of every running (unpaused) world at its ga
 - a reflection: the accumulator is above the world's threshold, so run reflections_done + 1
   (a crossing whose job was lost is found here; the run's claim keeps it to one);
 - and it announces `action_changed` for each agent whose current plan leaf is not the one last
-  announced (`agents.current_plan_id`).
+  announced (`agents.current_plan_id`), and writes back the object states those actions set
+  or release (`db.queries.objects.settle_objects`), perceived by everyone in the area.
 
 Four queries per world whatever its size: worlds, agents with their bounded count of memories
 since their summary, live plan rows within a day of now, and the marker update.
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
@@ -31,15 +32,15 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from cognition.frugal import needs_detail
-from cognition.grammar import progressive
 from cognition.perception import new_observation
 from cognition.reflection import should_reflect
 from cognition.schedule import window_to_decompose
 from cognition.summary import DEFAULT_MAX_NEW_MEMORIES, is_stale
 from cognition.types import Granularity, MemorySource, NewMemory, PlanItem
-from db.models import Agent, Plan, World
+from db.models import Agent, Memory, Plan, World
 from db.queries.events import emit
 from db.queries.memories import add_for_agents
+from db.queries.objects import ActionChange, settle_objects
 from db.queries.plans import LEVEL_DEPTH, end_of, to_item
 from db.queries.worlds import game_now
 from db.settings import Settings
@@ -70,6 +71,8 @@ class WorldDue:
     actions_changed: int = 0
     observed: list[int] = field(default_factory=list)
     """Memories written by the sweep (agents seeing themselves start a new action)."""
+    perceived: list[Memory] = field(default_factory=list)
+    """Observations of object states the changed actions wrote to the map."""
 
 
 def running_worlds(session: Session) -> list[World]:
@@ -85,11 +88,21 @@ def due_in_world(session: Session, world: World, *, settings: Settings) -> World
     plans = _live_plans(session, [agent.id for agent, _ in agents], now)
     threshold = reflection_threshold(world, settings)
     due = [_agent_due(agent, since, plans[agent.id], now, threshold) for agent, since in agents]
-    changed = announce_actions(
+    changes = announce_actions(
         session, world=world, agents=[a for a, _ in agents], plans=plans, now=now
     )
+    current = {agent.id: _current_leaf(plans[agent.id], now) for agent, _ in agents}
+    objects = settle_objects(session, world_id=world.id, changes=changes, current=current, now=now)
+    perceived = [memory for change in objects for _, memory in change.perceived]
+    names = {agent.id: agent.name for agent, _ in agents}
+    observed = observe_themselves(session, world_id=world.id, changes=changes, names=names, now=now)
     return WorldDue(
-        world=world, now=now, agents=due, actions_changed=len(changed), observed=changed
+        world=world,
+        now=now,
+        agents=due,
+        actions_changed=len(changes),
+        perceived=perceived,
+        observed=observed,
     )
 
 
@@ -108,12 +121,11 @@ def announce_actions(
     agents: Sequence[Agent],
     plans: dict[uuid.UUID, list[Plan]],
     now: datetime,
-) -> list[int]:
-    """Emit `action_changed` for agents whose current leaf changed, and let each agent observe
-    itself doing it ("Junie Halvorsen is brewing coffee", as the paper's agents perceive their
-    own behaviour). The marker update is conditional, so two overlapping sweeps announce and
-    observe a change once. Returns the ids of the observations written."""
-    seen: list[tuple[uuid.UUID, NewMemory]] = []
+) -> list[ActionChange]:
+    """Emit `action_changed` for agents whose current leaf changed; the marker update is
+    conditional, so two overlapping sweeps announce a change once. Agent rows are locked in
+    id order, and the events written after them (the event lock is taken last)."""
+    changed: list[ActionChange] = []
     announced: list[dict[str, object]] = []
     for agent in sorted(agents, key=lambda a: a.id):
         leaf = _current_leaf(plans[agent.id], now)
@@ -129,17 +141,34 @@ def announce_actions(
         )
         if claimed is not None:
             announced.append(action_payload(agent, leaf))
-            if leaf is not None:
-                seen.append((agent.id, self_observation(agent.name, leaf.description, now)))
-    for payload in announced:  # after every row lock: the event lock is taken last
+            changed.append(ActionChange(agent.id, agent.current_plan_id, leaf))
+    for payload in announced:
         emit(session, world_id=world.id, type="action_changed", payload=payload)
-    stored = add_for_agents(session, world_id=world.id, items=seen, now=now, dedupe=True)
+    return changed
+
+
+def observe_themselves(
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    changes: Sequence[ActionChange],
+    names: Mapping[uuid.UUID, str],
+    now: datetime,
+) -> list[int]:
+    """Each agent whose action changed observes itself doing it ("Junie Halvorsen is brewing
+    coffee"), as the paper's agents perceive their own behaviour; the ids written."""
+    seen = [
+        (change.agent_id, self_observation(names[change.agent_id], change.current.description, now))
+        for change in changes
+        if change.current is not None and change.agent_id in names
+    ]
+    stored = add_for_agents(session, world_id=world_id, items=seen, now=now, dedupe=True)
     return [m.id for m in stored]
 
 
 def self_observation(name: str, action: str, now: datetime) -> NewMemory:
     """ "<name> is <action, in the progressive>": what an agent perceives of itself."""
-    return new_observation(name, progressive(action), now=now, source=MemorySource.AGENT)
+    return new_observation(name, action, now=now, doing=True, source=MemorySource.AGENT)
 
 
 def action_payload(agent: Agent, leaf: Plan | None) -> dict[str, object]:

@@ -15,6 +15,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from cognition.perception import Observed, subject_key
+from cognition.types import NewMemory
 from db.models import Agent, Conversation, Memory, Plan, Utterance
 from db.queries.plans import LEVEL_DEPTH
 
@@ -26,11 +28,12 @@ class Whereabouts:
     position: dict[str, Any] | None
 
 
-def known_agent_ids(
+def known_agent_places(
     session: Session, world_id: uuid.UUID, ids: Sequence[uuid.UUID]
-) -> set[uuid.UUID]:
-    rows = session.scalars(sa.select(Agent.id).where(Agent.world_id == world_id, Agent.id.in_(ids)))
-    return set(rows)
+) -> dict[uuid.UUID, str | None]:
+    """The agents among `ids` that exist in the world, with where each stood before this step."""
+    query = sa.select(Agent.id, Agent.place).where(Agent.world_id == world_id, Agent.id.in_(ids))
+    return {agent_id: place for agent_id, place in session.execute(query)}
 
 
 @dataclass(frozen=True)
@@ -68,37 +71,50 @@ def move_agents(session: Session, moves: Sequence[Whereabouts]) -> list[Move]:
     return moved
 
 
-def last_states(
+def last_observations(
     session: Session, agent_ids: Sequence[uuid.UUID], subjects: Sequence[str]
-) -> dict[tuple[uuid.UUID, str], str | None]:
-    """The state each agent last observed for each subject (for not storing repeats)."""
+) -> dict[tuple[uuid.UUID, str], Observed]:
+    """Each agent's last observation of each subject, keyed by (agent, `subject_key`), as
+    `perception.unseen` reads them to leave repeats out. One query for the batch."""
+    if not agent_ids or not subjects:
+        return {}
     query = (
-        sa.select(Memory.agent_id, Memory.subject, Memory.object)
+        sa.select(Memory.agent_id, Memory.subject, Memory.predicate, Memory.object)
+        .add_columns(Memory.description)
         .where(
             Memory.agent_id.in_(agent_ids),
-            Memory.subject.in_(subjects),
+            Memory.subject.in_(sorted(set(subjects))),
             Memory.kind == "observation",
         )
         .order_by(Memory.agent_id, Memory.subject, Memory.created_at.desc(), Memory.id.desc())
         .distinct(Memory.agent_id, Memory.subject)
     )
-    return {(r.agent_id, r.subject): r.object for r in session.execute(query)}
+    return {
+        (r.agent_id, subject_key(r.subject)): NewMemory(
+            description=r.description, subject=r.subject, predicate=r.predicate, object=r.object
+        )
+        for r in session.execute(query)
+    }
+
+
+def current_leaves(at: datetime, *where: sa.ColumnElement[bool]) -> sa.Select[Plan]:
+    """The deepest live plan covering `at` of each agent matching `where`: an agent's current
+    action, the one rule every reader of "what is X doing now" shares."""
+    depth = sa.case(LEVEL_DEPTH, value=Plan.level)
+    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
+    return (
+        sa.select(Plan)
+        .where(Plan.status != "superseded", Plan.start <= at, ends > at, *where)
+        .order_by(Plan.agent_id, depth.desc(), Plan.start.desc(), Plan.id.desc())
+        .distinct(Plan.agent_id)
+    )
 
 
 def current_actions(
     session: Session, agent_ids: Sequence[uuid.UUID], at: datetime
 ) -> dict[uuid.UUID, Plan]:
     """Each agent's deepest live plan covering `at`, in one query."""
-    depth = sa.case(LEVEL_DEPTH, value=Plan.level)
-    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
-    query = (
-        sa.select(Plan)
-        .where(
-            Plan.agent_id.in_(agent_ids), Plan.status != "superseded", Plan.start <= at, ends > at
-        )
-        .order_by(Plan.agent_id, depth.desc(), Plan.start.desc(), Plan.id.desc())
-        .distinct(Plan.agent_id)
-    )
+    query = current_leaves(at, Plan.agent_id.in_(agent_ids))
     return {plan.agent_id: plan for plan in session.scalars(query)}
 
 

@@ -2,32 +2,23 @@
 
 "Near" rule: when an object changes state, every agent whose current place is in the same
 area — the same first path segment, e.g. anywhere in "Fernwood apartment 2" for its stove —
-perceives it as an observation "<path> is <state>". Areas are the unit a game usually renders
-as one scene (a house, the cafe), so this needs no coordinates.
+perceives it as an observation "stove is <state>" (`db.queries.objects.change_states`, the
+rule agents' own actions use too). Areas are the unit a game usually renders as one scene (a
+house, the cafe), so this needs no coordinates.
 """
 
 from __future__ import annotations
-
-import uuid
-from datetime import datetime
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from cognition.errors import InvalidInput
-from cognition.places import ancestors, normalize_path, parse_state_statement
-from cognition.types import MemoryKind, MemorySource, NewMemory
-from db.models import Agent, AgentPlace, Place, World
+from cognition.places import normalize_path, parse_state_statement
+from db.models import AgentPlace, Place, World
 from db.queries.events import emit
-from db.queries.memories import add_for_agents
-from db.queries.places import (
-    agents_in_area,
-    known_tree,
-    learn_places,
-    places_by_path,
-    world_places,
-)
+from db.queries.objects import Wanted, change_states
+from db.queries.places import known_tree, places_by_path, world_places
 from db.queries.worlds import game_now
 from service.deps import CallerDep, CurrentAgent, CurrentWorld, IdempotencyKeyHeader, SessionDep
 from service.enqueue import enqueue_enrichment
@@ -119,7 +110,7 @@ def change_state(
             )
         session.refresh(place, with_for_update=True)  # two changes of one place queue up
         previous = place.state
-        perceived = _apply(session, world, place, state) if previous != state else []
+        perceived = _apply(session, world, path, state) if previous != state else []
         stored.extend(p.memory_id for p in perceived)
         return 200, ObjectStateRead(
             place=path,
@@ -155,41 +146,13 @@ def _target(body: ObjectStateChange) -> tuple[str, str, str]:
         raise ApiError(422, "validation_error", str(exc), field=field) from None
 
 
-def _apply(session: Session, world: World, place: Place, state: str) -> list[Perceiver]:
-    """Set the new state, let the area perceive it, and announce it."""
-    previous, place.state = place.state, state
-    perceived = _perceive(session, world_id=world.id, place=place, now=game_now(world))
-    payload = {
-        "place": place.path,
-        "state": state,
-        "previous_state": previous,
-        "perceived_by": [str(p.agent_id) for p in perceived],
-    }
-    emit(session, world_id=world.id, type="object_state_changed", payload=payload)
-    return perceived
-
-
-def _perceive(
-    session: Session, *, world_id: uuid.UUID, place: Place, now: datetime
-) -> list[Perceiver]:
-    """Everyone in the place's area observes its new state and now knows it as it is."""
-    agents: list[Agent] = agents_in_area(session, world_id=world_id, area=place.path)
-    seen = NewMemory(
-        description=f"{place.path} is {place.state}",
-        kind=MemoryKind.OBSERVATION,
-        subject=place.path,
-        predicate="is",
-        object=place.state,
-        source=MemorySource.GAME,
+def _apply(session: Session, world: World, path: str, state: str) -> list[Perceiver]:
+    """Set the new state; the area perceives it and the world announces it."""
+    changed = change_states(
+        session, world_id=world.id, wanted=[Wanted(path, state)], now=game_now(world)
     )
-    memories = add_for_agents(
-        session, world_id=world_id, items=[(a.id, seen) for a in agents], now=now
-    )
-    ids = [agent.id for agent in agents]
-    learn_places(session, agent_ids=ids, places=[place], at=now, refresh=True)
-    above = places_by_path(session, world_id=world_id, paths=ancestors(place.path))
-    learn_places(session, agent_ids=ids, places=list(above.values()), at=now)
     return [
-        Perceiver(agent_id=a.id, name=a.name, memory_id=m.id)
-        for a, m in zip(agents, memories, strict=True)
+        Perceiver(agent_id=agent.id, name=agent.name, memory_id=memory.id)
+        for change in changed
+        for agent, memory in change.perceived
     ]

@@ -1,5 +1,9 @@
 """`POST /v1/worlds/{id}/step`: the game's hot path. Positions and perceptions in, each agent's
-current action out — answered from stored state; no model is called and nothing waits on one."""
+current action out — answered from stored state; no model is called and nothing waits on one.
+
+Perceptions become observations through `cognition.perception` (its wording, and its rule for
+leaving out repeats); an agent that arrives somewhere learns what it sees there, and one that
+perceives an object learns it in that state (`db.queries.places`)."""
 
 from __future__ import annotations
 
@@ -11,20 +15,21 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from sqlalchemy.orm import Session
 
-from cognition.perception import new_observation
+from cognition.perception import canonical_subject, new_observation, unseen
 from cognition.types import MemorySource, NewMemory
 from db.models import Plan
 from db.queries.agents import list_agents
 from db.queries.events import emit, last_event_id
 from db.queries.memories import add_for_agents
+from db.queries.places import learn_arrivals, learn_sightings
 from db.queries.plans import end_of
 from db.queries.reactions import candidates as reaction_candidates
 from db.queries.step import (
     Move,
     Whereabouts,
     current_actions,
-    known_agent_ids,
-    last_states,
+    known_agent_places,
+    last_observations,
     move_agents,
     utterances_in_progress,
 )
@@ -58,11 +63,13 @@ def step(
     settings: SettingsDep,
     request: Request,
 ) -> StepResponse:
-    ids = _validated_ids(session, world.id, body.agents)
+    before = _validated(session, world.id, body.agents)
+    ids = list(before)
     now = game_now(world)
     moved = move_agents(
         session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents]
     )
+    _learn_places(session, world.id, body.agents, before=before, now=now)
     observations = _new_observations(session, body.agents)
     stored = add_for_agents(session, world_id=world.id, items=observations, now=now)
     to_decide = reaction_candidates(
@@ -155,12 +162,13 @@ def _agent_position(values: list[object]) -> tuple[datetime, uuid.UUID]:
     return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
 
 
-def _validated_ids(
+def _validated(
     session: Session, world_id: uuid.UUID, agents: Sequence[AgentStep]
-) -> list[uuid.UUID]:
-    """All or nothing: one unknown or repeated agent rejects the batch before any write."""
+) -> dict[uuid.UUID, str | None]:
+    """All or nothing: one unknown or repeated agent rejects the batch before any write.
+    Returns where each agent stood before this step, in the batch's order."""
     ids = [a.agent_id for a in agents]
-    known = known_agent_ids(session, world_id, ids)
+    known = known_agent_places(session, world_id, ids)
     seen: set[uuid.UUID] = set()
     for index, agent_id in enumerate(ids):
         if agent_id not in known:
@@ -178,32 +186,55 @@ def _validated_ids(
                 field=f"body.agents.{index}.agent_id",
             )
         seen.add(agent_id)
-    return ids
+    return {agent_id: known[agent_id] for agent_id in ids}
+
+
+def _learn_places(
+    session: Session,
+    world_id: uuid.UUID,
+    agents: Sequence[AgentStep],
+    *,
+    before: dict[uuid.UUID, str | None],
+    now: datetime,
+) -> None:
+    """What each agent sees where it arrived, and the objects it perceived in their state."""
+    arrivals = [
+        (a.agent_id, a.place)
+        for a in agents
+        if a.place is not None and _moved(before[a.agent_id], a.place)
+    ]
+    learn_arrivals(session, world_id=world_id, arrivals=arrivals, at=now)
+    sightings = [
+        (a.agent_id, p.subject, p.state)
+        for a in agents
+        for p in a.perceived
+        if p.kind == "object" and p.subject and p.state
+    ]
+    learn_sightings(session, world_id=world_id, sightings=sightings, at=now)
+
+
+def _moved(before: str | None, reported: str) -> bool:
+    """Whether the game reports the agent somewhere it was not (spelling aside)."""
+    return canonical_subject(reported) != canonical_subject(before or "")
 
 
 def observation(seen: Perceived) -> NewMemory:
-    """The paper's observation form: "<subject> is <state>", with subject/predicate/object."""
+    """The paper's observation, "<subject> is <state>" (`perception.new_observation`), or an
+    event's own words."""
     if seen.kind == "event":
         return NewMemory(description=str(seen.description), source=MemorySource.GAME)
-    return new_observation(str(seen.subject), str(seen.state), now=None)
+    return new_observation(str(seen.subject), str(seen.state), doing=seen.kind == "agent")
 
 
 def _new_observations(
     session: Session, agents: Sequence[AgentStep]
 ) -> list[tuple[uuid.UUID, NewMemory]]:
-    """Perceptions as memories, minus repeats: same subject in the same state as last seen."""
-    subjects = {p.subject for a in agents for p in a.perceived if p.subject}
-    last = last_states(session, [a.agent_id for a in agents], sorted(subjects)) if subjects else {}
-    fresh: list[tuple[uuid.UUID, NewMemory]] = []
-    for agent in agents:
-        for seen in agent.perceived:
-            key = (agent.agent_id, seen.subject or "")
-            if seen.subject and key in last and last[key] == seen.state:
-                continue
-            if seen.subject:
-                last[key] = seen.state
-            fresh.append((agent.agent_id, observation(seen)))
-    return fresh
+    """Perceptions as memories, minus repeats (`perception.unseen`): the same subject in the
+    same state as the agent last observed it, in the stream or earlier in this batch."""
+    perceived = [(a.agent_id, observation(seen)) for a in agents for seen in a.perceived]
+    subjects = [m.subject for _, m in perceived if m.subject]
+    last = last_observations(session, [a.agent_id for a in agents], subjects)
+    return unseen(perceived, last)
 
 
 def _action(plan: Plan | None) -> ActionRead | None:

@@ -73,7 +73,9 @@ class KnownPlaceRead(BaseModel):
     name: str
     path: str
     state: str | None = Field(description="the state as this agent last saw it")
-    seen_at: datetime | None = Field(description="game time the agent last saw it")
+    seen_at: datetime | None = Field(
+        description="game time the agent first saw it, or last saw its state change"
+    )
     children: list[KnownPlaceRead]
 
 

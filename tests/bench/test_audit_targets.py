@@ -1,9 +1,5 @@
 """Issue 11's targets, on the session's short demo town (tests/town_run.py: the real stack, six
-characters, two game hours). A target measured over nothing is not met.
-
-Targets today's offline mind misses are marked `xfail(strict=True)`: when the new offline mind
-meets one, its test passes, the strict mark fails the run, and the mark comes off.
-"""
+characters, two game hours). A target measured over nothing is not met."""
 
 from __future__ import annotations
 
@@ -17,8 +13,6 @@ from bench.audit_measures import Share
 from tests.town_run import ShortTown
 
 pytestmark = pytest.mark.timeout(600)  # the first test here may set up the short town
-
-OFFLINE_MIND = "today's offline mind; issue 11 'The offline mind' rewrites it"
 
 
 def _target(short_town: ShortTown, measure: str) -> Share:
@@ -40,11 +34,6 @@ def test_no_hit_of_the_grammar_checks(short_town: ShortTown) -> None:
     assert share.hits == 0, short_town.audit.findings.examples
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=f"hour chunks at home, their tasks in other areas ({OFFLINE_MIND})",
-)
 def test_tasks_stay_inside_their_hour_chunks_area(short_town: ShortTown) -> None:
     share = _target(short_town, "tasks_in_area")
     assert share.rate is not None and share.rate >= 0.95

@@ -4,11 +4,13 @@ offline mind does, so a bench town behaves as an offline town while counting mod
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bench.responder import OfflineResponder
 from cognition.adapters.llm import LLMConfig, LLMMind
+from cognition.norms import Norms
 from cognition.offline import OfflineMind
+from cognition.places import PlaceOption
 from cognition.requests import ALL_REQUESTS
 from cognition.types import Granularity, Persona, PlanItem
 from tests.fakes.openai_server import FakeOpenAI
@@ -22,7 +24,20 @@ ROSA = Persona(
     lifestyle="wakes at 6am, sleeps at 10pm",
     speaking_style="short sentences",
 )
-PLACES = ["Rosa's Bakery: kitchen: oven", "Rosa's Bakery: counter", "Johnson Park: bench"]
+AREAS = [
+    PlaceOption("Johnson Park", contains=("bench",), norms=Norms.parse({"quiet": "yes"})),
+    PlaceOption(
+        "Rosa's Bakery",
+        contains=("kitchen", "oven"),
+        norms=Norms.parse({"capacity": 3, "opening_hours": "06:00-14:00"}),
+        occupancy=3,
+    ),
+    PlaceOption(
+        "Cafe Bread", contains=("oven",), norms=Norms.parse({"opening_hours": "22:00-02:00"})
+    ),
+    PlaceOption("Rosa's flat", contains=("kitchen", "oven")),
+]
+ROOMS = [PlaceOption("kitchen", contains=("oven",)), PlaceOption("counter")]
 
 
 def test_every_operation_answers_as_the_offline_mind() -> None:
@@ -55,7 +70,27 @@ def test_every_operation_answers_as_the_offline_mind() -> None:
                 "decompose",
                 {"item": item, "granularity": Granularity.TASK, "persona": ROSA, "summary": ""},
             ),
-            ("choose_location", {"action": "bake bread", "known_places": PLACES}),
+            (
+                "choose_location",  # the bakery says "bake", but it is full; the café is closed
+                {
+                    "action": "bake bread",
+                    "options": AREAS,
+                    "at": NOW,
+                    "name": "Rosa Diaz",
+                    "current": "Johnson Park: bench",
+                    "home": "Rosa's flat",
+                },
+            ),
+            (
+                "choose_location",  # nothing inside suits: stay
+                {
+                    "action": "daydream",
+                    "options": ROOMS,
+                    "at": NOW,
+                    "until": NOW + timedelta(hours=15),  # past midnight
+                    "within": "Rosa's Bakery",
+                },
+            ),
             (
                 "react",
                 {

@@ -15,6 +15,7 @@ from cognition.frugal import (
 )
 from cognition.mind import ListAudit
 from cognition.offline import OfflineMind
+from cognition.places import PlaceOption
 from cognition.requests import (
     ChooseLocation,
     Decompose,
@@ -34,9 +35,8 @@ def test_cheap_operations_go_to_the_cheap_mind_and_the_rest_to_the_primary() -> 
     audit = ListAudit()
     mind = FrugalMind(primary, cheap=OfflineMind()).with_audit(audit)
     assert mind.think(Emoji("brewing coffee")) != "🤖"
-    assert mind.think(ChooseLocation("brew coffee", ["Cafe: kitchen: stove", "Park"])).startswith(
-        "Cafe"
-    )
+    areas = [PlaceOption("Cafe", contains=("kitchen", "stove")), PlaceOption("Park")]
+    assert mind.think(ChooseLocation("brew coffee", areas, at=NOW)) == "Cafe"
     assert mind.think(RateImportance(["a fire"])) == [9]
     assert primary.count("emoji") == primary.count("choose_location") == 0
     assert [c.model for c in audit.calls] == ["offline-heuristic", "offline-heuristic"]

@@ -13,6 +13,8 @@ from datetime import datetime
 import pytest
 
 from cognition import asks, prompting
+from cognition.norms import Norms
+from cognition.places import PlaceOption
 from cognition.requests import (
     AnswerQuestion,
     ChooseLocation,
@@ -218,28 +220,98 @@ Answer with a JSON object {"steps": [{"description": "<subtask>", "duration_min"
     )
 
 
+AREAS = [
+    PlaceOption("Lin family house", contains=("kitchen", "stove", "garden")),
+    PlaceOption(
+        "Hobbs Cafe",
+        contains=("counter", "coffee machine"),
+        norms=Norms.parse({"opening_hours": "08:00-20:00", "capacity": 2, "quiet": True}),
+        occupancy=2,
+    ),
+    PlaceOption("The Rose and Crown Pub", norms=Norms.parse({"opening_hours": "16:00-00:00"})),
+]
+
+
 def test_choose_location_prompt() -> None:
-    prompt = asks.ask_for(
-        ChooseLocation("brew coffee", ["Hobbs Cafe: counter", COFFEE_MACHINE])
-    ).prompt
+    """Among the areas; the paper's example (§4.3.1) with norms added."""
+    request = ChooseLocation(
+        "take a short walk around his workspace",
+        AREAS,
+        at=datetime(2023, 2, 13, 7, 30),
+        until=datetime(2023, 2, 13, 7, 45),
+        current="Lin family house: Eddy's room: desk",
+        home="Lin family house",
+        name="Eddy Lin",
+    )
     assert (
-        prompt
+        asks.ask_for(request).prompt
         == NOTICE
         + """
 
-The places the character knows:
-<<<places
-- Hobbs Cafe: counter
-- Hobbs Cafe: kitchen: coffee machine
->>>
-The action the character is about to do:
+From 7:30 am to 7:45 am, Eddy Lin is going to do this:
 <<<action
-brew coffee
+take a short walk around his workspace
+>>>
+Where Eddy Lin is now:
+<<<current
+Lin family house: Eddy's room: desk
+>>>
+Where Eddy Lin lives:
+<<<home
+Lin family house
+>>>
+Where Eddy Lin chooses:
+<<<within
+(the whole map)
+>>>
+The options, each with what Eddy Lin knows inside it and its norms:
+<<<options
+- Lin family house — contains: kitchen, stove, garden
+- Hobbs Cafe — contains: counter, coffee machine; open 08:00-20:00 (closed then); capacity 2 (2 there now, full); quiet: True
+- The Rose and Crown Pub — open 16:00-00:00 (closed then)
 >>>
 
-Where should the action happen? Choose exactly one of the places listed above: the most specific one where the action can be done.
+Which area should Eddy Lin go to? Prefer to stay in the current area if the action can be done there. Never choose a place that is closed at that time or already full.
 
-Answer with a JSON object {"location": "<one place, copied exactly from the list>"}."""
+Answer with a JSON object {"location": "<one option's name, copied exactly from the list>"}."""
+    )
+
+
+def test_choose_location_prompt_inside_a_place_may_stay() -> None:
+    request = ChooseLocation(
+        "water the plants",
+        [PlaceOption("kitchen", contains=("stove",)), PlaceOption("garden")],
+        at=datetime(2023, 2, 13, 17, 5),
+        within="Lin family house",
+    )
+    prompt = asks.ask_for(request).prompt
+    assert (
+        prompt.split("\n\n", 1)[1]
+        == """At 5:05 pm, the character is going to do this:
+<<<action
+water the plants
+>>>
+Where the character is now:
+<<<current
+(none)
+>>>
+Where the character lives:
+<<<home
+(none)
+>>>
+The place the character chooses inside:
+<<<within
+Lin family house
+>>>
+The options, each with what the character knows inside it and its norms:
+<<<options
+- kitchen — contains: stove
+- garden
+>>>
+
+Where inside it should the character do this? Prefer to stay in the current area if the action can be done there. Never choose a place that is closed at that time or already full. If no option suits the action better than the place it is inside, answer {"location": ""}.
+
+Answer with a JSON object {"location": "<one option's name, copied exactly from the list>"}."""
     )
 
 

@@ -96,3 +96,54 @@ def test_agents_list_shows_known_places(client: TestClient, world: dict[str, Any
     create_agent(client, world, name="B")
     items = client.get(url(world, "/agents"), headers=world["headers"]).json()["items"]
     assert {a["name"]: a["known_places"] for a in items} == {"A": ["park", "park: bench"], "B": []}
+
+
+def _known(client: TestClient, world: dict[str, Any], agent: dict[str, Any]) -> dict[str, Any]:
+    """path → state as the agent last saw it, from `GET …/agents/{a}/places`."""
+    tree = client.get(url(world, f"/agents/{agent['id']}/places"), headers=world["headers"])
+    assert tree.status_code == 200, tree.json()
+    found: dict[str, Any] = {}
+    nodes = list(tree.json()["children"])
+    while nodes:
+        node = nodes.pop()
+        found[node["path"]] = node["state"]
+        nodes += node["children"]
+    return found
+
+
+def _step(client: TestClient, world: dict[str, Any], **agent: Any) -> None:
+    response = client.post(url(world, "/step"), json={"agents": [agent]}, headers=world["headers"])
+    assert response.status_code == 200, response.json()
+
+
+def test_the_known_map_grows_as_the_agent_moves_and_perceives(
+    client: TestClient, world: dict[str, Any]
+) -> None:
+    put_map(client, world, small_map())
+    mei = create_agent(client, world, name="Mei Lin", start_place="Lin house: bedroom: bed")
+    assert set(_known(client, world, mei)) == {
+        "Lin house",
+        "Lin house: bedroom",
+        "Lin house: bedroom: bed",
+    }
+
+    _step(client, world, agent_id=mei["id"], place="Hobbs Cafe : counter")
+    cafe = {p for p in _known(client, world, mei) if p.startswith("Hobbs Cafe")}
+    assert cafe == {  # its rooms, and what is in the room it stands in; not the kitchen's stove
+        "Hobbs Cafe",
+        "Hobbs Cafe: counter",
+        "Hobbs Cafe: kitchen",
+        "Hobbs Cafe: counter: coffee machine",
+    }
+
+    wet = {"kind": "object", "subject": "park:bench", "state": "wet"}
+    _step(client, world, agent_id=mei["id"], perceived=[wet])
+    known = _known(client, world, mei)
+    assert (known["park: bench"], known["park"]) == ("wet", "idle")
+
+    _step(client, world, agent_id=mei["id"], place="park")
+    broken = {"place": "Hobbs Cafe: counter: coffee machine", "state": "broken"}
+    client.post(url(world, "/objects/state"), json=broken, headers=world["headers"])
+    assert _known(client, world, mei)["Hobbs Cafe: counter: coffee machine"] == "idle"  # away
+    _step(client, world, agent_id=mei["id"], place="Hobbs Cafe: counter")
+    assert _known(client, world, mei)["Hobbs Cafe: counter: coffee machine"] == "broken"

@@ -127,6 +127,17 @@ def test_malformed_maps_name_the_field(client: TestClient, world: dict[str, Any]
     typo = small_map()
     typo["children"][0]["childs"] = []
     assert fields(put_map(client, world, typo)) == {"body.children.0.childs"}
+    for norms, norm in (
+        ({"opening_hours": "8am to 8pm"}, "opening_hours"),
+        ({"opening_hours": "08:00-25:00"}, "opening_hours"),
+        ({"capacity": 0}, "capacity"),
+        ({"capacity": "many"}, "capacity"),
+    ):
+        bad = small_map()
+        bad["children"][0]["children"][1]["norms"] = norms
+        response = put_map(client, world, bad)
+        assert response.status_code == 422, norms
+        assert fields(response) == {f"body.children.0.children.1.norms.{norm}"}
     assert client.get(url(world, "/map"), headers=world["headers"]).json()["children"] == []
 
 

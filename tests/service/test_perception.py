@@ -71,7 +71,7 @@ def test_the_papers_statement_is_perceived_in_the_same_area(
         True,
     )
     assert {p["agent_id"] for p in body["perceived_by"]} == {cook["id"], sleeper["id"]}
-    assert _observations(sessions) == [(f"{STOVE} is burning", STOVE, "is", "burning")] * 2
+    assert _observations(sessions) == [("stove is burning", STOVE, "is", "burning")] * 2
     tree = client.get(url(world, "/map"), headers=world["headers"]).json()
     assert tree["children"][1]["children"][0]["children"][0]["state"] == "burning"
     known = client.get(url(world, f"/agents/{sleeper['id']}/places"), headers=world["headers"])
@@ -92,6 +92,21 @@ def test_an_unchanged_state_is_not_perceived_again(
     assert first.json()["changed"] is True and len(first.json()["perceived_by"]) == 1
     assert again.json()["changed"] is False and again.json()["perceived_by"] == []
     assert len(_observations(sessions)) == 1
+
+
+def test_who_already_saw_the_state_does_not_store_it_again(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    """The route and the step share perception's rule for repeats."""
+    put_map(client, world, small_map())
+    cook = create_agent(client, world, name="Cook", start_place="Lin house: kitchen")
+    told = {"kind": "object", "subject": STOVE, "state": "burning"}
+    step = {"agents": [{"agent_id": cook["id"], "perceived": [told]}]}
+    client.post(url(world, "/step"), json=step, headers=world["headers"])
+    change = {"place": STOVE, "state": "burning"}
+    body = client.post(url(world, "/objects/state"), json=change, headers=world["headers"]).json()
+    assert body["changed"] is True and body["perceived_by"] == []
+    assert _observations(sessions) == [("stove is burning", STOVE, "is", "burning")]
 
 
 def test_bad_state_changes_name_the_field(client: TestClient, world: dict[str, Any]) -> None:

@@ -75,7 +75,7 @@ def test_step_moves_agents_stores_perceptions_and_answers_actions(
                 "place": "cafe: counter",
                 "position": {"x": 3, "y": 4},
                 "perceived": [
-                    {"kind": "agent", "subject": "Tomas", "state": "reading a book"},
+                    {"kind": "agent", "subject": "Tomas", "state": "have lunch"},
                     {"kind": "object", "subject": "cafe: kitchen: stove", "state": "idle"},
                 ],
             },
@@ -94,9 +94,9 @@ def test_step_moves_agents_stores_perceptions_and_answers_actions(
     assert action["end"] == "2023-02-13T13:00:00"
     assert by_id[str(tomas)]["action"] is None
     assert by_id[str(rosa)]["stored"] == 2 and by_id[str(tomas)]["stored"] == 1
-    assert _observations(sessions) == [
-        "Tomas is reading a book",
-        "stove is idle",  # the paper's wording: an object by its own name (subject: its path)
+    assert _observations(sessions) == [  # the plan's imperative, read as English
+        "Tomas is having lunch",
+        "stove is idle",
         "it starts to rain",
     ]
     with sessions() as session:
@@ -110,12 +110,19 @@ def test_repeated_observations_are_not_stored_twice(
 ) -> None:
     (rosa,) = _agents(client, world, "Rosa")
     seen = {"kind": "object", "subject": "cafe: kitchen: stove", "state": "idle"}
-    for _ in range(3):
-        _step(client, world, [{"agent_id": str(rosa), "perceived": [seen]}])
+    respelled = {**seen, "subject": "cafe:kitchen :stove", "state": "Idle."}
+    for perceived in (seen, seen, respelled):
+        _step(client, world, [{"agent_id": str(rosa), "perceived": [perceived]}])
     changed = {**seen, "state": "burning"}
     last = _step(client, world, [{"agent_id": str(rosa), "perceived": [changed, changed]}])
     assert last.json()["agents"][0]["stored"] == 1
-    assert _observations(sessions) == ["stove is idle", "stove is burning"]
+    doing = {"kind": "agent", "subject": "Tomas", "state": "have lunch"}
+    _step(client, world, [{"agent_id": str(rosa), "perceived": [doing, doing]}])
+    _step(client, world, [{"agent_id": str(rosa), "perceived": [doing]}])
+    assert _observations(sessions) == ["stove is idle", "stove is burning", "Tomas is having lunch"]
+    with sessions() as session:
+        subjects = session.scalars(sa.select(Memory.subject).order_by(Memory.id))
+        assert list(subjects) == ["cafe: kitchen: stove", "cafe: kitchen: stove", "Tomas"]
 
 
 def test_an_unknown_agent_rejects_the_whole_batch(

@@ -216,7 +216,9 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
         [run] = session.scalars(sa.select(ReflectionRun)).all()
         reflections = session.scalars(sa.select(Memory).where(Memory.kind == "reflection")).all()
         evidence = session.scalars(sa.select(MemoryEvidence)).all()
-        decision = session.scalars(sa.select(ReactionDecision)).one()
+        decision = session.scalars(  # other decisions: objects the sweep saw change
+            sa.select(ReactionDecision).where(ReactionDecision.react)
+        ).one()
         reaction = session.scalars(
             sa.select(Plan).where(Plan.description == INVITE, Plan.level == "day")
         ).one()

@@ -139,9 +139,8 @@ def test_an_invitation_becomes_the_guests_plan_for_the_day(
             )
         ).all()
         currently = session.get_one(Agent, tomas).currently
-    assert [(p.start, p.duration_min, p.location) for p in parties] == [
-        (datetime(2023, 2, 14, 18, 0), 120, "The Copper Kettle")
-    ], [(p.start, p.description, p.decided_at) for p in parties]
+    assert [(p.start, p.duration_min) for p in parties] == [(datetime(2023, 2, 14, 18, 0), 120)]
+    assert (parties[0].location or "").startswith("The Copper Kettle")
     assert "Valentine's Day party" in currently  # his status says so, the old one kept
 
 

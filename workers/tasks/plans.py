@@ -25,7 +25,7 @@ from cognition.types import Granularity
 from db.queries.agents import revise_currently
 from db.queries.events import emit
 from db.queries.memories import list_memories
-from db.queries.places import known_paths
+from db.queries.places import known_places
 from db.queries.plans import (
     day_around,
     decomposable,
@@ -77,7 +77,9 @@ def plan_day(agent_id: str, day: str) -> dict[str, object]:
             ),
             directives=_directives(scope),
             now=scope.now,
-            known_places=known_paths(session, [agent.id])[agent.id],
+            known_places=known_places(
+                session, agent_id=agent.id, world_id=scope.world.id, at=scope.now
+            ),
         )
         rows = save_outline(
             session, agent_id=agent.id, day=wanted, items=items, decided_at=scope.now
@@ -131,7 +133,9 @@ def decompose(agent_id: str, plan_id: int, granularity: str) -> dict[str, object
                 item,
                 persona=scope.persona,
                 summary=scope.summary,
-                known_places=known_paths(session, [agent.id])[agent.id],
+                known_places=known_places(
+                    session, agent_id=agent.id, world_id=scope.world.id, at=scope.now
+                ),
                 schedule=schedule,
                 memories=memories,
             )

@@ -8,24 +8,29 @@ a job twice (`workers.dispatch`) and a job that runs twice does nothing twice (i
 in the database). Only one sweep runs at a time (a transaction-scoped advisory lock); one
 that finds another running returns at once. Each open conversation's next line is sent when
 its game time has come (lines take game time), and conversations whose closing line was said,
-or whose ending job was lost, are ended. Unenriched memories are `hearth.enrich_backlog`'s,
-on its own beat entry.
+or whose ending job was lost, are ended. What agents saw of themselves starting an action, and
+observations of object states that changed actions wrote to the map, are enriched; the latter
+may each call for a reaction, as a step's perceptions do. Unenriched memories are
+`hearth.enrich_backlog`'s, on its own beat entry.
 """
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 from celery import shared_task
 
 from db import locks
 from db.queries.conversations import due_lines, stale_open
+from db.queries.reactions import candidates
 from db.queries.schedule import AgentDue, due_in_world, running_worlds
 from workers.dispatch import Dispatch
 from workers.runtime import get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
 from workers.tasks.conversations import END, TURN, end_key, turn_key
 from workers.tasks.plans import DECOMPOSE, PLAN_DAY, decompose_key, plan_day_key
+from workers.tasks.reactions import DECIDE_REACTION, decide_key
 from workers.tasks.reflections import REFLECT, reflect_key
 from workers.tasks.scope import enrich_later
 from workers.tasks.summaries import SUMMARIZE, summarize_key
@@ -39,6 +44,7 @@ STALE_CONVERSATION = timedelta(hours=1)
 def sweep_worlds() -> dict[str, int]:
     runtime = get_runtime()
     due: list[AgentDue] = []
+    to_decide: list[tuple[uuid.UUID, int]] = []
     with session_scope() as session:
         if not locks.try_hold(session, SWEEP_LOCK):
             return {"worlds": 0, "enqueued": 0, "actions_changed": 0}
@@ -47,6 +53,7 @@ def sweep_worlds() -> dict[str, int]:
         ]
         for world in worlds:
             due += world.agents
+            to_decide += candidates(session, world_id=world.world.id, memories=world.perceived)
         stale = [
             conversation
             for w in worlds
@@ -56,9 +63,13 @@ def sweep_worlds() -> dict[str, int]:
         ]
         line = timedelta(seconds=runtime.settings.conversation_line_s)
         talk = [due_lines(session, world_id=w.world.id, now=w.now, line=line) for w in worlds]
-    sent = sum(_enqueue(runtime.dispatch, agent) for agent in due)
     for world in worlds:
-        enrich_later(runtime, world.world.id, world.observed)
+        enrich_later(runtime, world.world.id, [*world.observed, *(m.id for m in world.perceived)])
+    sent = sum(_enqueue(runtime.dispatch, agent) for agent in due)
+    sent += sum(
+        runtime.dispatch.send(DECIDE_REACTION, [str(a), m], key=decide_key(a, m))
+        for a, m in to_decide
+    )
     for lines, closing in talk:
         sent += sum(runtime.dispatch.send(TURN, [c, seq], key=turn_key(c, seq)) for c, seq in lines)
         stale += closing

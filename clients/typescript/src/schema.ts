@@ -1195,7 +1195,7 @@ export interface components {
             state: string | null;
             /**
              * Seen At
-             * @description game time the agent last saw it
+             * @description game time the agent first saw it, or last saw its state change
              */
             seen_at: string | null;
             /** Children */

@@ -6,10 +6,13 @@ from datetime import timedelta
 
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.perception import (
+    Observed,
     is_repeat,
     needs_reaction,
     new_observation,
     observation_text,
+    subject_key,
+    unseen,
 )
 from cognition.testing import InMemoryStore
 from cognition.types import MemoryKind, NewMemory
@@ -67,3 +70,36 @@ def test_an_object_needs_a_reaction_only_when_its_state_changed() -> None:
 
 def test_free_text_without_a_subject_goes_to_the_mind() -> None:
     assert needs_reaction(NewMemory("someone screams outside"), observer="Rosa Delgado")
+
+
+def test_what_agents_do_reads_as_english_and_objects_keep_their_path() -> None:
+    seen = new_observation("Tomas Okafor", "have lunch", doing=True)
+    assert (seen.description, seen.subject, seen.object) == (
+        "Tomas Okafor is having lunch",
+        "Tomas Okafor",
+        "have lunch",
+    )
+    stove = new_observation("Fernbrook:Juniper Cafe : kitchen:stove", "burning")
+    assert (stove.description, stove.subject) == ("stove is burning", STOVE)
+
+
+def test_unseen_leaves_out_repeats_against_the_stream_and_within_the_batch() -> None:
+    last: dict[tuple[str, str], Observed] = {
+        ("rosa", subject_key(STOVE)): new_observation(STOVE, "idle")
+    }
+    batch = [
+        ("rosa", new_observation(STOVE, "Idle")),  # what Rosa last saw
+        ("tomas", new_observation(STOVE, "idle")),  # Tomas never saw it
+        ("rosa", new_observation(STOVE, "burning")),
+        ("rosa", new_observation(STOVE, "burning")),  # said twice in one step
+        ("rosa", NewMemory("a bell rings")),
+        ("rosa", NewMemory("a bell rings")),  # no subject: never a repeat
+    ]
+    fresh = unseen(batch, last)
+    assert [(who, m.description) for who, m in fresh] == [
+        ("tomas", "stove is idle"),
+        ("rosa", "stove is burning"),
+        ("rosa", "a bell rings"),
+        ("rosa", "a bell rings"),
+    ]
+    assert last[("rosa", subject_key(STOVE))].object == "burning"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cognition.errors import InvalidOutput
 from cognition.offline import OfflineMind
+from cognition.places import KnownMap
 from cognition.planning import (
     ASLEEP,
     decompose_hours,
@@ -97,7 +98,30 @@ def test_too_many_unsorted_overlapping_items_are_repaired(store: RecordingStore)
         assert kept in texts  # merging joins descriptions, never loses one
     assert all(i.location for i in items)
     assert "Fernbrook: Juniper Cafe: counter: coffee machine" in {i.location for i in items}
-    assert mind.count("choose_location") == 7  # 8 items, one already placed by the model
+    asked = {call["action"] for call in mind.inputs("choose_location")}
+    assert len(asked) == 8  # every item, the model's place being where its descent starts
+    assert all(i.location in KnownMap(KNOWN_PLACES) for i in items)
+
+
+def test_the_outlines_place_is_kept_unless_the_item_plainly_belongs_elsewhere(
+    store: RecordingStore,
+) -> None:
+    flat = "Fernbrook: Rosa's flat"
+    drafted = [
+        item(6, 60, "wake up and think about the day", flat),
+        item(7, 60, "brew coffee for the first customers", flat),  # the outline's fallback
+        item(8, 60, "daydream", "Fernbrook: River Park"),
+        item(9, 60, "ponder"),
+        item(10, 1200, "go to bed and sleep", flat),
+    ]
+    items, _ = plan_with(drafted, store)
+    assert [i.location for i in items] == [
+        "Fernbrook: Rosa's flat: bedroom: bed",  # her home is her bedroom
+        "Fernbrook: Juniper Cafe: counter: coffee machine",
+        "Fernbrook: River Park: bench",
+        "Fernbrook: River Park: bench",  # where the item before left her
+        "Fernbrook: Rosa's flat: bedroom: bed",
+    ]
 
 
 def test_too_few_items_are_split_to_five_covering_the_day(store: RecordingStore) -> None:
@@ -217,7 +241,9 @@ def test_each_task_asks_for_place_emoji_and_the_state_of_its_object() -> None:
     mind = ScriptedMind(
         {
             "decompose": [steps],
-            "choose_location": lambda **kw: kw["known_places"][0],
+            "choose_location": lambda **kw: next(
+                (o.name for o in kw["options"] if o.name in kw["current"]), ""
+            ),
             "emoji": lambda **kw: "☕",
             "object_state": lambda **kw: f"used to {kw['action']}",
         }
@@ -225,9 +251,9 @@ def test_each_task_asks_for_place_emoji_and_the_state_of_its_object() -> None:
     tasks = decompose_tasks(mind, parent, persona=ROSA, summary="", known_places=KNOWN_PLACES)
 
     assert_tiles(parent, tasks, 5, 15)
-    offered = mind.inputs("choose_location")[0]["known_places"]
-    assert offered[0] == "Fernbrook: Juniper Cafe: counter: coffee machine"  # nearest first
-    assert sorted(offered) == sorted(KNOWN_PLACES)
+    levels = [call["within"] for call in mind.inputs("choose_location")]
+    assert levels == ["Fernbrook", "Fernbrook: Juniper Cafe"] * len(tasks)  # one call a level
+    assert {t.location for t in tasks} == {"Fernbrook: Juniper Cafe: counter: coffee machine"}
     assert {call["obj"] for call in mind.inputs("object_state")} == {"coffee machine"}
     assert tasks[0].object_state == "used to grind beans"
     assert mind.count("emoji") == len(tasks)

@@ -15,6 +15,7 @@ from cognition.mind import ListAudit, Mind
 from cognition.offline import OFFLINE_MODEL, OfflineMind
 from cognition.offline import mind as offline_mind
 from cognition.offline.places import STATE_RULES
+from cognition.places import KnownMap
 from cognition.requests import (
     ALL_REQUESTS,
     OPERATIONS,
@@ -48,6 +49,10 @@ from cognition.types import (
 
 from .personas import KNOWN_PLACES, NOW, PERSONAS, ROSA, TOMAS
 
+_TOWN = KnownMap(KNOWN_PLACES)
+TOWN_AREAS = [_TOWN.option(path) for path in _TOWN.children("Fernbrook")]
+"""The places of Fernbrook, as the level below the town offers them."""
+
 ITEM = PlanItem(start=NOW.replace(hour=8), duration_min=90, description="open Juniper Cafe")
 STATEMENTS = [
     "Tomas Okafor is studying chemistry",
@@ -67,7 +72,7 @@ CALLS: dict[str, Callable[[Mind], Any]] = {
     "decompose": lambda m: m.think(
         Decompose(item=ITEM, granularity=Granularity.TASK, persona=ROSA, summary="")
     ),
-    "choose_location": lambda m: m.think(ChooseLocation("make coffee", KNOWN_PLACES)),
+    "choose_location": lambda m: m.think(ChooseLocation("make coffee", TOWN_AREAS, at=NOW)),
     "react": lambda m: m.think(
         React(
             persona=ROSA,
@@ -198,8 +203,8 @@ def test_results_have_the_protocol_shapes() -> None:
 
 def test_response_text_renders_the_output() -> None:
     audit = ListAudit()
-    OfflineMind(audit).think(ChooseLocation("make coffee", KNOWN_PLACES))
-    assert audit.calls[0].response == '"Fernbrook: Juniper Cafe: counter: coffee machine"'
+    OfflineMind(audit).think(ChooseLocation("make coffee", TOWN_AREAS, at=NOW))
+    assert audit.calls[0].response == '"Juniper Cafe"'
     assert "make coffee" in (audit.calls[0].prompt or "")
 
 

@@ -6,46 +6,78 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cognition.norms import Norms
 from cognition.offline.places import DEFAULT_EMOJI, choose_location, emoji, object_state
+from cognition.places import PlaceOption
 
-from .personas import KNOWN_PLACES
+from .personas import NOW
+
+
+def options(*names: str, **inside: tuple[str, ...]) -> list[PlaceOption]:
+    return [PlaceOption(name, contains=inside.get(name.replace(" ", "_"), ())) for name in names]
+
+
+AREAS = options("Rosa's flat", "Juniper Cafe", "River Park", rosa_s_flat=("bathroom", "shower"))
+ROOMS = options("bedroom", "kitchen", "bathroom", bathroom=("sink", "shower"), kitchen=("stove",))
 
 
 @pytest.mark.parametrize(
-    ("action", "path"),
+    ("action", "within", "name"),
     [
-        ("make coffee", "Fernbrook: Juniper Cafe: counter: coffee machine"),
-        ("sleeping", "Fernbrook: Rosa's flat: bedroom: bed"),
-        ("cook breakfast on the stove", "Fernbrook: Rosa's flat: kitchen: stove"),
-        ("study for the chemistry exam", "Fernbrook: Brookside College: library: desk"),
-        ("fill prescriptions", "Fernbrook: Willow Pharmacy: counter: register"),
-        ("paint a river landscape", "Fernbrook: Ivo's studio: easel"),
-        ("take a walk in the park", "Fernbrook: River Park: bench"),
-        ("brushing teeth", "Fernbrook: Rosa's flat: bathroom: sink"),
+        ("make coffee", "", "Juniper Cafe"),  # a synonym of its name
+        ("take a shower", "", "Rosa's flat"),  # a word of a place inside it
+        ("attend the party at the cafe", "", "Juniper Cafe"),  # not the flat's shower
+        ("take a walk in the park", "", "River Park"),
+        ("cook breakfast", "Rosa's flat", "kitchen"),
+        ("brushing teeth", "Rosa's flat", "bathroom"),
+        ("sleeping", "Rosa's flat", "bedroom"),
     ],
 )
-def test_choose_location_matches_the_action(action: str, path: str) -> None:
-    assert choose_location(action, KNOWN_PLACES) == path
+def test_one_level_is_chosen_by_the_words_of_each_option(
+    action: str, within: str, name: str
+) -> None:
+    level = ROOMS if within else AREAS
+    assert choose_location(action, level, at=NOW, within=within) == name
 
 
-def test_deeper_match_wins_over_the_area() -> None:
-    places = ["Juniper Cafe", "Juniper Cafe: counter: coffee machine"]
-    assert choose_location("brew coffee", places) == places[1]
+def test_the_current_place_wins_a_tie_and_a_direct_word_beats_it() -> None:
+    kitchens = options(
+        "Rosa's flat", "Juniper Cafe", rosa_s_flat=("kitchen",), juniper_cafe=("kitchen",)
+    )
+    at_the_cafe = "Juniper Cafe: counter"
+    assert choose_location("cook", kitchens, at=NOW, current=at_the_cafe) == "Juniper Cafe"
+    assert choose_location("cook", kitchens, at=NOW, current="Rosa's flat") == "Rosa's flat"
+    assert choose_location("cook", kitchens, at=NOW, home="Rosa's flat: bed") == "Rosa's flat"
+    assert choose_location("cook at Rosa's flat", kitchens, at=NOW, current=at_the_cafe) == (
+        "Rosa's flat"
+    )
 
 
-def test_no_match_falls_back_to_the_first_known_place() -> None:
-    assert choose_location("contemplate the void", KNOWN_PLACES) == KNOWN_PLACES[0]
+def test_no_match_stays_inside_but_an_area_is_always_chosen() -> None:
+    assert choose_location("contemplate the void", ROOMS, at=NOW, within="Rosa's flat") == ""
+    here = "Rosa's flat: kitchen: stove"
+    assert choose_location("contemplate", ROOMS, at=NOW, within="Rosa's flat", current=here) == (
+        "kitchen"
+    )
+    assert choose_location("contemplate the void", AREAS, at=NOW) == "Rosa's flat"
+    assert choose_location("make coffee", [], at=NOW) == ""
 
 
-def test_no_known_places_gives_empty_string() -> None:
-    assert choose_location("make coffee", []) == ""
+def test_closed_and_full_options_are_passed_over_while_another_is_usable() -> None:
+    pub = PlaceOption("Pub", contains=("bar",), norms=Norms.parse({"opening_hours": "16:00-00:00"}))
+    cafe = PlaceOption("Cafe", contains=("counter",), norms=Norms.parse({"capacity": 2}))
+    assert choose_location("drink beer", [cafe, pub], at=NOW) == "Cafe"  # 5:30 am: pub closed
+    assert choose_location("drink beer", [cafe, pub], at=NOW.replace(hour=17)) == "Pub"
+    full = PlaceOption("Cafe", contains=("counter",), norms=cafe.norms, occupancy=2)
+    assert choose_location("make coffee", [full, pub], at=NOW.replace(hour=17)) == "Pub"
+    assert choose_location("drink beer", [pub], at=NOW) == "Pub"  # nothing else: closed it is
 
 
-@given(st.text(max_size=60), st.lists(st.sampled_from(KNOWN_PLACES), min_size=1, max_size=6))
-def test_choose_location_never_invents_a_place(action: str, places: list[str]) -> None:
-    chosen = choose_location(action, places)
-    assert chosen in places
-    assert chosen == choose_location(action, places)
+@given(st.text(max_size=60), st.lists(st.sampled_from(ROOMS + AREAS), min_size=1, max_size=6))
+def test_choose_location_never_invents_a_place(action: str, level: list[PlaceOption]) -> None:
+    chosen = choose_location(action, level, at=NOW, within="Rosa's flat")
+    assert chosen in {o.name for o in level} | {""}
+    assert chosen == choose_location(action, level, at=NOW, within="Rosa's flat")
 
 
 @pytest.mark.parametrize(

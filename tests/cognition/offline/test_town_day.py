@@ -6,9 +6,11 @@ from datetime import timedelta
 
 import pytest
 
+from cognition.locating import locate
 from cognition.mind import ListAudit
 from cognition.offline import OfflineMind
-from cognition.requests import ChooseLocation, Decompose, Emoji, ObjectState, PlanDay
+from cognition.places import KnownMap
+from cognition.requests import Decompose, Emoji, ObjectState, PlanDay
 from cognition.types import Granularity, Persona
 
 from .personas import KNOWN_PLACES, NOW, PERSONAS, ROSA
@@ -35,9 +37,17 @@ def test_a_day_decomposes_into_located_actions_covering_24_hours(persona: Person
         timedelta(days=1)
     )
     assert all(5 <= a.duration_min <= 15 for a in actions)
+    town = KnownMap(KNOWN_PLACES)
     for action in actions[:: len(actions) // 10]:
-        place = mind.think(ChooseLocation(action.description, KNOWN_PLACES))
-        assert place in KNOWN_PLACES
+        place = locate(
+            mind,
+            action=action.description,
+            places=town,
+            at=action.start,
+            here=persona.living_area,
+            home=persona.living_area,
+        )
+        assert place in town.paths()
         mind.think(ObjectState(action.description, place))
         assert mind.think(Emoji(action.description))
     assert {c.operation for c in audit.calls} >= {
