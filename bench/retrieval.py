@@ -37,9 +37,9 @@ from cognition.retrieval import rank
 from cognition.types import Memory, RetrievalWeights, ScoredMemory
 from db import migrate
 from db.embedded import EmbeddedPostgres
-from db.queries.retrieval import SearchTrace, load_memories, search
+from db.retrieval import SearchTrace, load_memories, search
+from db.retrieval.vector_cache import VectorCache
 from db.session import make_engine, make_session_factory
-from db.vector_cache import VectorCache
 
 TARGET_SIZES = (100_000, 10_000)
 K = 10

@@ -1,4 +1,5 @@
-"""The per-process copy of agents' rows (`db.vector_cache`) stays exactly the committed data.
+"""The per-process copy of agents' rows (`db.retrieval.vector_cache`) stays exactly the
+committed data.
 
 Each test writes through real PostgreSQL transactions, searches from a cache, and compares the
 result with `rank` over every row as a fresh session reads them. The tricky orders are the
@@ -20,12 +21,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.errors import EmbeddingSpaceMismatch
 from cognition.retrieval import cosine, rank
 from cognition.types import RetrievalWeights, ScoredMemory
-from db import vector_cache
 from db.models import Agent, Memory
-from db.queries.retrieval import SearchTrace, load_memories, search, touch
-from db.queries.retrieval_bounds import relevance_error, unit_vector
-from db.vector_cache import AgentVectors, Rows, VectorCache
+from db.retrieval import SearchTrace, load_memories, search, touch, vector_cache
+from db.retrieval.bounds import relevance_error, unit_vector
+from db.retrieval.vector_cache import AgentVectors, Rows, VectorCache
+from db.settings import DEFAULT_RETRIEVAL_CACHE_MB, Settings
+from service.app import create_app
 from tests.factories import GAME_START, make_agent, make_world
+from workers.runtime import build_runtime
 
 NOW = GAME_START + timedelta(days=3)
 DIMENSION = 8
@@ -246,7 +249,7 @@ def test_a_reembed_under_way_falls_back_and_refuses_like_rank(
 
 @pytest.mark.parametrize("dimension", [2, 16, 384, 1000])
 def test_numpy_estimates_stay_within_epsilon_of_the_reference(dimension: int) -> None:
-    """The bound `retrieval_memory` prunes with, for numpy's float32 product: nearly
+    """The bound `in_process` prunes with, for numpy's float32 product: nearly
     orthogonal pairs (cancellation), norms far from 1."""
     rng = np.random.default_rng(dimension)
     base = rng.standard_normal(dimension)
@@ -293,12 +296,20 @@ def test_apply_overwrites_known_rows_and_grows() -> None:
     assert sorted(columns.ids.tolist()) == list(range(n + 10))
 
 
-def test_the_process_cache_is_sized_by_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_edge_sizes_the_process_cache(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    """The budget comes from the settings the API's app factory and the worker runtime are
+    given; nothing reads the environment inside `vector_cache`."""
     monkeypatch.setattr(vector_cache, "_process_cache", None)
-    monkeypatch.setenv("HEARTH_RETRIEVAL_CACHE_MB", "3")
+    monkeypatch.setenv("HEARTH_RETRIEVAL_CACHE_MB", "5")  # ignored: settings are passed in
+    create_app(settings.model_copy(update={"retrieval_cache_mb": 3}))
     cache = vector_cache.process_cache()
     assert cache is not None and cache.max_bytes == 3 * 1024 * 1024
-    assert vector_cache.process_cache() is cache
-    monkeypatch.setattr(vector_cache, "_process_cache", None)
-    monkeypatch.setenv("HEARTH_RETRIEVAL_CACHE_MB", "0")
+    create_app(settings.model_copy(update={"retrieval_cache_mb": 3}))
+    assert vector_cache.process_cache() is cache  # the same budget keeps what it holds
+    build_runtime(settings.model_copy(update={"retrieval_cache_mb": 0})).engine.dispose()
     assert vector_cache.process_cache() is None
+    monkeypatch.setattr(vector_cache, "_process_cache", None)
+    cache = vector_cache.process_cache()
+    assert cache is not None and cache.max_bytes == DEFAULT_RETRIEVAL_CACHE_MB * 1024 * 1024

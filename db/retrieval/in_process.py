@@ -1,12 +1,12 @@
-"""Exact retrieval from the process's copy of an agent's rows (`db.vector_cache`).
+"""Exact retrieval from the process's copy of an agent's rows (`db.retrieval.vector_cache`).
 
 One statement brings the copy up to date (`sync`); then numpy estimates every candidate's
-score within proven bounds (`retrieval_bounds`: the float32 product errs by at most ε, recency
+score within proven bounds (`bounds`: the float32 product errs by at most ε, recency
 by RECENCY_TOLERANCE), and only the memories that could matter are fetched whole and ranked by
 `cognition.retrieval.rank` itself: those whose upper bound reaches the k-th best lower bound,
 those that may hold the minimum or maximum relevance, and the rows attaining the recency and
 importance extremes. `rank` then normalises them exactly as over every memory, and its top k
-is the answer, as in the SQL fast path (`db.queries.retrieval`), which this replaces whenever
+is the answer, as in the SQL fast path (`db.retrieval`), which this replaces whenever
 the agent's rows fit the cache.
 """
 
@@ -33,7 +33,7 @@ from cognition.types import (
 )
 from db.models.memory import MEMORY_KINDS
 from db.queries import memory_rows
-from db.queries.retrieval_bounds import (
+from db.retrieval.bounds import (
     RECENCY_TOLERANCE,
     SAFE_NORM_RANGE,
     SMALLEST_RECENCY,
@@ -43,9 +43,9 @@ from db.queries.retrieval_bounds import (
     score_tolerance,
     unit_vector,
 )
-from db.queries.retrieval_candidates import EPOCH
-from db.queries.retrieval_trace import SearchTrace
-from db.vector_cache import KIND_CODES, AgentVectors, Rows, VectorCache, kind_codes
+from db.retrieval.candidates import EPOCH
+from db.retrieval.trace import SearchTrace
+from db.retrieval.vector_cache import KIND_CODES, AgentVectors, Rows, VectorCache, kind_codes
 
 SYNC = """
 SELECT s.xmin, m.id, m.kind, m.importance,

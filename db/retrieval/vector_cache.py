@@ -5,7 +5,7 @@ memory too), and PostgreSQL reads a 384-d vector in about half a microsecond; nu
 matrix-vector product reads it ten times faster. So a process keeps, per agent it searched,
 the columns retrieval scores with (id, kind, importance, creation and last access in
 microseconds, the stored norm, the float32 vector), and brings them up to date before each
-search by re-reading only rows written since (`db.queries.retrieval_memory.sync`):
+search by re-reading only rows written since (`db.retrieval.in_process.sync`):
 
 - Every insert and update of `memories` stamps the row with its transaction id (`changed_xid`,
   migration 0004). A read records the oldest transaction still running in its snapshot
@@ -17,9 +17,10 @@ search by re-reading only rows written since (`db.queries.retrieval_memory.sync`
 - Memories are deleted only with their agent (cascade), so an entry never holds a row that is
   gone while its agent can still be searched.
 
-Entries are evicted least recently used beyond the byte budget (`HEARTH_RETRIEVAL_CACHE_MB`);
-an agent larger than the budget is searched in SQL. Each entry has a lock: a search holds it
-while it syncs and scores, so concurrent threads never see a half-applied update.
+Entries are evicted least recently used beyond the byte budget, which the edge passes in
+(`use_process_cache(settings.retrieval_cache_mb)` in the API's app factory and the worker
+runtime); an agent larger than the budget is searched in SQL. Each entry has a lock: a search
+holds it while it syncs and scores, so concurrent threads never see a half-applied update.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from db.models.memory import MEMORY_KINDS
-from db.settings import load_settings
+from db.settings import DEFAULT_RETRIEVAL_CACHE_MB
 
 KIND_CODES = {kind: code for code, kind in enumerate(MEMORY_KINDS)}
 MEGABYTE = 1024 * 1024
@@ -57,12 +58,12 @@ class Rows:
     created_us: Int64s
     accessed_us: Int64s
     scale: Floats
-    """1 / the stored norm where the float32 estimate is bounded (`retrieval_bounds`), else 0."""
+    """1 / the stored norm where the float32 estimate is bounded (`bounds`), else 0."""
     exact: npt.NDArray[np.bool_]
     """Embedded with a norm outside that range (but not zero): relevance computed exactly."""
     embedded: npt.NDArray[np.bool_]
     vectors: npt.NDArray[np.float32]
-    """Every row `width` wide: the reader's dimension (`db.queries.retrieval_memory.parse`);
+    """Every row `width` wide: the reader's dimension (`db.retrieval.in_process.parse`);
     a row embedded in another dimension holds zeros there."""
     dimensions: npt.NDArray[np.int32]
     """Each row's own vector length (0 without an embedding)."""
@@ -220,12 +221,22 @@ _process_cache: VectorCache | None = None
 _process_lock = threading.Lock()
 
 
+def use_process_cache(megabytes: int) -> None:
+    """Size this process's cache (`HEARTH_RETRIEVAL_CACHE_MB`, passed in by the edge; 0 turns
+    it off). The same budget again keeps the cache and what it holds."""
+    global _process_cache
+    with _process_lock:
+        if _process_cache is None or _process_cache.max_bytes != megabytes * MEGABYTE:
+            _process_cache = VectorCache.megabytes(megabytes)
+
+
 def process_cache() -> VectorCache | None:
-    """This process's cache, sized by `HEARTH_RETRIEVAL_CACHE_MB` on first use (None for 0)."""
+    """This process's cache (None when its budget is 0); DEFAULT_RETRIEVAL_CACHE_MB if the
+    process never sized it."""
     global _process_cache
     with _process_lock:
         if _process_cache is None:
-            _process_cache = VectorCache.megabytes(load_settings().retrieval_cache_mb)
+            _process_cache = VectorCache.megabytes(DEFAULT_RETRIEVAL_CACHE_MB)
     return _process_cache if _process_cache.max_bytes > 0 else None
 
 

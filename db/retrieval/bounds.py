@@ -1,9 +1,9 @@
 """The arithmetic that lets retrieval prune without approximating its result.
 
-The fast path (`db.queries.retrieval`) sees most memories' relevance only through pgvector's
+The fast path (`db.retrieval`) sees most memories' relevance only through pgvector's
 float32 inner product, and their recency through float seconds since the epoch: both
 approximate. This module turns them into rigorous intervals around what
-`cognition.retrieval.rank` computes, from which `retrieval_plan` and `retrieval_candidates`
+`cognition.retrieval.rank` computes, from which `cuts` and `candidates`
 decide which memories cannot reach the top k. It never decides the result: the survivors are
 ranked by `rank` itself. No database here.
 
