@@ -22,7 +22,7 @@ DEFAULT_VISIBILITY_TIMEOUT_S = 600
 """How long Redis holds a delivered, unacknowledged job before another worker gets it."""
 
 DEFAULT_RETRIEVAL_CACHE_MB = 512
-"""Per process: about three 100k-memory agents at 384-d, or three hundred 1k-memory agents."""
+"""Per process: two 100k-memory agents at 384-d, or two hundred 1k-memory agents."""
 
 DEFAULT_EMBEDDING_DIMENSION = 384
 """The hashing and OpenAI embedders' dimension: all-MiniLM-L6-v2's, so they can share a space

@@ -4,7 +4,8 @@ The map, from the entry point down:
 
 - `top_k`: `search` (which path answers), `touch`, `brute_force` (the reference), `load_memories`.
 - `in_process`: the answer from the process's copy of the agent's rows (`vector_cache`), the
-  default path; `vector_cache` keeps that copy current by transaction-id marks.
+  default path; `vector_cache` keeps that copy current by transaction-id marks; `shortlist`
+  picks the rows `rank` must see, from int8 estimates (`quantized`) and then float32 ones.
 - `in_sql`: the answer from PostgreSQL when the agent is not cached: `probe` (what the stats
   and probe statement tells: exact extremes, the query, how relevance may be estimated, the
   search's `Context`), `statements` (the SQL), `cuts` (what the pass captures, repair

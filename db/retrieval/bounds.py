@@ -49,6 +49,9 @@ SMALLEST_RECENCY = 2.0**-1000
 """Below this the reference's recency nears float64 underflow (≈ 16 game years untouched),
 where its monotonicity in last_accessed_at is no longer guaranteed: brute force then."""
 
+KTH_SAMPLE = 4096
+"""Above this many values `kth_largest` bounds the answer from a sample first."""
+
 SCORE_TOLERANCE = 2.0**-40
 """Times |a| + |b| + |c|: the float64 roundings of normalising, weighting and summing (a few
 ulp each), on both sides of every score comparison."""
@@ -203,10 +206,18 @@ def score_bounds(
 
 def kth_largest(values: Sequence[float] | FloatArray, k: int) -> float:
     """The k-th largest value; −inf if there are fewer than k (nothing can be ruled out), +inf
-    for k = 0 (nothing is wanted)."""
+    for k = 0 (nothing is wanted).
+
+    Over many values, the k-th largest of a strided sample is a lower bound (k values of the
+    whole are at least it), so the exact answer is the k-th largest of the values at or above
+    it: two passes and a small partition instead of a partition of everything."""
     if k == 0:
         return math.inf
     array = np.asarray(values, dtype=np.float64)
     if array.size < k:
         return -math.inf
+    sample = array[:: max(1, array.size // KTH_SAMPLE)]
+    if array.size > KTH_SAMPLE and sample.size >= k:
+        floor = float(np.partition(sample, sample.size - k)[sample.size - k])
+        array = array[array >= floor]
     return float(np.partition(array, array.size - k)[array.size - k])

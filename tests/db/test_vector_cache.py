@@ -24,7 +24,13 @@ from cognition.types import RetrievalWeights, ScoredMemory
 from db.models import Agent, Memory
 from db.retrieval import SearchTrace, load_memories, search, touch, vector_cache
 from db.retrieval.bounds import relevance_error, unit_vector
-from db.retrieval.vector_cache import AgentVectors, Rows, VectorCache
+from db.retrieval.vector_cache import (
+    TEXT_OVERHEAD_BYTES,
+    AgentVectors,
+    Rows,
+    Texts,
+    VectorCache,
+)
 from db.settings import DEFAULT_RETRIEVAL_CACHE_MB, Settings
 from service.app import create_app
 from tests.factories import GAME_START, make_agent, make_world
@@ -247,6 +253,32 @@ def test_a_reembed_under_way_falls_back_and_refuses_like_rank(
         assert _cached(session, cache, agent_id, wider) == _truth(sessions, agent_id, wider)
 
 
+def test_a_deleted_agent_is_never_answered_from_its_copy(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The copy holds whole memories, so nothing else would notice they are gone."""
+    agent_id, cache = _agent(sessions), VectorCache.megabytes(16)
+    with sessions() as session:
+        _add(session, agent_id, 40, seed=5)
+        session.commit()
+        assert len(_cached(session, cache, agent_id, QUERY)) == 10
+        session.execute(sa.delete(Agent).where(Agent.id == agent_id))
+        session.commit()
+        trace = SearchTrace()
+        found = search(
+            session,
+            agent_id=agent_id,
+            query_embedding=QUERY,
+            now=NOW,
+            weights=RetrievalWeights(),
+            k=10,
+            trace=trace,
+            cache=cache,
+        )
+        assert found == [] and trace.cache_miss == "the agent is gone"
+        assert agent_id not in cache
+
+
 @pytest.mark.parametrize("dimension", [2, 16, 384, 1000])
 def test_numpy_estimates_stay_within_epsilon_of_the_reference(dimension: int) -> None:
     """The bound `in_process` prunes with, for numpy's float32 product: nearly
@@ -284,6 +316,10 @@ def test_apply_overwrites_known_rows_and_grows() -> None:
             embedded=np.ones(size, dtype=np.bool_),
             vectors=np.ones((size, 4), dtype=np.float32),
             dimensions=np.full(size, 4, dtype=np.int32),
+            codes=np.full((size, 4), 127, dtype=np.int8),
+            code_scale=np.full(size, 1 / 127),
+            code_error=np.zeros(size),
+            texts=np.array([Texts("x" * 10, 0, None, None, None, "game")] * size),
         )
 
     entry.apply(rows(range(n), 1.0))
@@ -294,6 +330,8 @@ def test_apply_overwrites_known_rows_and_grows() -> None:
     assert columns.importance[entry.position[n - 10]] == 7.0
     assert columns.importance[entry.position[n + 9]] == 7.0
     assert sorted(columns.ids.tolist()) == list(range(n + 10))
+    assert (columns.codes == 127).all() and columns.codes.shape == (n + 10, 4)
+    assert entry.text_bytes == (n + 10) * (TEXT_OVERHEAD_BYTES + 10 + len("game"))
 
 
 def test_the_edge_sizes_the_process_cache(
