@@ -2,7 +2,7 @@
 memory is visible to search (immediately, by design) and enriched by the worker.
 
     python -m bench.ingest [--seconds 20] [--clients 4] [--batch 500] [--agents 8]
-                           [--defer-enrichment]
+                           [--defer-enrichment] [--embedder wordllama|hashing|local]
 
 Starts a whole embedded stack with `hearth up` in a temporary HEARTH_HOME (PostgreSQL, Redis,
 the API, a fast and a slow worker, beat), creates a world and agents, and then:
@@ -61,7 +61,11 @@ class Figures:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="hearth-bench-") as home, hearth_up(Path(home)) as api:
+    chosen = {"HEARTH_EMBEDDING_PROVIDER": args.embedder} if args.embedder else {}
+    with (
+        tempfile.TemporaryDirectory(prefix="hearth-bench-") as home,
+        hearth_up(Path(home), settings=chosen) as api,
+    ):
         base, headers, up = api
         agents, probe = _setup(base, headers, args.agents)
         paused = workers(up) if args.defer_enrichment else []
@@ -70,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         stop = threading.Event()
         probes = threading.Thread(target=_probe_loop, args=(base, headers, probe, figures, stop))
         probes.start()
+        machine_load = os.getloadavg()
         started = time.monotonic()
         _load(base, headers, agents, figures, args, started)
         load_s = time.monotonic() - started
@@ -77,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         stop.set()
         probes.join()
         drain_s = drain(Path(home), started + load_s)
-        _report(figures, args, load_s, drain_s)
+        _report(figures, args, load_s, drain_s, machine_load)
     return 0
 
 
@@ -91,6 +96,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--agents", type=int, default=8)
+    parser.add_argument(
+        "--embedder",
+        choices=["wordllama", "hashing", "local"],
+        help="HEARTH_EMBEDDING_PROVIDER for the stack (default: Hearth's default, wordllama)",
+    )
     parser.add_argument(
         "--defer-enrichment",
         action="store_true",
@@ -216,7 +226,11 @@ def _enriched(client: httpx.Client, url: str, probe: tuple[int, float], figures:
 
 
 def _report(
-    figures: Figures, args: argparse.Namespace, load_s: float, drain_s: float | None
+    figures: Figures,
+    args: argparse.Namespace,
+    load_s: float,
+    drain_s: float | None,
+    load: tuple[float, float, float],
 ) -> None:
     rate = figures.written / load_s
     enriched_rate = None
@@ -227,6 +241,8 @@ def _report(
         ("cores", str(os.cpu_count())),
         ("clients × batch", f"{args.clients} × {args.batch}"),
         ("enrichment during the load", "paused" if args.defer_enrichment else "running"),
+        ("embedder", args.embedder or "default (wordllama)"),
+        ("load average (1 min) before / after", f"{load[0]:.1f} / {os.getloadavg()[0]:.1f}"),
         ("load", f"{load_s:.1f} s, {figures.written:,} memories"),
         ("ingest", f"{rate:,.0f} memories/s"),
         ("request latency p50 / p99", _quantiles(figures.requests)),

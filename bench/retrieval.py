@@ -37,9 +37,9 @@ from cognition.retrieval import rank
 from cognition.types import Memory, RetrievalWeights, ScoredMemory
 from db import migrate
 from db.embedded import EmbeddedPostgres
-from db.queries.retrieval import SearchTrace, load_memories, search
+from db.retrieval import SearchTrace, load_memories, search
+from db.retrieval.vector_cache import VectorCache
 from db.session import make_engine, make_session_factory
-from db.vector_cache import VectorCache
 
 TARGET_SIZES = (100_000, 10_000)
 K = 10
@@ -62,6 +62,9 @@ class Series:
     first_ms: float
     """The first (warm-up) query: for "cached", it loads the agent's rows into memory."""
     latencies: list[float]
+    cpu: list[float]
+    """This process's CPU milliseconds per search (PostgreSQL's are not counted): steadier
+    than wall time when other work shares the cores."""
     results: list[list[ScoredMemory]]
     traces: list[SearchTrace]
     exact: int = 0
@@ -73,6 +76,7 @@ class AgentReport:
     series: list[Series]
     checked: int
     numpy_latencies: list[float]
+    numpy_cpu: list[float]
     numpy_agrees: int
 
 
@@ -189,7 +193,7 @@ def _bench_agent(
         memories = load_memories(session, agent_id=agent.id)
     timed = queries[WARMUP_QUERIES:]
     numpy_index = NumpyIndex(memories, town.now)
-    numpy_latencies, numpy_ids = numpy_index.time(timed, RetrievalWeights(), K)
+    numpy_latencies, numpy_cpu, numpy_ids = numpy_index.time(timed, RetrievalWeights(), K)
     checked = len(timed) if check is None else min(check, len(timed))
     expected = _expected(memories, timed[:checked], town.now, RetrievalWeights())
     for one in series:
@@ -197,7 +201,7 @@ def _bench_agent(
     agrees = sum(
         ids == [s.memory.id for s in r] for ids, r in zip(numpy_ids, series[0].results, strict=True)
     )
-    return AgentReport(agent.size, series, checked, numpy_latencies, agrees)
+    return AgentReport(agent.size, series, checked, numpy_latencies, numpy_cpu, agrees)
 
 
 def _series(
@@ -209,12 +213,12 @@ def _series(
     cache: VectorCache | bool,
 ) -> Series:
     """Every query once, after WARMUP_QUERIES untimed ones (the first loads the cache)."""
-    latencies, results, traces, first_ms = [], [], [], 0.0
+    latencies, cpu, results, traces, first_ms = [], [], [], [], 0.0
     load_before = os.getloadavg()[0]
     for index, query in enumerate(queries):
         trace = SearchTrace()
         with sessions() as session:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             found = search(
                 session,
                 agent_id=agent.id,
@@ -226,6 +230,7 @@ def _series(
                 cache=cache,
             )
             elapsed = (time.perf_counter() - started) * 1000.0
+            used = (time.process_time() - cpu_started) * 1000.0
             session.commit()  # as a caller would after `touch`; a rollback would also drop
             # psycopg's prepared statements (it clears them on ROLLBACK)
         if index == 0:
@@ -233,10 +238,11 @@ def _series(
         if index >= WARMUP_QUERIES:
             results.append(found)
             latencies.append(elapsed)
+            cpu.append(used)
             traces.append(trace)
         _progress(f"agent {agent.size:,}: search ({mode})", index + 1, len(queries))
     load = (load_before, os.getloadavg()[0])
-    return Series(mode, load, first_ms, latencies, results, traces)
+    return Series(mode, load, first_ms, latencies, cpu, results, traces)
 
 
 _SHARED: dict[str, Any] = {}
@@ -305,6 +311,10 @@ def _print(reports: list[AgentReport], args: argparse.Namespace, home: Path) -> 
             )
     print()
     for r in reports:
+        print(
+            f"agent {r.size:,} (numpy): this process's CPU p50 "
+            f"{statistics.median(r.numpy_cpu):.2f} ms (every BLAS thread counted)"
+        )
         for one in r.series:
             _print_details(r.size, one)
 
@@ -320,8 +330,10 @@ def _print_details(size: int, one: Series) -> None:
             stages.setdefault(name, []).append(ms)
     parts = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in stages.items())
     paths = Counter(t.path for t in one.traces)
+    cpu = statistics.median(one.cpu)
     print(
-        f"agent {size:,} ({one.mode}): median ms by stage: {parts}; paths {dict(paths)}; load "
+        f"agent {size:,} ({one.mode}): this process's CPU p50 {cpu:.2f} ms; median ms by "
+        f"stage: {parts}; paths {dict(paths)}; load "
         f"average {one.load[0]:.2f} → {one.load[1]:.2f} on {os.cpu_count()} cores"
     )
     if one.mode == "sql":

@@ -26,11 +26,14 @@ DRAIN_TIMEOUT_S = 600.0
 
 
 @contextmanager
-def hearth_up(home: Path) -> Iterator[tuple[str, dict[str, str], psutil.Process]]:
-    """`hearth up` in `home`; yields the API base URL, admin headers and the `up` process."""
+def hearth_up(
+    home: Path, *, settings: dict[str, str] | None = None
+) -> Iterator[tuple[str, dict[str, str], psutil.Process]]:
+    """`hearth up` in `home` (with extra `HEARTH_*` settings); yields the API base URL, admin
+    headers and the `up` process."""
     port, key = free_port(), f"hk_admin_{secrets.token_urlsafe(32)}"
     env = {**os.environ, "PYTHONPATH": str(REPO), "HEARTH_HOME": str(home),
-           "HEARTH_API_PORT": str(port), "HEARTH_ADMIN_KEY": key}  # fmt: skip
+           "HEARTH_API_PORT": str(port), "HEARTH_ADMIN_KEY": key, **(settings or {})}  # fmt: skip
     for name in ("HEARTH_DATABASE_URL", "HEARTH_REDIS_URL"):
         env.pop(name, None)
     say(f"starting the stack in {home} …")

@@ -70,9 +70,14 @@ def embedding_warning(settings: Settings) -> str | None:
 
 
 def build_embedder(settings: Settings) -> Embedder:
-    """The configured embedder behind a content-hash cache (identical texts embed once)."""
+    """The configured embedder behind a content-hash cache (identical texts embed once).
+    Models load on first use, once per process."""
     inner: Embedder
-    if settings.embedding_provider == "local":
+    if settings.embedding_provider == "wordllama":
+        from cognition.adapters.wordllama_embedder import WordLlamaEmbedder
+
+        inner = WordLlamaEmbedder()
+    elif settings.embedding_provider == "local":
         from cognition.adapters.local_embedder import LocalMiniLMEmbedder
 
         inner = LocalMiniLMEmbedder()

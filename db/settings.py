@@ -22,10 +22,11 @@ DEFAULT_VISIBILITY_TIMEOUT_S = 600
 """How long Redis holds a delivered, unacknowledged job before another worker gets it."""
 
 DEFAULT_RETRIEVAL_CACHE_MB = 512
-"""Per process: about three 100k-memory agents at 384-d, or three hundred 1k-memory agents."""
+"""Per process: two 100k-memory agents at 384-d, or two hundred 1k-memory agents."""
 
 DEFAULT_EMBEDDING_DIMENSION = 384
-"""all-MiniLM-L6-v2's dimension; the hashing embedder matches it so both share a schema."""
+"""The hashing and OpenAI embedders' dimension: all-MiniLM-L6-v2's, so they can share a space
+size. WordLlama and MiniLM have their own fixed dimension (256, 384)."""
 
 
 def default_home() -> Path:
@@ -73,7 +74,11 @@ class Settings(BaseSettings):
     )
     audit_text: bool = True
 
-    embedding_provider: Literal["hashing", "local", "openai"] = "hashing"
+    embedding_provider: Literal["wordllama", "hashing", "local", "openai"] = Field(
+        "wordllama",
+        description="wordllama (semantic, numpy, weights in its wheel), hashing (lexical), "
+        "local (MiniLM, the `local` extra) or openai (any OpenAI-compatible endpoint)",
+    )
     embedding_model: str | None = None
     embedding_dimension: int = Field(DEFAULT_EMBEDDING_DIMENSION, ge=8, le=4096)
     embedding_base_url: str | None = None

@@ -2,7 +2,7 @@
 
 Cognition functions read and write memory only through the protocol, so the same reflection or
 planning code runs on this store in production and on an in-memory list in unit tests.
-Retrieval is the exact fast path in `db.queries.retrieval`; touching the results is a separate
+Retrieval is the exact fast path in `db.retrieval`; touching the results is a separate
 statement, as the paper's function requires. The store never commits: its caller's edge does.
 
 The world's settings (`{"weights": {...}, "reflection_threshold": n}`) override the global
@@ -21,9 +21,9 @@ from sqlalchemy.orm import Session
 
 from cognition.mind import Embedder
 from cognition.types import Memory, MemoryKind, NewMemory, RetrievalWeights, ScoredMemory
+from db import retrieval
 from db.models import Memory as MemoryRow
 from db.models import World
-from db.queries import retrieval
 from db.queries.memories import add_memories
 from db.queries.memory_rows import MEMORY_COLUMNS, to_memory
 from db.settings import Settings

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from db.providers import build_embedder, build_mind
+from db.retrieval.vector_cache import use_process_cache
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from service.body_limit import BodyLimit
@@ -34,6 +35,7 @@ def create_app(settings: Settings) -> FastAPI:
         raise RuntimeError("create_app needs database and Redis URLs; `hearth api` resolves them")
     engine = make_engine(settings.database_url)
     embedder = build_embedder(settings)
+    use_process_cache(settings.retrieval_cache_mb)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

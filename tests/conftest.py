@@ -32,6 +32,20 @@ REPO = Path(__file__).resolve().parent.parent
 __all__ = ["fake_openai", "short_town"]  # fixtures for every test: a fake OpenAI-compatible
 # server, and one short demo town run on the real stack (tests/town_run.py)
 WORKER_START_TIMEOUT_S = 60.0
+TEST_EMBEDDING_PROVIDER = "hashing"
+"""Tests embed by word hashing (instant, lexical: a test can say which texts match) unless they
+are about semantics and build their embedder themselves; processes they start inherit it."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def hashing_embeddings() -> Iterator[None]:
+    previous = os.environ.get("HEARTH_EMBEDDING_PROVIDER")
+    os.environ["HEARTH_EMBEDDING_PROVIDER"] = TEST_EMBEDDING_PROVIDER
+    yield
+    if previous is None:
+        os.environ.pop("HEARTH_EMBEDDING_PROVIDER", None)
+    else:
+        os.environ["HEARTH_EMBEDDING_PROVIDER"] = previous
 
 
 @pytest.fixture(scope="session")
@@ -63,7 +77,12 @@ def redis_url(hearth_home: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def settings(hearth_home: Path, database_url: str, redis_url: str) -> Settings:
-    return Settings(home=hearth_home, database_url=database_url, redis_url=redis_url)
+    return Settings(
+        home=hearth_home,
+        database_url=database_url,
+        redis_url=redis_url,
+        embedding_provider=TEST_EMBEDDING_PROVIDER,
+    )
 
 
 @pytest.fixture(scope="session")

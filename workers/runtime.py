@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.mind import Embedder, Mind
 from db.providers import build_embedder, build_mind
+from db.retrieval.vector_cache import use_process_cache
 from db.session import make_engine, make_session_factory
 from db.session import session_scope as _session_scope
 from db.settings import Settings, load_settings
@@ -44,6 +45,7 @@ def build_runtime(settings: Settings) -> Runtime:
     if settings.database_url is None:
         raise RuntimeError("workers need HEARTH_DATABASE_URL; start them with `hearth worker`")
     engine = make_engine(settings.database_url, pool_size=WORKER_POOL_SIZE)
+    use_process_cache(settings.retrieval_cache_mb)
     return Runtime(settings=settings, engine=engine, sessions=make_session_factory(engine),
                    mind=build_mind(settings), embedder=build_embedder(settings),
                    dispatch=CeleryDispatch(guard_ttl_s=settings.visibility_timeout_s))  # fmt: skip

@@ -41,7 +41,7 @@ class Memory(Base):
         sa.Index("ix_memories_unenriched", "agent_id", "id",
                  postgresql_where=sa.text("embedding IS NULL OR NOT importance_scored")),
         sa.Index("ix_memories_content_hash", "content_hash"),
-        # Retrieval (db/queries/retrieval*.py): exact per-kind extremes of recency and
+        # Retrieval (db/retrieval/): exact per-kind extremes of recency and
         # importance; extreme vector dimensions and norms (may the pass skip per-row checks);
         # the covering index the pass, the probe and the repair read an agent's vectors from,
         # contiguous (the heap interleaves every agent of a world), in (importance, recency)
@@ -58,7 +58,7 @@ class Memory(Base):
                      f"embedding IS NOT NULL AND vector_dims(embedding) <= {COVERED_DIMENSIONS}")),
         sa.Index("ix_memories_agent_unembedded", "agent_id", "importance", "last_accessed_at",
                  postgresql_where=sa.text("embedding IS NULL")),
-        # The rows an agent's in-memory copy must re-read (db/vector_cache.py).
+        # The rows an agent's in-memory copy must re-read (db/retrieval/vector_cache.py).
         sa.Index("ix_memories_agent_changed", "agent_id", "changed_xid"),
     )  # fmt: skip
 

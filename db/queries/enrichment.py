@@ -9,17 +9,25 @@ version per memory, not two) with the vectors as one array parameter.
 from __future__ import annotations
 
 import uuid
+import weakref
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any, cast
 
+import numpy as np
+import numpy.typing as npt
+import psycopg
 import sqlalchemy as sa
-from pgvector import Vector
+from pgvector.psycopg.vector import register_vector_info
+from psycopg.types import TypeInfo
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from cognition.types import MemoryKind
 from db.models import Agent, Memory
+from db.queries.memory_rows import driver
 
 BACKLOG_GRACE = timedelta(seconds=60)
 """The backlog leaves younger memories to the job their write enqueued."""
@@ -85,23 +93,21 @@ def pending(session: Session, ids: Sequence[int], *, lock: bool = False) -> list
     lock, so it stays true until the caller commits."""
     if not ids:
         return []
-    query = (
-        sa.select(
-            Memory.id,
-            Memory.world_id,
-            Memory.agent_id,
-            Memory.kind,
-            Memory.description,
-            Memory.content_hash,
-            _FUELS_REFLECTION,
-            _SELF_SEEN,
-            Memory.importance,
-            Memory.embedding.is_(None),
-            ~Memory.importance_scored,
-        )
-        .where(Memory.id.in_(list(ids)))
-        .order_by(Memory.id)
+    columns = (
+        Memory.id,
+        Memory.world_id,
+        Memory.agent_id,
+        Memory.kind,
+        Memory.description,
+        Memory.content_hash,
+        _FUELS_REFLECTION,
+        _SELF_SEEN,
+        Memory.importance,
+        Memory.embedding.is_(None),
+        ~Memory.importance_scored,
     )
+    batch = sa.literal(list(ids), ARRAY(sa.BigInteger))  # one array parameter, not one per id
+    query = sa.select(*columns).where(Memory.id == sa.any_(batch)).order_by(Memory.id)
     if lock:
         query = query.with_for_update(of=Memory)
     return [Pending(*row) for row in session.execute(query) if row[-1] or row[-2]]
@@ -158,36 +164,57 @@ def donors(session: Session, hashes: set[str], *, dimension: int) -> dict[str, i
     return {h: d for h, d in rows}
 
 
+STORE = """
+UPDATE memories AS m SET
+    embedding = COALESCE(v.vector, (SELECT d.embedding FROM memories AS d WHERE d.id = v.donor),
+                         m.embedding),
+    importance = COALESCE(v.score, m.importance),
+    importance_scored = m.importance_scored OR v.score IS NOT NULL
+FROM unnest(CAST(%(ids)s AS bigint[]), CAST(%(vectors)b AS vector[]),
+            CAST(%(donors)s AS bigint[]), CAST(%(scores)s AS smallint[]))
+    AS v(id, vector, donor, score)
+WHERE m.id = v.id"""
+
+
 def store(session: Session, items: Sequence[Enrichment]) -> None:
-    """Write vectors, copied vectors and scores in one UPDATE (callers hold the row locks)."""
+    """Write vectors, copied vectors and scores in one UPDATE (callers hold the row locks).
+
+    The vectors travel in pgvector's binary form (float32, as pgvector's own client rounds
+    them): its text form cost ~0.2 ms of Python formatting per 384-d vector."""
     if not items:
         return
-    session.execute(
-        sa.text(
-            "UPDATE memories AS m SET "
-            "embedding = COALESCE(CAST(v.vector AS vector), "
-            "(SELECT d.embedding FROM memories AS d WHERE d.id = v.donor), m.embedding), "
-            "importance = COALESCE(v.score, m.importance), "
-            "importance_scored = m.importance_scored OR v.score IS NOT NULL "
-            "FROM unnest(CAST(:ids AS bigint[]), CAST(:vectors AS text[]), "
-            "CAST(:donors AS bigint[]), CAST(:scores AS smallint[])) "
-            "AS v(id, vector, donor, score) "
-            "WHERE m.id = v.id"
-        ),
-        {
-            "ids": [i.id for i in items],
-            "vectors": [
-                None if i.vector is None else Vector(list(i.vector)).to_text() for i in items
-            ],
-            "donors": [i.donor for i in items],
-            "scores": [i.score for i in items],
-        },
-    )
+    connection = driver(session)
+    with connection.cursor(binary=True) as cursor:
+        register_vector_info(cast("Any", cursor), _vector_type(connection))
+        cursor.execute(
+            STORE.encode(),
+            {
+                "ids": [i.id for i in items],
+                "vectors": [None if i.vector is None else _float32(i.vector) for i in items],
+                "donors": [i.donor for i in items],
+                "scores": [i.score for i in items],
+            },
+        )
 
 
-def _text(vector: Sequence[float] | None) -> str | None:
-    """pgvector's text form; the whole batch travels as one text[] parameter."""
-    return None if vector is None else Vector(list(vector)).to_text()
+_vector_types: weakref.WeakKeyDictionary[psycopg.Connection[Any], TypeInfo] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _vector_type(connection: psycopg.Connection[Any]) -> TypeInfo:
+    """pgvector's type in this database, looked up once per connection."""
+    info = _vector_types.get(connection)
+    if info is None:
+        found = TypeInfo.fetch(connection, "vector")
+        if found is None:
+            raise RuntimeError("the vector type is missing: run `hearth db upgrade`")
+        info = _vector_types[connection] = found
+    return info
+
+
+def _float32(vector: Sequence[float]) -> npt.NDArray[np.float32]:
+    return np.asarray(vector, dtype=np.float32)
 
 
 def accumulate(session: Session, added: dict[uuid.UUID, int]) -> list[Accumulated]:

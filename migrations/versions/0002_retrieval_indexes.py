@@ -1,6 +1,6 @@
 """retrieval: the stored embedding norm and the indexes of the exact fast path
 
-`embedding_norm` lets the float32 pass of db/queries/retrieval.py bound its relevance estimate
+`embedding_norm` lets the float32 pass of db/retrieval/in_sql.py bound its relevance estimate
 rigorously. The b-trees answer in a few index probes, per kind, the exact minimum and maximum
 of recency and importance (for normalisation) and the extreme dimensions and norms of an
 agent's vectors (whether the pass may skip its per-row checks). A covering index keeps each

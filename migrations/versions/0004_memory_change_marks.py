@@ -2,10 +2,10 @@
 
 `memories.changed_xid` is the id of the transaction that inserted or last updated the row (a
 column default on insert, a trigger on update). A process that keeps an agent's rows in memory
-(`db/vector_cache.py`) re-reads only the rows marked at or after the oldest transaction that
-was still running when it last read (`pg_snapshot_xmin`): every later commit carries such a
-mark, whatever order transactions commit in. The b-tree on (agent_id, changed_xid) makes that
-read a range scan of the few rows written since.
+(`db/retrieval/vector_cache.py`) re-reads only the rows marked at or after the oldest
+transaction that was still running when it last read (`pg_snapshot_xmin`): every later commit
+carries such a mark, whatever order transactions commit in. The b-tree on (agent_id,
+changed_xid) makes that read a range scan of the few rows written since.
 
 The column is added with the constant 0 (no table rewrite; a cache loads every row the first
 time anyway) and then given its real default.

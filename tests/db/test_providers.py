@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cognition.embedding_cache import CachedEmbedder
 from cognition.mind import ListAudit
 from cognition.requests import RateImportance
@@ -46,8 +48,18 @@ def test_a_failing_model_falls_back_to_the_offline_mind(
     assert audit.calls[-1].degraded and audit.calls[-1].model == "offline-heuristic"
 
 
+def test_the_default_embedder_is_wordllama(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HEARTH_EMBEDDING_PROVIDER", raising=False)  # the tests' own choice
+    embedder = build_embedder(Settings(home=tmp_path, _env_file=None))  # type: ignore[call-arg]
+    assert (embedder.provider, embedder.dimension) == ("wordllama", 256)
+    [vector] = embedder.embed(["An election for town leader is coming up"])
+    assert len(vector) == 256
+
+
 def test_embedder_is_cached_and_sized_by_settings(tmp_path: Path) -> None:
-    embedder = build_embedder(_settings(tmp_path, embedding_dimension=64))
+    embedder = build_embedder(
+        _settings(tmp_path, embedding_provider="hashing", embedding_dimension=64)
+    )
     assert isinstance(embedder, CachedEmbedder)
     assert embedder.provider == "hashing" and embedder.dimension == 64
     assert len(embedder.embed(["hello"])[0]) == 64

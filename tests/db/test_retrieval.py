@@ -26,10 +26,10 @@ from cognition.types import MemoryKind, RetrievalWeights, ScoredMemory
 from db.models import Agent, Memory, World
 from db.models.memory import COVERED_DIMENSIONS, MEMORY_KINDS
 from db.queries.memory_rows import driver
-from db.queries.retrieval import SearchTrace, brute_force, load_memories, search, touch
-from db.queries.retrieval_bounds import lean_relevance_error, relevance_error
-from db.queries.retrieval_context import PROBE_PER_LEVEL
-from db.vector_cache import VectorCache
+from db.retrieval import SearchTrace, brute_force, load_memories, search, touch
+from db.retrieval.bounds import lean_relevance_error, relevance_error
+from db.retrieval.probe import PROBE_PER_LEVEL
+from db.retrieval.vector_cache import VectorCache
 from tests.factories import GAME_START, make_agent, make_world
 
 NOW = GAME_START + timedelta(days=20)

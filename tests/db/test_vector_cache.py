@@ -1,4 +1,5 @@
-"""The per-process copy of agents' rows (`db.vector_cache`) stays exactly the committed data.
+"""The per-process copy of agents' rows (`db.retrieval.vector_cache`) stays exactly the
+committed data.
 
 Each test writes through real PostgreSQL transactions, searches from a cache, and compares the
 result with `rank` over every row as a fresh session reads them. The tricky orders are the
@@ -20,12 +21,20 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.errors import EmbeddingSpaceMismatch
 from cognition.retrieval import cosine, rank
 from cognition.types import RetrievalWeights, ScoredMemory
-from db import vector_cache
 from db.models import Agent, Memory
-from db.queries.retrieval import SearchTrace, load_memories, search, touch
-from db.queries.retrieval_bounds import relevance_error, unit_vector
-from db.vector_cache import AgentVectors, Rows, VectorCache
+from db.retrieval import SearchTrace, load_memories, search, touch, vector_cache
+from db.retrieval.bounds import relevance_error, unit_vector
+from db.retrieval.vector_cache import (
+    TEXT_OVERHEAD_BYTES,
+    AgentVectors,
+    Rows,
+    Texts,
+    VectorCache,
+)
+from db.settings import DEFAULT_RETRIEVAL_CACHE_MB, Settings
+from service.app import create_app
 from tests.factories import GAME_START, make_agent, make_world
+from workers.runtime import build_runtime
 
 NOW = GAME_START + timedelta(days=3)
 DIMENSION = 8
@@ -244,9 +253,35 @@ def test_a_reembed_under_way_falls_back_and_refuses_like_rank(
         assert _cached(session, cache, agent_id, wider) == _truth(sessions, agent_id, wider)
 
 
+def test_a_deleted_agent_is_never_answered_from_its_copy(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The copy holds whole memories, so nothing else would notice they are gone."""
+    agent_id, cache = _agent(sessions), VectorCache.megabytes(16)
+    with sessions() as session:
+        _add(session, agent_id, 40, seed=5)
+        session.commit()
+        assert len(_cached(session, cache, agent_id, QUERY)) == 10
+        session.execute(sa.delete(Agent).where(Agent.id == agent_id))
+        session.commit()
+        trace = SearchTrace()
+        found = search(
+            session,
+            agent_id=agent_id,
+            query_embedding=QUERY,
+            now=NOW,
+            weights=RetrievalWeights(),
+            k=10,
+            trace=trace,
+            cache=cache,
+        )
+        assert found == [] and trace.cache_miss == "the agent is gone"
+        assert agent_id not in cache
+
+
 @pytest.mark.parametrize("dimension", [2, 16, 384, 1000])
 def test_numpy_estimates_stay_within_epsilon_of_the_reference(dimension: int) -> None:
-    """The bound `retrieval_memory` prunes with, for numpy's float32 product: nearly
+    """The bound `in_process` prunes with, for numpy's float32 product: nearly
     orthogonal pairs (cancellation), norms far from 1."""
     rng = np.random.default_rng(dimension)
     base = rng.standard_normal(dimension)
@@ -281,6 +316,10 @@ def test_apply_overwrites_known_rows_and_grows() -> None:
             embedded=np.ones(size, dtype=np.bool_),
             vectors=np.ones((size, 4), dtype=np.float32),
             dimensions=np.full(size, 4, dtype=np.int32),
+            codes=np.full((size, 4), 127, dtype=np.int8),
+            code_scale=np.full(size, 1 / 127),
+            code_error=np.zeros(size),
+            texts=np.array([Texts("x" * 10, 0, None, None, None, "game")] * size),
         )
 
     entry.apply(rows(range(n), 1.0))
@@ -291,14 +330,24 @@ def test_apply_overwrites_known_rows_and_grows() -> None:
     assert columns.importance[entry.position[n - 10]] == 7.0
     assert columns.importance[entry.position[n + 9]] == 7.0
     assert sorted(columns.ids.tolist()) == list(range(n + 10))
+    assert (columns.codes == 127).all() and columns.codes.shape == (n + 10, 4)
+    assert entry.text_bytes == (n + 10) * (TEXT_OVERHEAD_BYTES + 10 + len("game"))
 
 
-def test_the_process_cache_is_sized_by_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_edge_sizes_the_process_cache(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    """The budget comes from the settings the API's app factory and the worker runtime are
+    given; nothing reads the environment inside `vector_cache`."""
     monkeypatch.setattr(vector_cache, "_process_cache", None)
-    monkeypatch.setenv("HEARTH_RETRIEVAL_CACHE_MB", "3")
+    monkeypatch.setenv("HEARTH_RETRIEVAL_CACHE_MB", "5")  # ignored: settings are passed in
+    create_app(settings.model_copy(update={"retrieval_cache_mb": 3}))
     cache = vector_cache.process_cache()
     assert cache is not None and cache.max_bytes == 3 * 1024 * 1024
-    assert vector_cache.process_cache() is cache
-    monkeypatch.setattr(vector_cache, "_process_cache", None)
-    monkeypatch.setenv("HEARTH_RETRIEVAL_CACHE_MB", "0")
+    create_app(settings.model_copy(update={"retrieval_cache_mb": 3}))
+    assert vector_cache.process_cache() is cache  # the same budget keeps what it holds
+    build_runtime(settings.model_copy(update={"retrieval_cache_mb": 0})).engine.dispose()
     assert vector_cache.process_cache() is None
+    monkeypatch.setattr(vector_cache, "_process_cache", None)
+    cache = vector_cache.process_cache()
+    assert cache is not None and cache.max_bytes == DEFAULT_RETRIEVAL_CACHE_MB * 1024 * 1024

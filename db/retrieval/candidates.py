@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from cognition.retrieval import SECONDS_PER_HOUR
 from cognition.types import DEFAULT_RECENCY_DECAY
-from db.queries.retrieval_bounds import (
+from db.retrieval.bounds import (
     RECENCY_TOLERANCE,
     SAFE_NORM_RANGE,
     FloatArray,
@@ -24,8 +24,8 @@ from db.queries.retrieval_bounds import (
     kth_largest,
     score_bounds,
 )
-from db.queries.retrieval_plan import Context
-from db.queries.retrieval_sql import PassResult, Relevance, StatsRow
+from db.retrieval.probe import Context
+from db.retrieval.statements import PassResult, Relevance, StatsRow
 
 IdArray = npt.NDArray[np.int64]
 

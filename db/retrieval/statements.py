@@ -29,7 +29,7 @@ milliseconds, for a scan of tens). Part of the first statement, so it costs no r
 
 
 class Relevance(enum.Enum):
-    """How SQL estimates a memory's relevance r (see `retrieval_bounds` for the errors)."""
+    """How SQL estimates a memory's relevance r (see `bounds` for the errors)."""
 
     NONE = "0.0::float8"
     """No query embedding: every relevance is exactly 0."""

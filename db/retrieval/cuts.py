@@ -1,6 +1,6 @@
 """Which memories retrieval must look at, decided from bounds: the cuts and the repair windows.
 
-The pass (`retrieval_sql.PASS`) estimates every candidate's relevance r and captures those with
+The pass (`statements.PASS`) estimates every candidate's relevance r and captures those with
 r ≤ `lo_cut` or r ≥ `hi_cut`. The cuts come from the probe, whose r values are a subset of the
 pass's (computed bit for bit alike), so a cut 2ε inside the probe's extreme always contains
 every memory within 2ε of the true extreme: the memories that may hold the exact minimum or
@@ -23,14 +23,9 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from cognition.retrieval import SECONDS_PER_HOUR
-from cognition.types import DEFAULT_RECENCY_DECAY, RetrievalWeights
-from db.queries.retrieval_bounds import (
-    RECENCY_TOLERANCE,
-    FloatArray,
-    RelevanceRange,
-    Scale,
-    score_tolerance,
-)
+from cognition.types import DEFAULT_RECENCY_DECAY
+from db.retrieval.bounds import RECENCY_TOLERANCE, FloatArray, RelevanceRange, score_tolerance
+from db.retrieval.probe import Context
 
 CAPTURE_QUANTILE = 0.02
 """The inner cut sits at this quantile of the probe's r: about that share of the agent's
@@ -38,22 +33,6 @@ memories (the most relevant) come back from the pass itself, which keeps the rep
 
 WINDOW_SLACK = timedelta(seconds=1)
 """Repair windows are widened by this: far beyond the float error of inverting recency."""
-
-
-@dataclass(frozen=True)
-class Context:
-    """What is exactly known before the pass: weights, recency and importance extremes."""
-
-    weights: RetrievalWeights
-    recency: Scale
-    importance: Scale
-    epsilon: float
-    has_query: bool
-    k: int
-
-    @property
-    def relevance_weight(self) -> float:
-        return self.weights.relevance if self.has_query else 0.0
 
 
 @dataclass(frozen=True)

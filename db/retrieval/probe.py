@@ -17,8 +17,8 @@ from cognition.errors import EmbeddingSpaceMismatch
 from cognition.retrieval import recency
 from cognition.types import RetrievalWeights
 from db.models.memory import COVERED_DIMENSIONS, MEMORY_KINDS
-from db.queries import retrieval_sql as sql
-from db.queries.retrieval_bounds import (
+from db.retrieval import statements as sql
+from db.retrieval.bounds import (
     SAFE_NORM_RANGE,
     SAFE_QUERY_NORM_RANGE,
     Scale,
@@ -26,7 +26,6 @@ from db.queries.retrieval_bounds import (
     relevance_error,
     unit_vector,
 )
-from db.queries.retrieval_plan import Context
 
 PROBE_PER_LEVEL = 16
 """Probe size per importance level: enough memories to place the cuts (a quantile of their r)
@@ -49,6 +48,22 @@ class UnitQuery:
 
     text: str
     dimension: int
+
+
+@dataclass(frozen=True)
+class Context:
+    """What is exactly known before the pass: weights, recency and importance extremes."""
+
+    weights: RetrievalWeights
+    recency: Scale
+    importance: Scale
+    epsilon: float
+    has_query: bool
+    k: int
+
+    @property
+    def relevance_weight(self) -> float:
+        return self.weights.relevance if self.has_query else 0.0
 
 
 def analysable(embedding: Sequence[float] | None, now: datetime, weights: RetrievalWeights) -> bool:

@@ -8,9 +8,9 @@ order, scores and components) while reading whole rows for only a few dozen of t
    two components exactly), the extreme dimensions and norms of the stored vectors, and a probe
    of the most recently accessed memories of each importance level, relevance estimated.
 2. The pass (one statement, one scan): pgvector's float32 estimate r of every candidate's
-   relevance, within a proven ε of the reference cosine (`retrieval_bounds`). It returns the
+   relevance, within a proven ε of the reference cosine (`bounds`). It returns the
    estimated extremes and captures the memories with r beyond two cuts taken from the probe:
-   those near an extreme relevance and the most relevant ones (`retrieval_plan`).
+   those near an extreme relevance and the most relevant ones (`cuts`).
 3. Python brackets every seen memory's score, proves a lower bound t of the k-th best, and the
    repair (one statement of index range scans) reads the memories between the cuts whose
    recency still lets them reach t. The survivors are those whose upper bound reaches t.
@@ -19,41 +19,30 @@ order, scores and components) while reading whole rows for only a few dozen of t
    component's minimum and maximum, so `rank` normalises them exactly as it would all of them,
    and they contain the top k, so its top k is the answer.
 
-When the agent's rows fit this process's cache (`db.vector_cache`), `retrieval_memory` does
-steps 1–3 in memory instead, from one statement that brings the cached copy up to date: the
-same bounds, the same `rank` over the fetched survivors, without reading every vector in SQL.
-
-Touching the results is the separate `touch`. `brute_force` is the reference path, and the
-fallback for inputs outside the error analysis.
+`top_k.search` takes this path when the agent's rows are not in the process's cache
+(`in_process`), and brute force when it returns None.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from cognition.errors import EmbeddingSpaceMismatch, InvalidInput
+from cognition.errors import EmbeddingSpaceMismatch
 from cognition.retrieval import rank
-from cognition.types import Memory, RetrievalWeights, ScoredMemory
-from db.queries import memory_rows, retrieval_memory
-from db.queries import retrieval_context as context
-from db.queries import retrieval_sql as sql
-from db.queries.retrieval_bounds import SMALLEST_RECENCY, RelevanceRange
-from db.queries.retrieval_candidates import EPOCH, Candidates
-from db.queries.retrieval_plan import (
-    NO_CUTS,
-    Context,
-    Cuts,
-    exact_cuts,
-    probe_cuts,
-    repair_windows,
-)
-from db.queries.retrieval_trace import SearchTrace
-from db.vector_cache import VectorCache, process_cache
+from cognition.types import RetrievalWeights, ScoredMemory
+from db.queries import memory_rows
+from db.retrieval import probe
+from db.retrieval import statements as sql
+from db.retrieval.bounds import SMALLEST_RECENCY, RelevanceRange
+from db.retrieval.candidates import EPOCH, Candidates
+from db.retrieval.cuts import NO_CUTS, Cuts, exact_cuts, probe_cuts, repair_windows
+from db.retrieval.probe import Context
+from db.retrieval.trace import SearchTrace
 
 MAX_UNKNOWN = 256
 """Memories the pass could not estimate are fetched and ranked exactly; past this many (a
@@ -62,84 +51,11 @@ re-embed in progress, a stream of zero vectors) the brute-force path is cheaper.
 
 def search(
     session: Session,
-    *,
-    agent_id: uuid.UUID,
-    query_embedding: Sequence[float] | None,
-    now: datetime,
-    weights: RetrievalWeights,
-    k: int,
-    kinds: Collection[str] | None = None,
-    trace: SearchTrace | None = None,
-    cache: VectorCache | bool = True,
-) -> list[ScoredMemory]:
-    """The agent's top k for the query at game time `now`: exactly `rank` over all of its
-    memories of `kinds` (all kinds when None). Never touches them (see `touch`).
-
-    `cache`: True uses this process's cache (`HEARTH_RETRIEVAL_CACHE_MB`), False searches in
-    SQL only, or a given cache."""
-    if k < 0:
-        raise InvalidInput(f"k must be >= 0, got {k}", field="k")
-    trace = trace if trace is not None else SearchTrace()
-    kind_list = None if kinds is None else sorted({str(kind) for kind in kinds})
-    args: dict[str, Any] = dict(
-        agent_id=agent_id,
-        query_embedding=query_embedding,
-        now=now,
-        weights=weights,
-        k=k,
-        kinds=kind_list,
-    )
-    if not context.analysable(query_embedding, now, weights):
-        trace.path = "brute force: query, clock or weights outside the error analysis"
-        return brute_force(session, **args)
-    vectors = process_cache() if cache is True else (cache or None)
-    if vectors is not None and kind_list != []:
-        found = retrieval_memory.search(session, vectors, **args, trace=trace)
-        if found is not None:
-            trace.path = "cached"
-            return found
-    result = _fast(session, trace, query=context.unit_query(query_embedding), **args)
-    return brute_force(session, **args) if result is None else result
-
-
-def touch(session: Session, *, ids: Sequence[int], now: datetime) -> int:
-    """Mark memories accessed at game time `now` (the paper touches what it retrieved);
-    returns how many rows changed. A separate statement, never part of `search`."""
-    if not ids:
-        return 0
-    return memory_rows.touch(session, ids, now)
-
-
-def load_memories(
-    session: Session, *, agent_id: uuid.UUID, kinds: Collection[str] | None = None
-) -> list[Memory]:
-    """Every memory of the agent (of `kinds`), as domain values."""
-    kind_list = None if kinds is None else sorted({str(kind) for kind in kinds})
-    return memory_rows.agent_memories(session, agent_id, kind_list)
-
-
-def brute_force(
-    session: Session,
-    *,
-    agent_id: uuid.UUID,
-    query_embedding: Sequence[float] | None,
-    now: datetime,
-    weights: RetrievalWeights,
-    k: int,
-    kinds: Collection[str] | None = None,
-) -> list[ScoredMemory]:
-    """The reference: load every candidate and `rank` them. What `search` must equal."""
-    memories = load_memories(session, agent_id=agent_id, kinds=kinds)
-    return rank(memories, query_embedding=query_embedding, now=now, weights=weights, k=k)
-
-
-def _fast(
-    session: Session,
     trace: SearchTrace,
     *,
     agent_id: uuid.UUID,
     query_embedding: Sequence[float] | None,
-    query: context.UnitQuery | None,
+    query: probe.UnitQuery | None,
     now: datetime,
     weights: RetrievalWeights,
     k: int,
@@ -149,7 +65,7 @@ def _fast(
     if kinds == []:
         trace.path = "no candidates"
         return []
-    params = context.params(agent_id, kinds, query)
+    params = probe.params(agent_id, kinds, query)
     with trace.stage("stats"):
         stats = sql.stats_and_probe(
             session,
@@ -158,11 +74,11 @@ def _fast(
             dimension=None if query is None else query.dimension,
             newest_first=weights.recency >= 0.0,
         )
-    extremes = context.by_which(stats)
+    extremes = probe.by_which(stats)
     if "accessed_min" not in extremes:
         trace.path = "no candidates"
         return []
-    ctx, source = context.build(
+    ctx, source = probe.build(
         session, extremes, query, now=now, weights=weights, k=k, params=params, kinds=kinds
     )
     trace.relevance = source.relevance.name + (" covered" if source.covered else "")
@@ -175,7 +91,7 @@ def _fast(
     if needed is None:
         trace.path = "brute force: too many memories without an estimate"
         return None
-    witnesses = {extremes[which][0].id for which in context.WITNESSED}
+    witnesses = {extremes[which][0].id for which in probe.WITNESSED}
     with trace.stage("fetch"):
         memories = [*memory_rows.memories_by_id(session, agent_id, sorted(needed | witnesses))]
     trace.ranked = len(memories)

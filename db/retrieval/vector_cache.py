@@ -4,8 +4,8 @@ Exact retrieval needs every candidate's relevance (min-max normalisation needs t
 memory too), and PostgreSQL reads a 384-d vector in about half a microsecond; numpy's float32
 matrix-vector product reads it ten times faster. So a process keeps, per agent it searched,
 the columns retrieval scores with (id, kind, importance, creation and last access in
-microseconds, the stored norm, the float32 vector), and brings them up to date before each
-search by re-reading only rows written since (`db.queries.retrieval_memory.sync`):
+microseconds, the stored norm, the float32 vector and its int8 code), and brings them up to
+date before each search by re-reading only rows written since (`db.retrieval.in_process.sync`):
 
 - Every insert and update of `memories` stamps the row with its transaction id (`changed_xid`,
   migration 0004). A read records the oldest transaction still running in its snapshot
@@ -17,9 +17,10 @@ search by re-reading only rows written since (`db.queries.retrieval_memory.sync`
 - Memories are deleted only with their agent (cascade), so an entry never holds a row that is
   gone while its agent can still be searched.
 
-Entries are evicted least recently used beyond the byte budget (`HEARTH_RETRIEVAL_CACHE_MB`);
-an agent larger than the budget is searched in SQL. Each entry has a lock: a search holds it
-while it syncs and scores, so concurrent threads never see a half-applied update.
+Entries are evicted least recently used beyond the byte budget, which the edge passes in
+(`use_process_cache(settings.retrieval_cache_mb)` in the API's app factory and the worker
+runtime); an agent larger than the budget is searched in SQL. Each entry has a lock: a search
+holds it while it syncs and scores, so concurrent threads never see a half-applied update.
 """
 
 from __future__ import annotations
@@ -29,18 +30,26 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from db.models.memory import MEMORY_KINDS
-from db.settings import load_settings
+from db.settings import DEFAULT_RETRIEVAL_CACHE_MB
 
 KIND_CODES = {kind: code for code, kind in enumerate(MEMORY_KINDS)}
 MEGABYTE = 1024 * 1024
-ROW_OVERHEAD_BYTES = 8 * 5 + 4 + 3
-"""Per row besides the vector: five 8-byte columns, a dimension and three flags."""
+ROW_OVERHEAD_BYTES = 8 * 8 + 4 + 3
+"""Per row besides the vectors and texts: eight 8-byte columns (one a reference to the row's
+texts), a dimension and three flags."""
+TEXT_OVERHEAD_BYTES = 240
+"""Per row, the Python objects holding its texts (a tuple, strings' headers), besides the
+characters themselves."""
+BYTES_PER_DIMENSION = 4 + 1
+"""Per row and dimension: the float32 vector and its int8 code (`quantized`)."""
+WIDE = ("vectors", "codes")
+"""The columns that are one vector a row; the others are one value a row."""
 
 Int64s = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -57,32 +66,50 @@ class Rows:
     created_us: Int64s
     accessed_us: Int64s
     scale: Floats
-    """1 / the stored norm where the float32 estimate is bounded (`retrieval_bounds`), else 0."""
+    """1 / the stored norm where the float32 estimate is bounded (`bounds`), else 0."""
     exact: npt.NDArray[np.bool_]
     """Embedded with a norm outside that range (but not zero): relevance computed exactly."""
     embedded: npt.NDArray[np.bool_]
     vectors: npt.NDArray[np.float32]
-    """Every row `width` wide: the reader's dimension (`db.queries.retrieval_memory.parse`);
+    """Every row `width` wide: the reader's dimension (`db.retrieval.in_process.parse`);
     a row embedded in another dimension holds zeros there."""
     dimensions: npt.NDArray[np.int32]
     """Each row's own vector length (0 without an embedding)."""
+    codes: npt.NDArray[np.int8]
+    """The vectors' int8 codes (`quantized.code_rows`), zeros where `scale` is 0."""
+    code_scale: Floats
+    """Per row, what turns an int8 product into a relevance estimate (`quantized`)."""
+    code_error: Floats
+    """Per row, the coding's relative residual a (`quantized`)."""
+    texts: npt.NDArray[np.object_]
+    """Per row, the rest of the memory as `Texts`, so a search needs no second read."""
 
     def __len__(self) -> int:
         return int(self.ids.size)
 
-    def take(self, mask: npt.NDArray[np.bool_]) -> Rows:
-        return Rows(
-            ids=self.ids[mask],
-            kinds=self.kinds[mask],
-            importance=self.importance[mask],
-            created_us=self.created_us[mask],
-            accessed_us=self.accessed_us[mask],
-            scale=self.scale[mask],
-            exact=self.exact[mask],
-            embedded=self.embedded[mask],
-            vectors=self.vectors[mask],
-            dimensions=self.dimensions[mask],
-        )
+    def take(self, mask: npt.NDArray[np.bool_] | npt.NDArray[np.int64]) -> Rows:
+        return Rows(**{f.name: getattr(self, f.name)[mask] for f in fields(Rows)})
+
+    def head(self, n: int) -> Rows:
+        """The first n rows, as views."""
+        return Rows(**{f.name: getattr(self, f.name)[:n] for f in fields(Rows)})
+
+
+@dataclass(frozen=True)
+class Texts:
+    """The fields of a memory that retrieval returns but never scores."""
+
+    description: str
+    depth: int
+    subject: str | None
+    predicate: str | None
+    object: str | None
+    source: str
+
+    @property
+    def nbytes(self) -> int:
+        words = (self.description, self.subject, self.predicate, self.object, self.source)
+        return TEXT_OVERHEAD_BYTES + sum(len(word) for word in words if word)
 
 
 class AgentVectors:
@@ -98,29 +125,19 @@ class AgentVectors:
         while any exist, the agent is searched in SQL, which reports mismatches as `rank`."""
         self.size = 0
         self.position: dict[int, int] = {}
+        self.text_bytes = 0
         self._columns = _empty_columns(0, 0)
 
     @property
     def columns(self) -> Rows:
         """The first `size` rows (views, not copies: valid while the lock is held)."""
-        c, n = self._columns, self.size
-        return Rows(
-            ids=c.ids[:n],
-            kinds=c.kinds[:n],
-            importance=c.importance[:n],
-            created_us=c.created_us[:n],
-            accessed_us=c.accessed_us[:n],
-            scale=c.scale[:n],
-            exact=c.exact[:n],
-            embedded=c.embedded[:n],
-            vectors=c.vectors[:n],
-            dimensions=c.dimensions[:n],
-        )
+        return self._columns.head(self.size)
 
     @property
     def nbytes(self) -> int:
         capacity = self._columns.ids.size
-        return capacity * (ROW_OVERHEAD_BYTES + 4 * (self.dimension or 0))
+        per_row = ROW_OVERHEAD_BYTES + BYTES_PER_DIMENSION * (self.dimension or 0)
+        return capacity * per_row + self.text_bytes
 
     def apply(self, rows: Rows) -> None:
         """Insert new rows and overwrite known ones (the latest committed version of each)."""
@@ -146,17 +163,11 @@ class AgentVectors:
             count=len(rows),
         )
         c = self._columns
-        c.ids[slots] = rows.ids
-        c.kinds[slots] = rows.kinds
-        c.importance[slots] = rows.importance
-        c.created_us[slots] = rows.created_us
-        c.accessed_us[slots] = rows.accessed_us
-        c.scale[slots] = rows.scale
-        c.exact[slots] = rows.exact
-        c.embedded[slots] = rows.embedded
-        c.dimensions[slots] = rows.dimensions
-        if c.vectors.shape[1] and c.vectors.shape[1] == width:
-            c.vectors[slots] = rows.vectors
+        self.text_bytes += _text_bytes(rows.texts) - _text_bytes(c.texts[slots])
+        same_width = bool(c.vectors.shape[1]) and c.vectors.shape[1] == width
+        for f in fields(Rows):
+            if f.name not in WIDE or same_width:
+                getattr(c, f.name)[slots] = getattr(rows, f.name)
 
     def _slot(self, memory_id: int) -> int:
         slot = self.position.get(memory_id)
@@ -220,12 +231,22 @@ _process_cache: VectorCache | None = None
 _process_lock = threading.Lock()
 
 
+def use_process_cache(megabytes: int) -> None:
+    """Size this process's cache (`HEARTH_RETRIEVAL_CACHE_MB`, passed in by the edge; 0 turns
+    it off). The same budget again keeps the cache and what it holds."""
+    global _process_cache
+    with _process_lock:
+        if _process_cache is None or _process_cache.max_bytes != megabytes * MEGABYTE:
+            _process_cache = VectorCache.megabytes(megabytes)
+
+
 def process_cache() -> VectorCache | None:
-    """This process's cache, sized by `HEARTH_RETRIEVAL_CACHE_MB` on first use (None for 0)."""
+    """This process's cache (None when its budget is 0); DEFAULT_RETRIEVAL_CACHE_MB if the
+    process never sized it."""
     global _process_cache
     with _process_lock:
         if _process_cache is None:
-            _process_cache = VectorCache.megabytes(load_settings().retrieval_cache_mb)
+            _process_cache = VectorCache.megabytes(DEFAULT_RETRIEVAL_CACHE_MB)
     return _process_cache if _process_cache.max_bytes > 0 else None
 
 
@@ -241,6 +262,10 @@ def _empty_columns(capacity: int, dimension: int) -> Rows:
         embedded=np.zeros(capacity, dtype=np.bool_),
         vectors=np.zeros((capacity, dimension), dtype=np.float32),
         dimensions=np.zeros(capacity, dtype=np.int32),
+        codes=np.zeros((capacity, dimension), dtype=np.int8),
+        code_scale=np.zeros(capacity, dtype=np.float64),
+        code_error=np.zeros(capacity, dtype=np.float64),
+        texts=np.full(capacity, None, dtype=np.object_),
     )
 
 
@@ -248,12 +273,10 @@ def _resized(columns: Rows, capacity: int, dimension: int) -> Rows:
     """The columns copied into arrays of `capacity` rows (vectors of `dimension`)."""
     grown = _empty_columns(capacity, dimension)
     n = min(columns.ids.size, capacity)
-    for name in ("ids", "kinds", "importance", "created_us", "accessed_us", "scale", "exact"):
-        getattr(grown, name)[:n] = getattr(columns, name)[:n]
-    grown.embedded[:n] = columns.embedded[:n]
-    grown.dimensions[:n] = columns.dimensions[:n]
-    if columns.vectors.shape[1] == dimension:
-        grown.vectors[:n] = columns.vectors[:n]
+    same_width = columns.vectors.shape[1] == dimension
+    for f in fields(Rows):
+        if f.name not in WIDE or same_width:
+            getattr(grown, f.name)[:n] = getattr(columns, f.name)[:n]
     return grown
 
 
@@ -269,7 +292,13 @@ def _fitted(rows: Rows, own: npt.NDArray[np.bool_]) -> Rows:
         scale=np.where(fits, rows.scale, 0.0),
         exact=fits & rows.exact,
         dimensions=np.where(fits, rows.dimensions, 0),
+        code_scale=np.where(fits, rows.code_scale, 0.0),
+        code_error=np.where(fits, rows.code_error, 0.0),
     )
+
+
+def _text_bytes(texts: npt.NDArray[np.object_]) -> int:
+    return sum(text.nbytes for text in texts.tolist() if text is not None)
 
 
 def kind_codes(kinds: Sequence[str]) -> list[int]:

@@ -1,9 +1,9 @@
 """The arithmetic that lets retrieval prune without approximating its result.
 
-The fast path (`db.queries.retrieval`) sees most memories' relevance only through pgvector's
+The fast path (`db.retrieval`) sees most memories' relevance only through pgvector's
 float32 inner product, and their recency through float seconds since the epoch: both
 approximate. This module turns them into rigorous intervals around what
-`cognition.retrieval.rank` computes, from which `retrieval_plan` and `retrieval_candidates`
+`cognition.retrieval.rank` computes, from which `cuts` and `candidates`
 decide which memories cannot reach the top k. It never decides the result: the survivors are
 ranked by `rank` itself. No database here.
 
@@ -48,6 +48,9 @@ hours differ from Python's timedelta arithmetic by < 1e-6 s, i.e. < 1e-12 in rec
 SMALLEST_RECENCY = 2.0**-1000
 """Below this the reference's recency nears float64 underflow (≈ 16 game years untouched),
 where its monotonicity in last_accessed_at is no longer guaranteed: brute force then."""
+
+KTH_SAMPLE = 4096
+"""Above this many values `kth_largest` bounds the answer from a sample first."""
 
 SCORE_TOLERANCE = 2.0**-40
 """Times |a| + |b| + |c|: the float64 roundings of normalising, weighting and summing (a few
@@ -203,10 +206,18 @@ def score_bounds(
 
 def kth_largest(values: Sequence[float] | FloatArray, k: int) -> float:
     """The k-th largest value; −inf if there are fewer than k (nothing can be ruled out), +inf
-    for k = 0 (nothing is wanted)."""
+    for k = 0 (nothing is wanted).
+
+    Over many values, the k-th largest of a strided sample is a lower bound (k values of the
+    whole are at least it), so the exact answer is the k-th largest of the values at or above
+    it: two passes and a small partition instead of a partition of everything."""
     if k == 0:
         return math.inf
     array = np.asarray(values, dtype=np.float64)
     if array.size < k:
         return -math.inf
+    sample = array[:: max(1, array.size // KTH_SAMPLE)]
+    if array.size > KTH_SAMPLE and sample.size >= k:
+        floor = float(np.partition(sample, sample.size - k)[sample.size - k])
+        array = array[array >= floor]
     return float(np.partition(array, array.size - k)[array.size - k])
