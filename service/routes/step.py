@@ -3,25 +3,28 @@ current action out — answered from stored state; no model is called and nothin
 
 from __future__ import annotations
 
+import json
 import uuid
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
 
 from cognition.perception import new_observation
 from cognition.types import MemorySource, NewMemory
-from db.models import Plan
 from db.queries.agents import list_agents
 from db.queries.events import emit, last_event_id
-from db.queries.memories import add_for_agents
-from db.queries.plans import end_of
+from db.queries.memories import insert_for_agents
 from db.queries.reactions import candidates as reaction_candidates
 from db.queries.step import (
+    Current,
     Move,
+    Speech,
     Whereabouts,
+    agent_names,
     current_actions,
     known_agent_ids,
     last_states,
@@ -39,7 +42,6 @@ from service.schemas.step import (
     ActionsPage,
     AgentAction,
     AgentDoing,
-    AgentNow,
     AgentStep,
     Perceived,
     SpeechRead,
@@ -57,39 +59,61 @@ def step(
     session: SessionDep,
     settings: SettingsDep,
     request: Request,
-) -> StepResponse:
+) -> Response:
     ids = _validated_ids(session, world.id, body.agents)
     now = game_now(world)
     moved = move_agents(
         session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents]
     )
-    observations = _new_observations(session, body.agents)
-    stored = add_for_agents(session, world_id=world.id, items=observations, now=now)
+    observations, before = _new_observations(session, body.agents)
+    stored = insert_for_agents(session, world_id=world.id, items=observations, now=now)
     to_decide = reaction_candidates(
-        session, world_id=world.id, memories=stored, focal=not settings.paper
+        session,
+        world_id=world.id,
+        memories=stored,
+        focal=not settings.paper,
+        names=agent_names(session, world.id) if stored else {},
+        states_before={m.id: state for m, state in zip(stored, before, strict=True)},
     )
     if moved:
         emit(session, world_id=world.id, type="agents_moved", payload=_moves(moved))
     session.commit()
     enqueue_enrichment(request.app.state.celery, [m.id for m in stored])
     enqueue_reactions(request.app.state.celery, to_decide)
-    counts = {agent_id: 0 for agent_id in ids}
-    for agent_id, _ in observations:
-        counts[agent_id] += 1
+    counts = Counter(m.agent_id for m in stored)
     actions = current_actions(session, ids, now)
     speech = utterances_in_progress(session, ids, now=now, line=_line(settings))
-    return StepResponse(
-        now=now,
-        agents=[
-            AgentNow(
-                agent_id=agent_id,
-                action=_action(actions.get(agent_id)),
-                utterance=_speech(speech.get(agent_id)),
-                stored=counts[agent_id],
-            )
-            for agent_id in ids
-        ],
-    )
+    return _step_answer(now, ids, actions, speech, counts)
+
+
+def _step_answer(
+    now: datetime,
+    ids: Sequence[uuid.UUID],
+    actions: Mapping[uuid.UUID, Current],
+    speech: Mapping[uuid.UUID, Speech],
+    counts: Mapping[uuid.UUID, int],
+) -> Response:
+    """`StepResponse` as JSON, written directly: a thousand agents' answers as pydantic models,
+    validated again and serialised by FastAPI, cost more than the step's SQL."""
+    agents = []
+    for agent_id in ids:
+        plan, line = actions.get(agent_id), speech.get(agent_id)
+        agents.append({
+            "agent_id": str(agent_id),
+            "action": None if plan is None else {
+                "plan_id": plan.id, "level": plan.level, "description": plan.description,
+                "location": plan.location, "emoji": plan.emoji,
+                "object_state": plan.object_state, "start": plan.start.isoformat(),
+                "end": plan.end.isoformat(),
+            },
+            "utterance": None if line is None else {
+                "conversation_id": line.conversation_id, "speaker": line.speaker,
+                "text": line.text, "spoken_at": line.spoken_at.isoformat(),
+            },
+            "stored": counts.get(agent_id, 0),
+        })  # fmt: skip
+    body = json.dumps({"now": now.isoformat(), "agents": agents}, ensure_ascii=False)
+    return Response(body.encode(), media_type="application/json")
 
 
 @router.get(
@@ -190,23 +214,26 @@ def observation(seen: Perceived) -> NewMemory:
 
 def _new_observations(
     session: Session, agents: Sequence[AgentStep]
-) -> list[tuple[uuid.UUID, NewMemory]]:
-    """Perceptions as memories, minus repeats: same subject in the same state as last seen."""
-    subjects = {p.subject for a in agents for p in a.perceived if p.subject}
-    last = last_states(session, [a.agent_id for a in agents], sorted(subjects)) if subjects else {}
+) -> tuple[list[tuple[uuid.UUID, NewMemory]], list[str | None]]:
+    """Perceptions as memories, minus repeats (same subject in the same state as last seen),
+    and for each the state its subject was last seen in (None: never, or no subject)."""
+    pairs = [(a.agent_id, p.subject) for a in agents for p in a.perceived if p.subject]
+    last = last_states(session, pairs)
     fresh: list[tuple[uuid.UUID, NewMemory]] = []
+    before: list[str | None] = []
     for agent in agents:
         for seen in agent.perceived:
             key = (agent.agent_id, seen.subject or "")
             if seen.subject and key in last and last[key] == seen.state:
                 continue
+            before.append(last.get(key) if seen.subject else None)
             if seen.subject:
                 last[key] = seen.state
             fresh.append((agent.agent_id, observation(seen)))
-    return fresh
+    return fresh, before
 
 
-def _action(plan: Plan | None) -> ActionRead | None:
+def _action(plan: Current | None) -> ActionRead | None:
     if plan is None:
         return None
     return ActionRead(
@@ -217,7 +244,7 @@ def _action(plan: Plan | None) -> ActionRead | None:
         emoji=plan.emoji,
         object_state=plan.object_state,
         start=plan.start,
-        end=end_of(plan),
+        end=plan.end,
     )
 
 
