@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -38,13 +39,15 @@ from cognition.schedule import window_to_decompose
 from cognition.summary import DEFAULT_MAX_NEW_MEMORIES, is_stale
 from cognition.types import Granularity, MemorySource, NewMemory, PlanItem
 from db.models import Agent, Plan, World
-from db.queries.events import emit
+from db.queries.events import emit_many
 from db.queries.memories import add_for_agents
 from db.queries.plans import LEVEL_DEPTH, end_of, to_item
 from db.queries.worlds import game_now
 from db.settings import Settings
 from db.store import reflection_threshold
 
+PlanRow = Any
+"""A `plans` row as a Core row (the columns of `Plan`, read by attribute)."""
 PLAN_REACH = timedelta(days=1)
 """No plan item lasts longer than a day (an outline spans 24 hours), so the live items that
 matter now start within a day of it."""
@@ -106,34 +109,39 @@ def announce_actions(
     *,
     world: World,
     agents: Sequence[Agent],
-    plans: dict[uuid.UUID, list[Plan]],
+    plans: dict[uuid.UUID, list[PlanRow]],
     now: datetime,
 ) -> list[int]:
     """Emit `action_changed` for agents whose current leaf changed, and let each agent observe
     itself doing it ("Junie Halvorsen is brewing coffee", as the paper's agents perceive their
-    own behaviour). The marker update is conditional, so two overlapping sweeps announce and
-    observe a change once. Returns the ids of the observations written."""
-    seen: list[tuple[uuid.UUID, NewMemory]] = []
-    announced: list[dict[str, object]] = []
-    for agent in sorted(agents, key=lambda a: a.id):
-        leaf = _current_leaf(plans[agent.id], now)
-        leaf_id = leaf.id if leaf is not None else None
-        if leaf_id == agent.current_plan_id:
-            continue
-        claimed = session.scalar(
-            sa.update(Agent)
-            .where(Agent.id == agent.id, Agent.current_plan_id.is_distinct_from(leaf_id))
-            .values(current_plan_id=leaf_id)
-            .returning(Agent.id)
-            .execution_options(synchronize_session=False)
-        )
-        if claimed is not None:
-            announced.append(action_payload(agent, leaf))
-            if leaf is not None:
-                seen.append((agent.id, self_observation(agent.name, leaf.description, now)))
-    for payload in announced:  # after every row lock: the event lock is taken last
-        emit(session, world_id=world.id, type="action_changed", payload=payload)
+    own behaviour): one conditional UPDATE, one insert of observations and one of events (the
+    world's event lock held only for the last). The marker update is conditional, so two
+    overlapping sweeps announce and observe a change once. Returns the ids of the
+    observations written."""
+    leaves = {agent.id: _current_leaf(plans[agent.id], now) for agent in agents}
+    changed = {
+        agent.id: agent for agent in agents if _leaf_id(leaves[agent.id]) != agent.current_plan_id
+    }
+    if not changed:
+        return []
+    claimed = sorted(
+        session.scalars(
+            _CLAIM_LEAVES,
+            {"ids": list(changed), "leaves": [_leaf_id(leaves[i]) for i in changed]},
+        ).all()
+    )
+    seen = [
+        (i, self_observation(changed[i].name, leaf.description, now))
+        for i in claimed
+        if (leaf := leaves[i]) is not None
+    ]
     stored = add_for_agents(session, world_id=world.id, items=seen, now=now, dedupe=True)
+    emit_many(
+        session,
+        world_id=world.id,
+        type="action_changed",
+        payloads=[action_payload(changed[i], leaves[i]) for i in claimed],
+    )
     return [m.id for m in stored]
 
 
@@ -142,7 +150,19 @@ def self_observation(name: str, action: str, now: datetime) -> NewMemory:
     return new_observation(name, progressive(action), now=now, source=MemorySource.AGENT)
 
 
-def action_payload(agent: Agent, leaf: Plan | None) -> dict[str, object]:
+_CLAIM_LEAVES = sa.text("""
+UPDATE agents AS a SET current_plan_id = v.leaf
+  FROM unnest(CAST(:ids AS uuid[]), CAST(:leaves AS bigint[])) AS v(id, leaf)
+ WHERE a.id = v.id AND a.current_plan_id IS DISTINCT FROM v.leaf
+RETURNING a.id
+""")
+
+
+def _leaf_id(leaf: PlanRow | None) -> int | None:
+    return leaf.id if leaf is not None else None
+
+
+def action_payload(agent: Agent, leaf: PlanRow | None) -> dict[str, object]:
     if leaf is None:
         return {"agent_id": str(agent.id), "name": agent.name, "plan_id": None}
     return {
@@ -160,7 +180,7 @@ def action_payload(agent: Agent, leaf: Plan | None) -> dict[str, object]:
 
 
 def _agent_due(
-    agent: Agent, memories_since: int, plans: list[Plan], now: datetime, threshold: int
+    agent: Agent, memories_since: int, plans: list[PlanRow], now: datetime, threshold: int
 ) -> AgentDue:
     due = AgentDue(agent_id=agent.id, world_id=agent.world_id)
     due.summarize = is_stale(summary_at=agent.summary_at, memories_since=memories_since, now=now)
@@ -174,13 +194,13 @@ def _agent_due(
     return due
 
 
-def _of_an_earlier_day(plan: Plan, now: datetime) -> bool:
+def _of_an_earlier_day(plan: PlanRow, now: datetime) -> bool:
     """A day item decided before today (a row of unknown origin counts as one)."""
     decided = plan.decided_at
     return plan.level == "day" and (decided is None or decided.date() < now.date())
 
 
-def _decompositions(plans: Sequence[Plan], now: datetime) -> list[tuple[int, Granularity]]:
+def _decompositions(plans: Sequence[PlanRow], now: datetime) -> list[tuple[int, Granularity]]:
     """`window_to_decompose` over the live rows, mapped back to plan ids."""
     ids: dict[int, int] = {}
     levels: dict[str, list[PlanItem]] = defaultdict(list)
@@ -199,7 +219,7 @@ def _decompositions(plans: Sequence[Plan], now: datetime) -> list[tuple[int, Gra
     ]
 
 
-def _current_leaf(plans: Sequence[Plan], now: datetime) -> Plan | None:
+def _current_leaf(plans: Sequence[PlanRow], now: datetime) -> PlanRow | None:
     """The deepest live plan covering now (as `db.queries.step.current_actions` reads it)."""
     covering = [p for p in plans if p.start <= now < end_of(p)]
     return max(covering, key=lambda p: (LEVEL_DEPTH[p.level], p.start, p.id), default=None)
@@ -218,18 +238,19 @@ def _agents_with_backlog(session: Session, world_id: uuid.UUID) -> list[tuple[Ag
 
 def _live_plans(
     session: Session, agent_ids: Sequence[uuid.UUID], now: datetime
-) -> dict[uuid.UUID, list[Plan]]:
-    """Live plan rows not over at `now`, per agent, in start order."""
-    found: dict[uuid.UUID, list[Plan]] = {agent_id: [] for agent_id in agent_ids}
+) -> dict[uuid.UUID, list[PlanRow]]:
+    """Live plan rows not over at `now`, per agent, in start order (Core rows: a sweep of a
+    thousand agents reads tens of thousands, and an ORM object each cost a second)."""
+    found: dict[uuid.UUID, list[PlanRow]] = {agent_id: [] for agent_id in agent_ids}
     if not agent_ids:
         return found
     ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
     query = (
-        sa.select(Plan)
+        sa.select(*Plan.__table__.c)
         .where(Plan.agent_id.in_(list(agent_ids)), Plan.status != "superseded")
         .where(Plan.start >= now - PLAN_REACH, Plan.start < now + PLAN_REACH, ends > now)
         .order_by(Plan.agent_id, Plan.start, Plan.id)
     )
-    for plan in session.scalars(query):
+    for plan in session.execute(query):
         found[plan.agent_id].append(plan)
     return found
