@@ -115,6 +115,7 @@ def _run(up: Launched, town: Town, args: argparse.Namespace) -> dict[str, Any]:
             first = scrape(metrics)
             rate = args.hours * 3600 / (args.minutes * 60)
             admin.configure_clock(world["id"], mode="running", rate=rate)
+            memory.start()
             started = time.monotonic()
             hourly = _play(admin, game, town, args, metrics, memory, started)
             wall_s = time.monotonic() - started
@@ -247,6 +248,9 @@ def _figures(
             run.by("hearth_model_calls_total", "operation").items())},
         "database_bytes": int(last.total("hearth_database_size_bytes")),
         "peak_memory": peaks,
+        "cpu_s_per_game_hour": round(sum(p["cpu_s"] for p in peaks) / hours, 1),
+        "load_average": os.getloadavg()[0],
+        "cores": os.cpu_count(),
     }  # fmt: skip
 
 
@@ -296,8 +300,11 @@ def _report(f: dict[str, Any], args: argparse.Namespace) -> None:
         ("rows per game hour", _pairs(f["rows_per_game_hour"])),
         ("model calls by operation", _pairs(f["model_calls_by_operation"])),
         ("database size", f"{f['database_bytes'] / 2**20:,.0f} MB"),
-    ] + [(f"peak memory: {p['role']}", f"{p['peak_mb']:,.0f} MB ({p['processes']} processes)")
-         for p in f["peak_memory"]]  # fmt: skip
+    ] + [(f"{p['role']}: peak memory, CPU", f"{p['peak_mb']:,.0f} MB ({p['processes']} processes),"
+          f" {p['cpu_s']:,.0f} CPU-s") for p in f["peak_memory"]] + [
+        ("CPU-s per game hour, all processes", f"{f['cpu_s_per_game_hour']:,.0f}"),
+        ("load average (1 min) at the end", f"{f['load_average']:.1f} on {f['cores']} cores"),
+    ]  # fmt: skip
     width = max(len(name) for name, _ in rows)
     print(f"\n{'figure'.ljust(width)}  value\n{'-' * width}  {'-' * 40}")
     for name, value in rows:

@@ -1,9 +1,11 @@
-"""Peak memory of each process of a launched stack: the API, each worker (with its pool
-processes), beat, Redis and PostgreSQL (the postmaster and its backends).
+"""Peak memory and CPU time of each process of a launched stack: the API, each worker (with
+its pool processes), beat, Redis and PostgreSQL (the postmaster and its backends).
 
 Linux keeps each process's peak resident set (`VmHWM` in /proc/<pid>/status); elsewhere the
 peak of periodic samples is used. A role's figure is the largest process of the role and the
-sum of the role's peaks (forked pool processes share pages, so the sum overstates).
+sum of the role's peaks (forked pool processes share pages, so the sum overstates). CPU time
+(user + system) is counted from `start()`: on a machine shared with other work, CPU-seconds
+per game hour are the figure that does not depend on who else is running.
 """
 
 from __future__ import annotations
@@ -30,7 +32,15 @@ class Watch:
         }
         self.postgres_folder = Path(up.stack.settings.home) / "postgres"
         self.peak: dict[tuple[str, int], int] = {}
+        self.cpu_first: dict[tuple[str, int], float] = {}
+        self.cpu_last: dict[tuple[str, int], float] = {}
         self.last = 0.0
+
+    def start(self) -> None:
+        """Count CPU time from now on."""
+        self.last = 0.0
+        self.sample()
+        self.cpu_first = dict(self.cpu_last)  # those alive now count from now
 
     def sample(self) -> None:
         if time.monotonic() - self.last < SAMPLE_EVERY_S:
@@ -39,20 +49,25 @@ class Watch:
         for role, process in self._processes():
             try:
                 rss = max(process.memory_info().rss, _high_water(process.pid))
+                times = process.cpu_times()
             except psutil.Error:
                 continue
             key = (role, process.pid)
             self.peak[key] = max(self.peak.get(key, 0), rss)
+            self.cpu_last[key] = times.user + times.system
+            self.cpu_first.setdefault(key, 0.0)  # a process born after start() counts whole
 
     def peaks(self) -> list[dict[str, Any]]:
         self.last = 0.0
         self.sample()
         by_role: dict[str, list[int]] = defaultdict(list)
-        for (role, _), rss in self.peak.items():
+        cpu: dict[str, float] = defaultdict(float)
+        for (role, pid), rss in self.peak.items():
             by_role[role].append(rss)
+            cpu[role] += self.cpu_last.get((role, pid), 0.0) - self.cpu_first.get((role, pid), 0.0)
         return [
             {"role": role, "processes": len(values), "peak_mb": round(max(values) / MB, 1),
-             "sum_of_peaks_mb": round(sum(values) / MB, 1)}
+             "sum_of_peaks_mb": round(sum(values) / MB, 1), "cpu_s": round(cpu[role], 1)}
             for role, values in sorted(by_role.items())
         ]  # fmt: skip
 
