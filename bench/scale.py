@@ -68,6 +68,8 @@ class Game:
     latencies: list[float] = field(default_factory=list)
     without_action: list[int] = field(default_factory=list)
     """Per step: agents with no current action although they had one before."""
+    without_action_at: list[datetime] = field(default_factory=list)
+    """The game times of the steps that had any."""
     levels: dict[str, int] = field(default_factory=dict)
     perceived: int = 0
     stored: int = 0
@@ -184,6 +186,8 @@ def _observe(game: Game, body: list[dict[str, Any]], result: Any, now: datetime)
         game.levels[action["level"]] = game.levels.get(action["level"], 0) + 1
     game.perceived += sum(len(a["perceived"]) for a in body)
     game.without_action.append(missing)
+    if missing:
+        game.without_action_at.append(now)
 
 
 def _progress(game: Game, last: Scrape | None, now: datetime, started: float) -> None:
@@ -228,6 +232,8 @@ def _figures(
         "observations_stored": game.stored,
         "agents_without_action": max(game.without_action, default=0),
         "agents_never_planned": len(game.residents) - len(game.first_plan),
+        "steps_with_agents_without_action": len(game.without_action_at),
+        "agents_without_action_first_at": min(game.without_action_at, default=None),
         "first_plan_game_minutes_p50": round(_q(sorted(plan_minutes), 0.5), 1),
         "first_plan_game_minutes_max": round(max(plan_minutes, default=0.0), 1),
         "action_levels": game.levels,
@@ -283,7 +289,9 @@ def _report(f: dict[str, Any], args: argparse.Namespace) -> None:
                                         f"{f['step_max_ms']:.0f} ms"),
         ("step p50 / p99 (API, /metrics)", f"{f['server_step_p50_ms']} / "
                                            f"{f['server_step_p99_ms']} ms"),
-        ("agents without action after first plan (max)", str(f["agents_without_action"])),
+        ("agents without action after first plan (max)",
+         f"{f['agents_without_action']} (in {f['steps_with_agents_without_action']} steps, first "
+         f"at {f['agents_without_action_first_at'] or '-'})"),
         ("agents never planned", str(f["agents_never_planned"])),
         ("first plan, game minutes after start p50 / max",
          f"{f['first_plan_game_minutes_p50']} / {f['first_plan_game_minutes_max']}"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -40,6 +41,11 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # What exists at start-up lives as long as the process: keep it out of the cyclic
+        # collector's full passes, which otherwise scan it every few large requests (a
+        # 1000-agent step's p99 was such a pass: 270 ms of CPU instead of ~75).
+        gc.collect()
+        gc.freeze()
         yield
         engine.dispose()
         app.state.redis.close()
