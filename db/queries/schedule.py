@@ -151,11 +151,20 @@ def self_observation(name: str, action: str, now: datetime) -> NewMemory:
 
 
 _CLAIM_LEAVES = sa.text("""
+WITH v AS (SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:leaves AS bigint[])) AS v(id, leaf)),
+     claimed AS (
+       SELECT a.id FROM agents AS a JOIN v ON v.id = a.id
+        WHERE a.current_plan_id IS DISTINCT FROM v.leaf
+        ORDER BY a.id
+          FOR NO KEY UPDATE OF a
+     )
 UPDATE agents AS a SET current_plan_id = v.leaf
-  FROM unnest(CAST(:ids AS uuid[]), CAST(:leaves AS bigint[])) AS v(id, leaf)
+  FROM v JOIN claimed ON claimed.id = v.id
  WHERE a.id = v.id AND a.current_plan_id IS DISTINCT FROM v.leaf
 RETURNING a.id
 """)
+"""Rows locked in id order first (as the step's moves and enrichment's accumulator do), so
+writers of many agents wait for each other instead of deadlocking."""
 
 
 def _leaf_id(leaf: PlanRow | None) -> int | None:

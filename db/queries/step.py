@@ -95,16 +95,26 @@ def agent_names(session: Session, world_id: uuid.UUID) -> dict[uuid.UUID, str]:
 
 
 _MOVE = sa.text("""
+WITH v AS (
+       SELECT * FROM json_to_recordset(CAST(:moves AS json))
+           AS v(id uuid, place text, position jsonb)
+     ),
+     moving AS (
+       SELECT a.id, a.place AS previous FROM agents AS a JOIN v ON v.id = a.id
+        WHERE (v.place IS NOT NULL AND a.place IS DISTINCT FROM v.place)
+           OR (v.position IS NOT NULL AND a.position IS DISTINCT FROM v.position)
+        ORDER BY a.id
+          FOR NO KEY UPDATE OF a
+     )
 UPDATE agents AS a
    SET place = COALESCE(v.place, a.place),
        position = COALESCE(v.position, a.position)
-  FROM json_to_recordset(CAST(:moves AS json)) AS v(id uuid, place text, position jsonb)
-  JOIN agents AS before ON before.id = v.id
+  FROM v JOIN moving ON moving.id = v.id
  WHERE a.id = v.id
-   AND ((v.place IS NOT NULL AND a.place IS DISTINCT FROM v.place)
-        OR (v.position IS NOT NULL AND a.position IS DISTINCT FROM v.position))
-RETURNING a.id, a.name, v.place, before.place AS previous
+RETURNING a.id, a.name, v.place, moving.previous
 """)
+"""Rows are locked in id order first, as every writer of many agents does (enrichment's
+accumulator, the sweep's action markers), so concurrent ones wait instead of deadlocking."""
 
 
 def move_agents(session: Session, moves: Sequence[Whereabouts]) -> list[Move]:
