@@ -55,7 +55,7 @@ from workers.runtime import build_runtime, set_runtime
 from workers.tasks.conversations import converse, converse_turn, end_conversation
 from workers.tasks.memories import enrich_memories, enrich_world
 from workers.tasks.plans import decompose, plan_day
-from workers.tasks.reactions import decide_reaction
+from workers.tasks.reactions import decide_reaction, decide_reactions
 from workers.tasks.reflections import reflect
 from workers.tasks.summaries import summarize
 from workers.tasks.sweep import sweep_worlds
@@ -73,6 +73,7 @@ TASKS: dict[str, Any] = {
     "hearth.plan_day": plan_day,
     "hearth.decompose": decompose,
     "hearth.decide_reaction": decide_reaction,
+    "hearth.decide_reactions": decide_reactions,
     "hearth.converse": converse,
     "hearth.converse_turn": converse_turn,
     "hearth.end_conversation": end_conversation,

@@ -15,9 +15,15 @@ from sqlalchemy.orm import Session, sessionmaker
 DEFAULT_POOL_SIZE = 10
 
 
-def make_engine(url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> sa.Engine:
-    """An engine with pre-ping, so a restarted database costs one failed checkout, not a crash."""
-    return sa.create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+def make_engine(
+    url: str, *, pool_size: int = DEFAULT_POOL_SIZE, pre_ping: bool = True
+) -> sa.Engine:
+    """An engine with pre-ping, so a restarted database costs one failed checkout, not a crash.
+    Workers go without (a round trip per checkout, several per job): a job whose connection
+    died fails with an OperationalError and is retried (`workers.tasks.base.RETRY_POLICY`)."""
+    return sa.create_engine(
+        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=pre_ping
+    )
 
 
 def make_session_factory(engine: sa.Engine) -> sessionmaker[Session]:

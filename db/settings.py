@@ -111,11 +111,26 @@ class Settings(BaseSettings):
         le=3600,
         description="game seconds each line of a conversation takes to say",
     )
+    log_format: Literal["text", "json"] = Field(
+        "text", description="text for a terminal; json: one object a line with the request id"
+    )
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] | None = Field(
+        None, description="default WARNING for text, INFO for json (a line per request)"
+    )
+    metrics_dir: Path | None = Field(
+        None, description="folder the processes of one host share their metrics in; "
+        "default $HEARTH_HOME/metrics",
+    )  # fmt: skip
     visibility_timeout_s: int = Field(
         DEFAULT_VISIBILITY_TIMEOUT_S,
         ge=1,
         description="seconds before a job whose worker died unacknowledged is delivered again",
     )
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
     @field_validator("database_url", "redis_url", "analyst_database_url")
     @classmethod
@@ -125,6 +140,11 @@ class Settings(BaseSettings):
                 "expected a URL such as postgresql://user@host/db or redis://host:6379/0"
             )
         return value
+
+    @property
+    def metrics_folder(self) -> Path:
+        """Where this host's Hearth processes write their metrics (`db.metrics`)."""
+        return self.metrics_dir or self.home / "metrics"
 
     @property
     def llm_key(self) -> str | None:

@@ -26,6 +26,7 @@ from db.models import Memory as MemoryRow
 from db.models import World
 from db.queries.memories import add_memories
 from db.queries.memory_rows import MEMORY_COLUMNS, to_memory
+from db.retrieval.observed import observed_search
 from db.settings import Settings
 
 
@@ -59,15 +60,17 @@ class PgMemoryStore:
     ) -> list[ScoredMemory]:
         """The paper's top-k for `query` at game time `now`; touching marks them accessed."""
         [query_embedding] = self._embedder.embed([query])
-        scored = retrieval.search(
-            self._session,
-            agent_id=self._agent_id,
-            query_embedding=query_embedding,
-            now=now,
-            weights=weights or self._weights,
-            k=k,
-            kinds=None if kinds is None else [str(kind) for kind in kinds],
-        )
+        with observed_search(self._agent_id) as trace:
+            scored = retrieval.search(
+                self._session,
+                agent_id=self._agent_id,
+                query_embedding=query_embedding,
+                now=now,
+                weights=weights or self._weights,
+                k=k,
+                kinds=None if kinds is None else [str(kind) for kind in kinds],
+                trace=trace,
+            )
         if touch:
             self.touch([s.memory.id for s in scored], now=now)
         return scored

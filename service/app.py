@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import redis
 from fastapi import FastAPI
 
 from db.providers import build_embedder, build_mind
@@ -16,6 +18,7 @@ from service.docs import install_docs
 from service.errors import install_error_handlers
 from service.inspector import install_inspector
 from service.instance import instance_id
+from service.request_context import RequestContext
 from service.routes import ROUTERS
 from workers.app import make_celery
 
@@ -23,7 +26,8 @@ API_TITLE = "Hearth"
 API_DESCRIPTION = (
     "Persistent minds for game characters: memory streams, retrieval, reflection, planning and "
     "dialogue (Generative Agents, Park et al. 2023) behind a REST API. Every error answers "
-    '`{"error": {"code", "message", "details"}}`.'
+    '`{"error": {"code", "message", "details", "request_id"}}`; every answer has an '
+    "`X-Request-ID` header (the caller's, if it sent a sane one)."
 )
 
 
@@ -39,8 +43,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # What exists at start-up lives as long as the process: keep it out of the cyclic
+        # collector's full passes, which otherwise scan it every few large requests (a
+        # 1000-agent step's p99 was such a pass: 270 ms of CPU instead of ~75).
+        gc.collect()
+        gc.freeze()
         yield
         engine.dispose()
+        app.state.redis.close()
 
     app = FastAPI(title=API_TITLE, description=API_DESCRIPTION, version="0.1.0", lifespan=lifespan,
                   docs_url=None, redoc_url=None)  # fmt: skip
@@ -52,7 +62,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.mind = build_mind(settings)
     app.state.redis_url = settings.redis_url
     app.state.celery = make_celery(redis_url=settings.redis_url)
+    app.state.redis = redis.Redis.from_url(settings.redis_url, socket_timeout=2.0)
     app.add_middleware(BodyLimit)
+    app.add_middleware(RequestContext)  # outermost: every answer carries the request id
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)

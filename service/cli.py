@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 import sqlalchemy as sa
 
 from db import migrate
+from db.logs import configure_logging
+from db.metrics import use_directory
 from db.settings import Settings, load_settings
 from service.launcher import LaunchRefused, launched
 from service.reembed import MISMATCH_EXIT, check_space, run_reembed
@@ -70,17 +72,25 @@ def cmd_api(args: argparse.Namespace, settings: Settings) -> int:
 
     from service.app import create_app
 
+    _observe(settings)
     with running_stack(settings) as stack:
         if not check_space(stack.settings):
             return MISMATCH_EXIT
         s = stack.settings
         uvicorn.run(create_app(s), host=args.host or s.api_host, port=args.port or s.api_port,
-                    log_level="warning")  # fmt: skip
+                    log_config=None, access_log=False)  # fmt: skip
     return 0
+
+
+def _observe(settings: Settings, level: str | None = None) -> None:
+    """Logging as configured, and metrics in this host's shared folder (`db.metrics`)."""
+    configure_logging(settings.log_format, level or settings.log_level)
+    use_directory(settings.metrics_folder)
 
 
 def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
     queues = ",".join(q.strip() for q in args.queues.split(",") if q.strip())
+    _observe(settings, args.loglevel)
     with running_stack(settings) as stack:
         if not check_space(stack.settings):
             return MISMATCH_EXIT
@@ -90,18 +100,19 @@ def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
         name = f"{queues.replace(',', '+')}@%h"
         app.worker_main(
             ["worker", "-Q", queues, "-c", str(args.concurrency), "-n", name,
-             "--loglevel", args.loglevel]
+             "--loglevel", args.loglevel or "WARNING"]
         )  # fmt: skip
     return 0
 
 
 def cmd_beat(args: argparse.Namespace, settings: Settings) -> int:
+    configure_logging(settings.log_format, args.loglevel or settings.log_level)
     with running_stack(settings) as stack:
         _export(stack)
         app = make_celery(redis_url=stack.redis_url, sweep_interval_s=args.interval)
         schedule = stack.settings.home / "beat-schedule"
         schedule.parent.mkdir(parents=True, exist_ok=True)
-        app.start(["beat", "-s", str(schedule), "--loglevel", args.loglevel])
+        app.start(["beat", "-s", str(schedule), "--loglevel", args.loglevel or "WARNING"])
     return 0
 
 
@@ -213,12 +224,12 @@ def build_parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="run a Celery worker")
     worker.add_argument("--queues", default="fast,slow", help="comma-separated: fast, slow")
     worker.add_argument("--concurrency", type=int, default=2)
-    worker.add_argument("--loglevel", default="WARNING")
+    worker.add_argument("--loglevel", help="default: HEARTH_LOG_LEVEL")
     worker.set_defaults(func=cmd_worker)
 
     beat = sub.add_parser("beat", help="run the periodic world sweep")
     beat.add_argument("--interval", type=float, default=None, help="seconds between sweeps")
-    beat.add_argument("--loglevel", default="WARNING")
+    beat.add_argument("--loglevel", help="default: HEARTH_LOG_LEVEL")
     beat.set_defaults(func=cmd_beat)
 
     db = sub.add_parser("db", help="database migrations")

@@ -26,17 +26,18 @@ def enqueue_enrichment(celery: Celery, memory_ids: Sequence[int]) -> bool:
         return False
 
 
-REACT_TASK = "hearth.decide_reaction"
+REACT_TASK = "hearth.decide_reactions"
 
 
 def enqueue_reactions(celery: Celery, decisions: Sequence[tuple[uuid.UUID, int]]) -> bool:
-    """Ask the fast queue to decide whether each (agent, observation) calls for a reaction.
-    The task id is the decision's key, so a retried request cannot queue a second copy's work
-    (the decision row is unique anyway). False if the broker refused."""
+    """Ask the fast queue to decide whether each (agent, observation) calls for a reaction, in
+    one message (a worker sends one `hearth.decide_reaction` job per pair, keyed by the pair,
+    so a retried request cannot queue a decision twice; the decision row is unique anyway).
+    False if the broker refused."""
+    if not decisions:
+        return True
     try:
-        for agent_id, memory_id in decisions:
-            celery.send_task(REACT_TASK, args=[str(agent_id), memory_id],
-                             task_id=f"decide_reaction:{agent_id}:{memory_id}")  # fmt: skip
+        celery.send_task(REACT_TASK, args=[[[str(a), m] for a, m in decisions]])
         return True
     except Exception:  # broker down: those observations go undecided, the game goes on
         log.warning("could not enqueue %d reaction decisions", len(decisions), exc_info=True)

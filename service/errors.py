@@ -2,6 +2,8 @@
 
 Domain errors from cognition/ and validation errors from FastAPI are translated here and only
 here; a bug becomes a 500 with an opaque message and a log line, never a traceback on the wire.
+Every envelope carries the request's id (`request_id`, also the `X-Request-ID` header), the
+same id the server's log lines of that request carry.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cognition.errors import InvalidInput, ModelUnavailable, NotFound
+from db import logs
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +27,9 @@ class ErrorBody(BaseModel):
     code: str
     message: str
     details: list[dict[str, Any]] = []
+    request_id: str | None = Field(
+        None, description="the request's id (`X-Request-ID`), as the server's log lines give it"
+    )
 
 
 class ErrorEnvelope(BaseModel):
@@ -51,7 +57,8 @@ STATUS_CODES = {
 def envelope(
     status: int, code: str, message: str, details: list[dict[str, Any]] | None = None
 ) -> JSONResponse:
-    body = {"error": {"code": code, "message": message, "details": details or []}}
+    body = {"error": {"code": code, "message": message, "details": details or [],
+                      "request_id": logs.request_id.get()}}  # fmt: skip
     return JSONResponse(status_code=status, content=body)
 
 
@@ -95,8 +102,16 @@ async def _model_unavailable(_: Request, exc: Exception) -> JSONResponse:
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return envelope(500, "internal_error", "internal error; the server log has the details")
+    return unexpected_error(request.method, request.url.path, exc)
+
+
+def unexpected_error(method: str, path: str, exc: BaseException) -> JSONResponse:
+    """A bug: logged with its traceback (and the request id), answered opaquely."""
+    log.error("unhandled error on %s %s", method, path, exc_info=exc)
+    return envelope(
+        500, "internal_error", "internal error; the server log has the details (find it by the "
+        "request_id)",
+    )  # fmt: skip
 
 
 def install_error_handlers(app: FastAPI) -> None:

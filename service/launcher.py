@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import httpx
 
 from db import migrate
+from db.metrics import empty_directory
 from db.session import make_engine, make_session_factory, session_scope
 from db.settings import Settings
 from service.admin_key import AdminKey, ensure_admin_key
@@ -72,6 +73,7 @@ def launched(
         if not check_space(stack.settings):
             raise LaunchRefused(MISMATCH_EXIT)
         admin = _admin_key(stack)
+        empty_directory(stack.settings.metrics_folder)  # a new deployment counts from zero
         supervisor = Supervisor(child_specs(beat_interval_s), stack.child_env())
         supervisor.start(trap_signals=trap_signals)
         try:

@@ -10,6 +10,8 @@ from enum import StrEnum
 
 from celery import Celery
 
+from workers import observe  # noqa: F401  (job metrics and log context, by Celery's signals)
+
 
 class Queue(StrEnum):
     """`fast` serves what the game waits on; `slow` thinks. A slow backlog never delays fast."""
@@ -39,6 +41,7 @@ TASK_QUEUES: dict[str, Queue] = {
     "hearth.plan_day": Queue.SLOW,
     "hearth.decompose": Queue.SLOW,
     "hearth.decide_reaction": Queue.FAST,
+    "hearth.decide_reactions": Queue.FAST,
     "hearth.converse": Queue.FAST,
     "hearth.converse_turn": Queue.FAST,
     "hearth.end_conversation": Queue.FAST,

@@ -57,6 +57,8 @@ class Utterance(Base):
         sa.CheckConstraint(
             "(speaker_agent_id IS NULL) <> (speaker_player IS NULL)", name="one_speaker"
         ),
+        # The step path reads the lines said in the last moments of game time.
+        sa.Index("ix_utterances_spoken_at", "spoken_at"),
     )
 
     id: Mapped[BigPk]

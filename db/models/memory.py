@@ -60,6 +60,10 @@ class Memory(Base):
                  postgresql_where=sa.text("embedding IS NULL")),
         # The rows an agent's in-memory copy must re-read (db/retrieval/vector_cache.py).
         sa.Index("ix_memories_agent_changed", "agent_id", "changed_xid"),
+        # The step path: the state of an agent's latest observation of a subject.
+        sa.Index("ix_memories_agent_subject_latest", "agent_id", "subject",
+                 sa.text("created_at DESC"), sa.text("id DESC"), postgresql_include=["object"],
+                 postgresql_where=sa.text("kind = 'observation' AND subject IS NOT NULL")),
     )  # fmt: skip
 
     id: Mapped[BigPk]

@@ -116,9 +116,22 @@ def insert_batch(
     One parameter per column (an array) instead of one per value, and no ORM object per
     memory: a 1000-memory write costs a fraction of `add_memories`. Rows come back in input
     order (the SELECT is ordered by ordinality, so identity ids rise in input order)."""
+    return insert_for_agents(
+        session, world_id=world_id, items=[(agent_id, item) for item in items], now=now
+    )
+
+
+def insert_for_agents(
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    items: Sequence[tuple[uuid.UUID, NewMemory]],
+    now: datetime,
+) -> list[sa.Row[Any]]:
+    """`insert_batch` for memories of many agents of one world (the step path)."""
     if not items:
         return []
-    rows = [_row(world_id, agent_id, item, now) for item in items]
+    rows = [_row(world_id, agent_id, item, now) for agent_id, item in items]
     arrays = [sa.bindparam(f"a_{name}", [r[name] for r in rows], type_=postgresql.ARRAY(kind))
               for name, kind in COLUMN_TYPES.items()]  # fmt: skip
     source = sa.func.unnest(*arrays).table_valued(*COLUMN_TYPES, with_ordinality="ord")
@@ -127,7 +140,7 @@ def insert_batch(
     insert = sa.insert(Memory).from_select(list(COLUMN_TYPES), ordered)
     inserted = sorted(session.execute(insert.returning(*Memory.__table__.c)), key=_id)
     evidence = [{"reflection_id": row.id, "evidence_id": cited}
-                for row, item in zip(inserted, items, strict=True)
+                for row, (_, item) in zip(inserted, items, strict=True)
                 for cited in item.evidence_ids]  # fmt: skip
     if evidence:
         session.execute(sa.insert(MemoryEvidence), evidence)

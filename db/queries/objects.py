@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -56,7 +57,8 @@ class ActionChange:
 
     agent_id: uuid.UUID
     previous_plan_id: int | None
-    current: Plan | None
+    current: Any
+    """The action now: a `plans` row (ORM or Core, read by attribute), or None."""
 
 
 _SET_STATES = sa.text(
@@ -116,7 +118,7 @@ def settle_objects(
     *,
     world_id: uuid.UUID,
     changes: Sequence[ActionChange],
-    current: Mapping[uuid.UUID, Plan | None],
+    current: Mapping[uuid.UUID, Any],
     now: datetime,
 ) -> list[Changed]:
     """Write back the object states of actions that started, release those of actions that
@@ -164,9 +166,7 @@ def _perceive(
         for agent in present.get(area_of(change.path), [])
         if agent.id not in unseen_by.get(change.path, ())
     ]
-    last = last_observations(
-        session, [a.id for a, _ in candidates], [m.subject or "" for _, m in candidates]
-    )
+    last = last_observations(session, [(a.id, m.subject or "") for a, m in candidates])
     keyed = {a.id: a for a, _ in candidates}
     fresh = unseen([(a.id, m) for a, m in candidates], last)
     stored = add_for_agents(session, world_id=world_id, items=fresh, now=now)

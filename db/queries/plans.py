@@ -20,6 +20,10 @@ from cognition.types import Granularity, PlanItem, PlanLevel
 from db import locks
 from db.models import Agent, Plan
 
+PLAN_REACH = timedelta(days=1)
+"""No plan item lasts longer than a day (an outline spans 24 hours), so the live items that
+matter now start within a day of it."""
+
 LEVEL_DEPTH = {PlanLevel.DAY.value: 0, PlanLevel.HOUR.value: 1, PlanLevel.TASK.value: 2}
 
 

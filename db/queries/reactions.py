@@ -15,16 +15,17 @@ No hour chunk or task is carried over: the new items are decomposed just in time
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from cognition.frugal import GateFacts, is_sleep
-from cognition.perception import needs_reaction, subject_name
+from cognition.perception import needs_reaction, subject_key, subject_name
 from cognition.reacting import replan_from
 from cognition.schedule import outside
 from cognition.types import Decision, MemoryKind, NewMemory, PlanItem, PlanLevel
@@ -107,25 +108,35 @@ def _last_reacted(session: Session, agent_id: uuid.UUID) -> datetime | None:
 
 
 def candidates(
-    session: Session, *, world_id: uuid.UUID, memories: Sequence[Memory], focal: bool = True
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    memories: Sequence[Observation],
+    focal: bool = True,
+    names: Mapping[uuid.UUID, str] | None = None,
+    states_before: Mapping[int, str | None] | None = None,
 ) -> list[tuple[uuid.UUID, int]]:
     """(agent, memory) pairs the step path asks to be decided: per agent, its most important
     new observation that may call for a reaction (`perception.needs_reaction`) — one focal
     event per step (`focal`, the economy profile) — or every such observation (the paper
-    profile). Three queries for any batch."""
+    profile). The world's agent `names` and each observation's `states_before` are read here
+    unless the caller has them."""
     observations = [m for m in memories if m.kind == "observation"]
     if not observations:
         return []
-    query = sa.select(Agent.id, Agent.name).where(Agent.world_id == world_id)
-    names: dict[uuid.UUID, str] = {agent_id: name for agent_id, name in session.execute(query)}
-    before = _states_before(session, observations)
-    best: dict[uuid.UUID, Memory] = {}
+    if names is None:
+        query = sa.select(Agent.id, Agent.name).where(Agent.world_id == world_id)
+        names = {agent_id: name for agent_id, name in session.execute(query)}
+    before = _states_before(session, observations) if states_before is None else states_before
+    by_key = {agent_key(name): name for name in names.values()}
+    best: dict[uuid.UUID, Observation] = {}
     every: list[tuple[uuid.UUID, int]] = []
     for memory in observations:
+        named = by_key.get(agent_key(memory.subject)) if memory.subject else None
         if not needs_reaction(
             _observed(memory),
             observer=names.get(memory.agent_id, ""),
-            agents=names.values(),
+            agents=[named] if named is not None else [],
             last_seen_state=before.get(memory.id),
         ):
             continue
@@ -136,6 +147,25 @@ def candidates(
     if not focal:
         return every
     return [(agent_id, memory.id) for agent_id, memory in best.items()]
+
+
+agent_key = subject_key
+"""How perception compares a subject with an agent's name (`needs_reaction`): matching by key
+finds the one name perception would match, instead of comparing each observation with every
+name."""
+
+
+class Observation(Protocol):
+    """What `candidates` reads of a stored memory (an ORM row or a Core row)."""
+
+    id: int
+    agent_id: uuid.UUID
+    kind: str
+    importance: int
+    description: str
+    subject: str | None
+    predicate: str | None
+    object: str | None
 
 
 @dataclass
@@ -172,7 +202,7 @@ def apply_reaction(
     return replanned
 
 
-def _observed(row: Memory) -> NewMemory:
+def _observed(row: Observation) -> NewMemory:
     """The fields perception's rules read, as a domain value."""
     return NewMemory(
         description=row.description,
@@ -183,7 +213,7 @@ def _observed(row: Memory) -> NewMemory:
     )
 
 
-def _states_before(session: Session, observations: Sequence[Memory]) -> dict[int, str | None]:
+def _states_before(session: Session, observations: Sequence[Observation]) -> dict[int, str | None]:
     """For each observation, the state its observer last saw the same subject in before it."""
     with_subject = [m for m in observations if m.subject]
     if not with_subject:
@@ -210,13 +240,14 @@ def agent_named(session: Session, world_id: uuid.UUID, name: str) -> Agent | Non
     the full or first name, as a model may shorten a name)."""
     if not name.strip():
         return None
-    agents = list(session.scalars(sa.select(Agent).where(Agent.world_id == world_id)))
-    exact = [a for a in agents if a.name == name.strip()]
-    if exact:
-        return exact[0]
+    in_world = Agent.world_id == world_id
+    exact = session.scalar(sa.select(Agent).where(in_world, Agent.name == name.strip()))
+    if exact is not None:
+        return exact  # names are unique in a world: one index probe
     key = name.strip().casefold()
-    loose = [a for a in agents if key in (a.name.casefold(), a.name.split()[0].casefold())]
-    return loose[0] if len(loose) == 1 else None
+    names = session.execute(sa.select(Agent.id, Agent.name).where(in_world))
+    loose = [i for i, n in names if key in (n.casefold(), n.split()[0].casefold())]
+    return session.get(Agent, loose[0]) if len(loose) == 1 else None
 
 
 def _last_talked(session: Session, agent_id: uuid.UUID, other_id: uuid.UUID) -> datetime | None:

@@ -26,7 +26,8 @@ import uuid
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -38,17 +39,16 @@ from cognition.schedule import window_to_decompose
 from cognition.summary import DEFAULT_MAX_NEW_MEMORIES, is_stale
 from cognition.types import Granularity, MemorySource, NewMemory, PlanItem
 from db.models import Agent, Memory, Plan, World
-from db.queries.events import emit
+from db.queries.events import emit_many
 from db.queries.memories import add_for_agents
 from db.queries.objects import ActionChange, settle_objects
-from db.queries.plans import LEVEL_DEPTH, end_of, to_item
+from db.queries.plans import LEVEL_DEPTH, PLAN_REACH, end_of, to_item
 from db.queries.worlds import game_now
 from db.settings import Settings
 from db.store import reflection_threshold
 
-PLAN_REACH = timedelta(days=1)
-"""No plan item lasts longer than a day (an outline spans 24 hours), so the live items that
-matter now start within a day of it."""
+PlanRow = Any
+"""A `plans` row as a Core row (the columns of `Plan`, read by attribute)."""
 
 
 @dataclass
@@ -119,32 +119,31 @@ def announce_actions(
     *,
     world: World,
     agents: Sequence[Agent],
-    plans: dict[uuid.UUID, list[Plan]],
+    plans: dict[uuid.UUID, list[PlanRow]],
     now: datetime,
 ) -> list[ActionChange]:
-    """Emit `action_changed` for agents whose current leaf changed; the marker update is
-    conditional, so two overlapping sweeps announce a change once. Agent rows are locked in
-    id order, and the events written after them (the event lock is taken last)."""
-    changed: list[ActionChange] = []
-    announced: list[dict[str, object]] = []
-    for agent in sorted(agents, key=lambda a: a.id):
-        leaf = _current_leaf(plans[agent.id], now)
-        leaf_id = leaf.id if leaf is not None else None
-        if leaf_id == agent.current_plan_id:
-            continue
-        claimed = session.scalar(
-            sa.update(Agent)
-            .where(Agent.id == agent.id, Agent.current_plan_id.is_distinct_from(leaf_id))
-            .values(current_plan_id=leaf_id)
-            .returning(Agent.id)
-            .execution_options(synchronize_session=False)
-        )
-        if claimed is not None:
-            announced.append(action_payload(agent, leaf))
-            changed.append(ActionChange(agent.id, agent.current_plan_id, leaf))
-    for payload in announced:
-        emit(session, world_id=world.id, type="action_changed", payload=payload)
-    return changed
+    """Emit `action_changed` for agents whose current leaf changed: one conditional UPDATE of
+    the markers (rows locked in id order), then one insert of events (the world's event lock
+    taken last). The update is conditional, so two overlapping sweeps announce a change once."""
+    leaves = {agent.id: _current_leaf(plans[agent.id], now) for agent in agents}
+    changed = {
+        agent.id: agent for agent in agents if _leaf_id(leaves[agent.id]) != agent.current_plan_id
+    }
+    if not changed:
+        return []
+    claimed = sorted(
+        session.scalars(
+            _CLAIM_LEAVES,
+            {"ids": list(changed), "leaves": [_leaf_id(leaves[i]) for i in changed]},
+        ).all()
+    )
+    emit_many(
+        session,
+        world_id=world.id,
+        type="action_changed",
+        payloads=[action_payload(changed[i], leaves[i]) for i in claimed],
+    )
+    return [ActionChange(i, changed[i].current_plan_id, leaves[i]) for i in claimed]
 
 
 def observe_themselves(
@@ -156,7 +155,7 @@ def observe_themselves(
     now: datetime,
 ) -> list[int]:
     """Each agent whose action changed observes itself doing it ("Junie Halvorsen is brewing
-    coffee"), as the paper's agents perceive their own behaviour; the ids written."""
+    coffee"), as the paper's agents perceive their own behaviour; one insert, the ids written."""
     seen = [
         (change.agent_id, self_observation(names[change.agent_id], change.current.description, now))
         for change in changes
@@ -171,7 +170,28 @@ def self_observation(name: str, action: str, now: datetime) -> NewMemory:
     return new_observation(name, action, now=now, doing=True, source=MemorySource.AGENT)
 
 
-def action_payload(agent: Agent, leaf: Plan | None) -> dict[str, object]:
+_CLAIM_LEAVES = sa.text("""
+WITH v AS (SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:leaves AS bigint[])) AS v(id, leaf)),
+     claimed AS (
+       SELECT a.id FROM agents AS a JOIN v ON v.id = a.id
+        WHERE a.current_plan_id IS DISTINCT FROM v.leaf
+        ORDER BY a.id
+          FOR NO KEY UPDATE OF a
+     )
+UPDATE agents AS a SET current_plan_id = v.leaf
+  FROM v JOIN claimed ON claimed.id = v.id
+ WHERE a.id = v.id AND a.current_plan_id IS DISTINCT FROM v.leaf
+RETURNING a.id
+""")
+"""Rows locked in id order first (as the step's moves and enrichment's accumulator do), so
+writers of many agents wait for each other instead of deadlocking."""
+
+
+def _leaf_id(leaf: PlanRow | None) -> int | None:
+    return leaf.id if leaf is not None else None
+
+
+def action_payload(agent: Agent, leaf: PlanRow | None) -> dict[str, object]:
     if leaf is None:
         return {"agent_id": str(agent.id), "name": agent.name, "plan_id": None}
     return {
@@ -189,7 +209,7 @@ def action_payload(agent: Agent, leaf: Plan | None) -> dict[str, object]:
 
 
 def _agent_due(
-    agent: Agent, memories_since: int, plans: list[Plan], now: datetime, threshold: int
+    agent: Agent, memories_since: int, plans: list[PlanRow], now: datetime, threshold: int
 ) -> AgentDue:
     due = AgentDue(agent_id=agent.id, world_id=agent.world_id)
     due.summarize = is_stale(summary_at=agent.summary_at, memories_since=memories_since, now=now)
@@ -203,13 +223,13 @@ def _agent_due(
     return due
 
 
-def _of_an_earlier_day(plan: Plan, now: datetime) -> bool:
+def _of_an_earlier_day(plan: PlanRow, now: datetime) -> bool:
     """A day item decided before today (a row of unknown origin counts as one)."""
     decided = plan.decided_at
     return plan.level == "day" and (decided is None or decided.date() < now.date())
 
 
-def _decompositions(plans: Sequence[Plan], now: datetime) -> list[tuple[int, Granularity]]:
+def _decompositions(plans: Sequence[PlanRow], now: datetime) -> list[tuple[int, Granularity]]:
     """`window_to_decompose` over the live rows, mapped back to plan ids."""
     ids: dict[int, int] = {}
     levels: dict[str, list[PlanItem]] = defaultdict(list)
@@ -228,7 +248,7 @@ def _decompositions(plans: Sequence[Plan], now: datetime) -> list[tuple[int, Gra
     ]
 
 
-def _current_leaf(plans: Sequence[Plan], now: datetime) -> Plan | None:
+def _current_leaf(plans: Sequence[PlanRow], now: datetime) -> PlanRow | None:
     """The deepest live plan covering now (as `db.queries.step.current_actions` reads it)."""
     covering = [p for p in plans if p.start <= now < end_of(p)]
     return max(covering, key=lambda p: (LEVEL_DEPTH[p.level], p.start, p.id), default=None)
@@ -247,18 +267,19 @@ def _agents_with_backlog(session: Session, world_id: uuid.UUID) -> list[tuple[Ag
 
 def _live_plans(
     session: Session, agent_ids: Sequence[uuid.UUID], now: datetime
-) -> dict[uuid.UUID, list[Plan]]:
-    """Live plan rows not over at `now`, per agent, in start order."""
-    found: dict[uuid.UUID, list[Plan]] = {agent_id: [] for agent_id in agent_ids}
+) -> dict[uuid.UUID, list[PlanRow]]:
+    """Live plan rows not over at `now`, per agent, in start order (Core rows: a sweep of a
+    thousand agents reads tens of thousands, and an ORM object each cost a second)."""
+    found: dict[uuid.UUID, list[PlanRow]] = {agent_id: [] for agent_id in agent_ids}
     if not agent_ids:
         return found
     ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
     query = (
-        sa.select(Plan)
+        sa.select(*Plan.__table__.c)
         .where(Plan.agent_id.in_(list(agent_ids)), Plan.status != "superseded")
         .where(Plan.start >= now - PLAN_REACH, Plan.start < now + PLAN_REACH, ends > now)
         .order_by(Plan.agent_id, Plan.start, Plan.id)
     )
-    for plan in session.scalars(query):
+    for plan in session.execute(query):
         found[plan.agent_id].append(plan)
     return found

@@ -1,11 +1,26 @@
 """The game's hot path in batch: many agents' positions in, their current actions out.
 
-Every query here takes the whole batch at once (`= ANY(:ids)`), so a step of 1000 agents is a
-handful of statements, never a loop of per-agent round trips. No model is called.
+Every query here takes the whole batch at once, so a step of 1000 agents is a handful of
+statements, never a loop of per-agent round trips, and no ORM object is built per agent: rows
+come back as plain values. No model is called. Batches travel as one parameter each — ids as
+an array literal, records as JSON (`json_to_recordset`) — because psycopg adapts a Python list
+element by element in Python (~40 µs per thousand values), and a step sends thousands.
+
+- `move_agents` writes only the agents whose place or position changed (one UPDATE): a game
+  reports everyone every step, most of whom did not move, and an unchanged row rewritten is a
+  dead tuple for vacuum and a new entry in every index of `agents`.
+- `last_observations` reads, per (agent, subject) perceived, the latest observation of that
+  subject (for `perception.unseen`) — one probe of `ix_memories_agent_subject_latest` per pair.
+- `current_actions` reads each agent's deepest live plan covering now from plans that started
+  within a day (no plan item lasts longer: an outline spans 24 hours), each level a range of
+  `ix_plans_agent_level_start`, so the read does not grow with the agent's history.
+- `utterances_in_progress` reads only the lines said in the last line's time
+  (`ix_utterances_spoken_at`), not every line the agents ever said.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,8 +32,8 @@ from sqlalchemy.orm import Session
 
 from cognition.perception import Observed, subject_key
 from cognition.types import NewMemory
-from db.models import Agent, Conversation, Memory, Plan, Utterance
-from db.queries.plans import LEVEL_DEPTH
+from db.models import Agent, Plan
+from db.queries.plans import LEVEL_DEPTH, PLAN_REACH
 
 
 @dataclass(frozen=True)
@@ -28,94 +43,29 @@ class Whereabouts:
     position: dict[str, Any] | None
 
 
-def known_agent_places(
-    session: Session, world_id: uuid.UUID, ids: Sequence[uuid.UUID]
-) -> dict[uuid.UUID, str | None]:
-    """The agents among `ids` that exist in the world, with where each stood before this step."""
-    query = sa.select(Agent.id, Agent.place).where(Agent.world_id == world_id, Agent.id.in_(ids))
-    return {agent_id: place for agent_id, place in session.execute(query)}
-
-
 @dataclass(frozen=True)
 class Move:
+    """An agent whose place changed in this step (for the `agents_moved` event)."""
+
     agent_id: uuid.UUID
     name: str
     place: str
     previous: str | None
 
 
-MOVE_AGENTS = sa.text(
-    "UPDATE agents AS a SET place = v.place "
-    "FROM unnest(CAST(:ids AS uuid[]), CAST(:places AS text[])) AS v(id, place) "
-    "JOIN agents AS before ON before.id = v.id "
-    "WHERE a.id = v.id AND a.place IS DISTINCT FROM v.place "
-    "RETURNING a.id, a.name, v.place, before.place AS previous"
-)
+@dataclass(frozen=True)
+class Current:
+    """An agent's current action: its deepest live plan item covering now."""
 
-
-def move_agents(session: Session, moves: Sequence[Whereabouts]) -> list[Move]:
-    """Record where the game says each agent is (only the fields it sent), and return the
-    agents whose place changed: one statement for places (an agent that stayed is not
-    written), one executemany for positions."""
-    moves = sorted(moves, key=lambda m: m.agent_id)  # agents are locked in id order everywhere
-    placed = [m for m in moves if m.place is not None]
-    moved: list[Move] = []
-    if placed:
-        params = {"ids": [m.agent_id for m in placed], "places": [m.place for m in placed]}
-        moved = [Move(*row) for row in session.execute(MOVE_AGENTS, params)]
-    positions = [
-        {"id": m.agent_id, "position": m.position} for m in moves if m.position is not None
-    ]
-    if positions:
-        session.execute(sa.update(Agent), positions)
-    return moved
-
-
-def last_observations(
-    session: Session, agent_ids: Sequence[uuid.UUID], subjects: Sequence[str]
-) -> dict[tuple[uuid.UUID, str], Observed]:
-    """Each agent's last observation of each subject, keyed by (agent, `subject_key`), as
-    `perception.unseen` reads them to leave repeats out. One query for the batch."""
-    if not agent_ids or not subjects:
-        return {}
-    query = (
-        sa.select(Memory.agent_id, Memory.subject, Memory.predicate, Memory.object)
-        .add_columns(Memory.description)
-        .where(
-            Memory.agent_id.in_(agent_ids),
-            Memory.subject.in_(sorted(set(subjects))),
-            Memory.kind == "observation",
-        )
-        .order_by(Memory.agent_id, Memory.subject, Memory.created_at.desc(), Memory.id.desc())
-        .distinct(Memory.agent_id, Memory.subject)
-    )
-    return {
-        (r.agent_id, subject_key(r.subject)): NewMemory(
-            description=r.description, subject=r.subject, predicate=r.predicate, object=r.object
-        )
-        for r in session.execute(query)
-    }
-
-
-def current_leaves(at: datetime, *where: sa.ColumnElement[bool]) -> sa.Select[Plan]:
-    """The deepest live plan covering `at` of each agent matching `where`: an agent's current
-    action, the one rule every reader of "what is X doing now" shares."""
-    depth = sa.case(LEVEL_DEPTH, value=Plan.level)
-    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
-    return (
-        sa.select(Plan)
-        .where(Plan.status != "superseded", Plan.start <= at, ends > at, *where)
-        .order_by(Plan.agent_id, depth.desc(), Plan.start.desc(), Plan.id.desc())
-        .distinct(Plan.agent_id)
-    )
-
-
-def current_actions(
-    session: Session, agent_ids: Sequence[uuid.UUID], at: datetime
-) -> dict[uuid.UUID, Plan]:
-    """Each agent's deepest live plan covering `at`, in one query."""
-    query = current_leaves(at, Plan.agent_id.in_(agent_ids))
-    return {plan.agent_id: plan for plan in session.scalars(query)}
+    id: int
+    agent_id: uuid.UUID
+    level: str
+    description: str
+    location: str | None
+    emoji: str | None
+    object_state: str | None
+    start: datetime
+    end: datetime
 
 
 @dataclass(frozen=True)
@@ -126,36 +76,156 @@ class Speech:
     spoken_at: datetime
 
 
+_KNOWN = sa.text("SELECT id FROM agents WHERE world_id = :world AND id = ANY(CAST(:ids AS uuid[]))")
+
+
+def id_array(ids: Sequence[uuid.UUID]) -> str:
+    """A uuid[] literal (uuids need no quoting)."""
+    return "{" + ",".join(map(str, ids)) + "}"
+
+
+def known_agent_ids(
+    session: Session, world_id: uuid.UUID, ids: Sequence[uuid.UUID]
+) -> set[uuid.UUID]:
+    return set(session.scalars(_KNOWN, {"world": world_id, "ids": id_array(ids)}))
+
+
+def agent_names(session: Session, world_id: uuid.UUID) -> dict[uuid.UUID, str]:
+    """Every agent of the world by id (perception asks whether a subject is an agent)."""
+    query = sa.select(Agent.id, Agent.name).where(Agent.world_id == world_id)
+    return {agent_id: name for agent_id, name in session.execute(query)}
+
+
+_MOVE = sa.text("""
+WITH v AS (
+       SELECT * FROM json_to_recordset(CAST(:moves AS json))
+           AS v(id uuid, place text, position jsonb)
+     ),
+     moving AS (
+       SELECT a.id, a.place AS previous FROM agents AS a JOIN v ON v.id = a.id
+        WHERE (v.place IS NOT NULL AND a.place IS DISTINCT FROM v.place)
+           OR (v.position IS NOT NULL AND a.position IS DISTINCT FROM v.position)
+        ORDER BY a.id
+          FOR NO KEY UPDATE OF a
+     )
+UPDATE agents AS a
+   SET place = COALESCE(v.place, a.place),
+       position = COALESCE(v.position, a.position)
+  FROM v JOIN moving ON moving.id = v.id
+ WHERE a.id = v.id
+RETURNING a.id, a.name, v.place, moving.previous
+""")
+"""Rows are locked in id order first, as every writer of many agents does (enrichment's
+accumulator, the sweep's action markers), so concurrent ones wait instead of deadlocking."""
+
+
+def move_agents(session: Session, moves: Sequence[Whereabouts]) -> list[Move]:
+    """Record where the game says each agent is (only the fields it sent; unchanged rows are
+    not written), in one statement; returns the agents whose place changed."""
+    sent = [m for m in moves if m.place is not None or m.position is not None]
+    if not sent:
+        return []
+    records = [{"id": str(m.agent_id), "place": m.place, "position": m.position} for m in sent]
+    rows = session.execute(_MOVE, {"moves": json.dumps(records)}).all()
+    return [Move(*row) for row in rows if row[2] is not None and row[2] != row[3]]
+
+
+_LAST_OBSERVED = sa.text("""
+SELECT p.i, latest.subject, latest.predicate, latest.object, latest.description
+  FROM json_to_recordset(CAST(:pairs AS json)) AS p(i integer, agent_id uuid, subject text)
+ CROSS JOIN LATERAL (
+       SELECT m.subject, m.predicate, m.object, m.description FROM memories AS m
+        WHERE m.agent_id = p.agent_id AND m.subject = p.subject AND m.kind = 'observation'
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 1) AS latest
+""")
+
+
+def last_observations(
+    session: Session, pairs: Sequence[tuple[uuid.UUID, str]]
+) -> dict[tuple[uuid.UUID, str], Observed]:
+    """Each agent's last observation of each subject asked, keyed by (agent, `subject_key`),
+    as `perception.unseen` reads them to leave repeats out (pairs never observed are absent).
+    One statement for the batch."""
+    unique = list(dict.fromkeys((agent, subject) for agent, subject in pairs if subject))
+    if not unique:
+        return {}
+    records = [{"i": i, "agent_id": str(a), "subject": s} for i, (a, s) in enumerate(unique)]
+    rows = session.execute(_LAST_OBSERVED, {"pairs": json.dumps(records)}).all()
+    return {
+        (unique[i][0], subject_key(subject)): NewMemory(
+            description=description, subject=subject, predicate=predicate, object=state
+        )
+        for i, subject, predicate, state, description in rows
+    }
+
+
+def current_leaves(at: datetime, *where: sa.ColumnElement[bool]) -> sa.Select[Plan]:
+    """The deepest live plan covering `at` of each agent matching `where`, as a query to
+    compose (occupancy joins it): the same rule `current_actions` reads in one statement."""
+    depth = sa.case(LEVEL_DEPTH, value=Plan.level)
+    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
+    return (
+        sa.select(Plan)
+        .where(Plan.status != "superseded", Plan.start <= at, ends > at, *where)
+        .where(Plan.start >= at - PLAN_REACH)
+        .order_by(Plan.agent_id, depth.desc(), Plan.start.desc(), Plan.id.desc())
+        .distinct(Plan.agent_id)
+    )
+
+
+_CURRENT = sa.text("""
+SELECT DISTINCT ON (p.agent_id)
+       p.id, p.agent_id, p.level, p.description, p.location, p.emoji, p.object_state, p.start,
+       p.start + make_interval(mins => p.duration_min) AS "end"
+  FROM plans AS p
+ WHERE p.agent_id = ANY(CAST(:ids AS uuid[])) AND p.level IN ('day', 'hour', 'task')
+   AND p.status <> 'superseded'
+   AND p.start >= :reach AND p.start <= :at
+   AND p.start + make_interval(mins => p.duration_min) > :at
+ ORDER BY p.agent_id, CASE p.level WHEN 'task' THEN 2 WHEN 'hour' THEN 1 ELSE 0 END DESC,
+          p.start DESC, p.id DESC
+""")
+
+
+def current_actions(
+    session: Session, agent_ids: Sequence[uuid.UUID], at: datetime
+) -> dict[uuid.UUID, Current]:
+    """Each agent's deepest live plan covering `at` (later start, then higher id, breaks
+    ties), in one query."""
+    if not agent_ids:
+        return {}
+    params = {"ids": id_array(agent_ids), "at": at, "reach": at - PLAN_REACH}
+    rows = session.execute(_CURRENT, params).all()
+    return {row[1]: Current(*tuple(row)) for row in rows}
+
+
+_LINES_NOW = sa.text("""
+SELECT DISTINCT ON (c.id)
+       c.id, c.initiator_id, c.partner_agent_id, u.text, u.spoken_at,
+       COALESCE(speaker.name, u.speaker_player) AS speaker
+  FROM utterances AS u
+  JOIN conversations AS c ON c.id = u.conversation_id
+  LEFT JOIN agents AS speaker ON speaker.id = u.speaker_agent_id
+ WHERE u.spoken_at <= :now AND u.spoken_at > :since
+   AND (c.initiator_id = ANY(CAST(:ids AS uuid[]))
+        OR c.partner_agent_id = ANY(CAST(:ids AS uuid[])))
+ ORDER BY c.id, u.seq DESC
+""")
+
+
 def utterances_in_progress(
     session: Session, agent_ids: Sequence[uuid.UUID], *, now: datetime, line: timedelta
 ) -> dict[uuid.UUID, Speech]:
     """The line each agent is saying or hearing at `now`: one said at most a line's time ago
     in a conversation it takes part in (lines take game time, so a conversation's lines
-    show one after another as the clock moves)."""
-    speaker = sa.func.coalesce(Agent.name, Utterance.speaker_player)
-    latest = (
-        sa.select(
-            Conversation.id,
-            Conversation.initiator_id,
-            Conversation.partner_agent_id,
-            Utterance.text,
-            Utterance.spoken_at,
-            speaker.label("speaker"),
-        )
-        .join(Utterance, Utterance.conversation_id == Conversation.id)
-        .outerjoin(Agent, Agent.id == Utterance.speaker_agent_id)
-        .where(Utterance.spoken_at <= now, Utterance.spoken_at > now - line)
-        .where(
-            sa.or_(
-                Conversation.initiator_id.in_(agent_ids),
-                Conversation.partner_agent_id.in_(agent_ids),
-            )
-        )
-        .order_by(Conversation.id, Utterance.seq.desc())
-        .distinct(Conversation.id)
-    )
+    show one after another as the clock moves). `ix_utterances_spoken_at` keeps the read to
+    the lines of the last moments, however long the world has talked."""
+    if not agent_ids:
+        return {}
+    params = {"now": now, "since": now - line, "ids": id_array(agent_ids)}
     wanted, found = set(agent_ids), dict[uuid.UUID, Speech]()
-    for row in session.execute(latest):
+    for row in session.execute(_LINES_NOW, params).all():
         speech = Speech(row.id, row.speaker, row.text, row.spoken_at)
         for agent_id in (row.initiator_id, row.partner_agent_id):
             if agent_id in wanted and agent_id not in found:

@@ -12,6 +12,7 @@ from service.routes import (
     inner_voice,
     interview,
     memories,
+    metrics,
     personas,
     places,
     plans,
@@ -38,4 +39,5 @@ ROUTERS: list[APIRouter] = [
     personas.router,
     inner_voice.router,
     events.router,
+    metrics.router,
 ]

@@ -7,28 +7,31 @@ perceives an object learns it in that state (`db.queries.places`)."""
 
 from __future__ import annotations
 
+import json
 import uuid
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
 
-from cognition.perception import canonical_subject, new_observation, unseen
+from cognition.perception import canonical_subject, new_observation, subject_key, unseen
 from cognition.types import MemorySource, NewMemory
-from db.models import Plan
 from db.queries.agents import list_agents
 from db.queries.events import emit, last_event_id
-from db.queries.memories import add_for_agents
+from db.queries.memories import insert_for_agents
 from db.queries.places import learn_arrivals, learn_sightings
-from db.queries.plans import end_of
 from db.queries.reactions import candidates as reaction_candidates
 from db.queries.step import (
+    Current,
     Move,
+    Speech,
     Whereabouts,
+    agent_names,
     current_actions,
-    known_agent_places,
+    known_agent_ids,
     last_observations,
     move_agents,
     utterances_in_progress,
@@ -44,7 +47,6 @@ from service.schemas.step import (
     ActionsPage,
     AgentAction,
     AgentDoing,
-    AgentNow,
     AgentStep,
     Perceived,
     SpeechRead,
@@ -62,41 +64,62 @@ def step(
     session: SessionDep,
     settings: SettingsDep,
     request: Request,
-) -> StepResponse:
-    before = _validated(session, world.id, body.agents)
-    ids = list(before)
+) -> Response:
+    ids = _validated_ids(session, world.id, body.agents)
     now = game_now(world)
     moved = move_agents(
         session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents]
     )
-    _learn_places(session, world.id, body.agents, before=before, now=now)
-    observations = _new_observations(session, body.agents)
-    stored = add_for_agents(session, world_id=world.id, items=observations, now=now)
+    _learn_places(session, world.id, body.agents, moved=moved, now=now)
+    observations, before = _new_observations(session, body.agents)
+    stored = insert_for_agents(session, world_id=world.id, items=observations, now=now)
     to_decide = reaction_candidates(
-        session, world_id=world.id, memories=stored, focal=not settings.paper
+        session,
+        world_id=world.id,
+        memories=stored,
+        focal=not settings.paper,
+        names=agent_names(session, world.id) if stored else {},
+        states_before={m.id: state for m, state in zip(stored, before, strict=True)},
     )
     if moved:
         emit(session, world_id=world.id, type="agents_moved", payload=_moves(moved))
     session.commit()
     enqueue_enrichment(request.app.state.celery, [m.id for m in stored])
     enqueue_reactions(request.app.state.celery, to_decide)
-    counts = {agent_id: 0 for agent_id in ids}
-    for agent_id, _ in observations:
-        counts[agent_id] += 1
+    counts = Counter(m.agent_id for m in stored)
     actions = current_actions(session, ids, now)
     speech = utterances_in_progress(session, ids, now=now, line=_line(settings))
-    return StepResponse(
-        now=now,
-        agents=[
-            AgentNow(
-                agent_id=agent_id,
-                action=_action(actions.get(agent_id)),
-                utterance=_speech(speech.get(agent_id)),
-                stored=counts[agent_id],
-            )
-            for agent_id in ids
-        ],
-    )
+    return _step_answer(now, ids, actions, speech, counts)
+
+
+def _step_answer(
+    now: datetime,
+    ids: Sequence[uuid.UUID],
+    actions: Mapping[uuid.UUID, Current],
+    speech: Mapping[uuid.UUID, Speech],
+    counts: Mapping[uuid.UUID, int],
+) -> Response:
+    """`StepResponse` as JSON, written directly: a thousand agents' answers as pydantic models,
+    validated again and serialised by FastAPI, cost more than the step's SQL."""
+    agents = []
+    for agent_id in ids:
+        plan, line = actions.get(agent_id), speech.get(agent_id)
+        agents.append({
+            "agent_id": str(agent_id),
+            "action": None if plan is None else {
+                "plan_id": plan.id, "level": plan.level, "description": plan.description,
+                "location": plan.location, "emoji": plan.emoji,
+                "object_state": plan.object_state, "start": plan.start.isoformat(),
+                "end": plan.end.isoformat(),
+            },
+            "utterance": None if line is None else {
+                "conversation_id": line.conversation_id, "speaker": line.speaker,
+                "text": line.text, "spoken_at": line.spoken_at.isoformat(),
+            },
+            "stored": counts.get(agent_id, 0),
+        })  # fmt: skip
+    body = json.dumps({"now": now.isoformat(), "agents": agents}, ensure_ascii=False)
+    return Response(body.encode(), media_type="application/json")
 
 
 @router.get(
@@ -162,13 +185,12 @@ def _agent_position(values: list[object]) -> tuple[datetime, uuid.UUID]:
     return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
 
 
-def _validated(
+def _validated_ids(
     session: Session, world_id: uuid.UUID, agents: Sequence[AgentStep]
-) -> dict[uuid.UUID, str | None]:
-    """All or nothing: one unknown or repeated agent rejects the batch before any write.
-    Returns where each agent stood before this step, in the batch's order."""
+) -> list[uuid.UUID]:
+    """All or nothing: one unknown or repeated agent rejects the batch before any write."""
     ids = [a.agent_id for a in agents]
-    known = known_agent_places(session, world_id, ids)
+    known = known_agent_ids(session, world_id, ids)
     seen: set[uuid.UUID] = set()
     for index, agent_id in enumerate(ids):
         if agent_id not in known:
@@ -186,7 +208,7 @@ def _validated(
                 field=f"body.agents.{index}.agent_id",
             )
         seen.add(agent_id)
-    return {agent_id: known[agent_id] for agent_id in ids}
+    return ids
 
 
 def _learn_places(
@@ -194,14 +216,14 @@ def _learn_places(
     world_id: uuid.UUID,
     agents: Sequence[AgentStep],
     *,
-    before: dict[uuid.UUID, str | None],
+    moved: Sequence[Move],
     now: datetime,
 ) -> None:
     """What each agent sees where it arrived, and the objects it perceived in their state."""
     arrivals = [
-        (a.agent_id, a.place)
-        for a in agents
-        if a.place is not None and _moved(before[a.agent_id], a.place)
+        (m.agent_id, m.place)
+        for m in moved
+        if canonical_subject(m.place) != canonical_subject(m.previous or "")
     ]
     learn_arrivals(session, world_id=world_id, arrivals=arrivals, at=now)
     sightings = [
@@ -211,11 +233,6 @@ def _learn_places(
         if p.kind == "object" and p.subject and p.state
     ]
     learn_sightings(session, world_id=world_id, sightings=sightings, at=now)
-
-
-def _moved(before: str | None, reported: str) -> bool:
-    """Whether the game reports the agent somewhere it was not (spelling aside)."""
-    return canonical_subject(reported) != canonical_subject(before or "")
 
 
 def observation(seen: Perceived) -> NewMemory:
@@ -228,16 +245,24 @@ def observation(seen: Perceived) -> NewMemory:
 
 def _new_observations(
     session: Session, agents: Sequence[AgentStep]
-) -> list[tuple[uuid.UUID, NewMemory]]:
-    """Perceptions as memories, minus repeats (`perception.unseen`): the same subject in the
-    same state as the agent last observed it, in the stream or earlier in this batch."""
+) -> tuple[list[tuple[uuid.UUID, NewMemory]], list[str | None]]:
+    """Perceptions as memories, minus repeats (`perception.unseen`: the same subject in the
+    same state as the agent last observed it, in the stream or earlier in this batch), and for
+    each the state its subject was last seen in (None: never, or no subject)."""
     perceived = [(a.agent_id, observation(seen)) for a in agents for seen in a.perceived]
-    subjects = [m.subject for _, m in perceived if m.subject]
-    last = last_observations(session, [a.agent_id for a in agents], subjects)
-    return unseen(perceived, last)
+    last = last_observations(session, [(i, m.subject) for i, m in perceived if m.subject])
+    fresh = unseen(perceived, dict(last))
+    before: list[str | None] = []
+    for agent_id, memory in fresh:
+        key = (agent_id, subject_key(memory.subject or ""))
+        previous = last.get(key) if memory.subject else None
+        before.append(previous.object if previous is not None else None)
+        if memory.subject:
+            last[key] = memory
+    return fresh, before
 
 
-def _action(plan: Plan | None) -> ActionRead | None:
+def _action(plan: Current | None) -> ActionRead | None:
     if plan is None:
         return None
     return ActionRead(
@@ -248,7 +273,7 @@ def _action(plan: Plan | None) -> ActionRead | None:
         emoji=plan.emoji,
         object_state=plan.object_state,
         start=plan.start,
-        end=end_of(plan),
+        end=plan.end,
     )
 
 

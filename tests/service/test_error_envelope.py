@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import io
+import json
+import logging
+import re
+from collections.abc import Iterator
+
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field
 
 from cognition.errors import AgentNotFound, InvalidInput
+from db.logs import ContextFilter, JsonFormatter
 from db.settings import Settings
 from service.app import create_app
 from service.errors import ApiError
@@ -37,10 +45,11 @@ def app(settings: Settings) -> FastAPI:
     return app
 
 
-def _error(response: object) -> dict[str, object]:
-    body = response.json()  # type: ignore[attr-defined]
+def _error(response: httpx.Response) -> dict[str, object]:
+    body = response.json()
     assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message", "details"}
+    assert set(body["error"]) == {"code", "message", "details", "request_id"}
+    assert body["error"]["request_id"] == response.headers["x-request-id"]
     return body["error"]  # type: ignore[no-any-return]
 
 
@@ -72,13 +81,53 @@ def test_domain_errors_map_to_statuses(app: FastAPI, name: str, status: int, cod
     assert _error(response)["code"] == code
 
 
-def test_a_bug_is_an_opaque_500(app: FastAPI) -> None:
+@pytest.fixture
+def json_log() -> Iterator[io.StringIO]:
+    """The access and error loggers written as `HEARTH_LOG_FORMAT=json` writes them."""
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JsonFormatter())
+    handler.addFilter(ContextFilter())
+    loggers = [logging.getLogger(name) for name in ("hearth.access", "service.errors")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+    yield out
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def test_a_bug_is_an_opaque_500_logged_with_the_request_id(
+    app: FastAPI, json_log: io.StringIO
+) -> None:
     response = TestClient(app, raise_server_exceptions=False).post(
         "/probe", json={"name": "boom", "count": 1}
     )
     assert response.status_code == 500
     error = _error(response)
     assert error["code"] == "internal_error" and "a bug" not in str(error["message"])
+    lines = [json.loads(line) for line in json_log.getvalue().splitlines()]
+    [failure] = [line for line in lines if line["logger"] == "service.errors"]
+    assert failure["level"] == "error" and "RuntimeError: a bug" in failure["exception"]
+    assert failure["request_id"] == error["request_id"]
+    [access] = [line for line in lines if line["logger"] == "hearth.access"]
+    assert access["request_id"] == error["request_id"]
+    assert (access["route"], access["status"], access["method"]) == ("/probe", 500, "POST")
+
+
+def test_the_callers_request_id_is_kept_and_a_bad_one_replaced(app: FastAPI) -> None:
+    client = TestClient(app)
+    kept = client.post("/probe", json={}, headers={"X-Request-ID": "game-7f3a:step.12"})
+    assert kept.headers["x-request-id"] == "game-7f3a:step.12"
+    assert _error(kept)["request_id"] == "game-7f3a:step.12"
+    for bad in ("two words", "x" * 65, "<script>"):
+        replaced = client.post("/probe", json={}, headers={"X-Request-ID": bad})
+        assert re.fullmatch(r"[0-9a-f]{32}", replaced.headers["x-request-id"])
+    ok = client.post("/probe", json={"name": "fine", "count": 1})
+    assert ok.status_code == 200 and re.fullmatch(r"[0-9a-f]{32}", ok.headers["x-request-id"])
+    assert ok.headers["x-request-id"] != replaced.headers["x-request-id"]
 
 
 def test_unknown_route_and_method(app: FastAPI) -> None:

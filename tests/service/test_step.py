@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.types import PlanItem, PlanLevel
 from db.models import Agent, Conversation, Memory, Utterance
 from db.queries.plans import save_items
+from service.schemas.step import StepResponse
 from tests.service.conftest import make_world
 from tests.service.maps import events, url
 
@@ -87,6 +88,8 @@ def test_step_moves_agents_stores_perceptions_and_answers_actions(
     )
     assert response.status_code == 200, response.json()
     body = response.json()
+    # written as JSON directly, the answer is exactly what the declared schema serialises
+    assert StepResponse.model_validate(body).model_dump(mode="json") == body
     assert body["now"] == "2023-02-13T12:00:00"
     by_id = {a["agent_id"]: a for a in body["agents"]}
     action = by_id[str(rosa)]["action"]
@@ -197,6 +200,7 @@ def test_step_reports_the_line_being_spoken(
     at = {"set": NOON.isoformat()}
     client.post(f"/v1/worlds/{world['id']}/clock", json=at, headers=world["headers"])
     body = _step(client, world, [{"agent_id": str(rosa)}, {"agent_id": str(tomas)}]).json()
+    assert StepResponse.model_validate(body).model_dump(mode="json") == body
     lines = {a["agent_id"]: a["utterance"] for a in body["agents"]}
     assert lines[str(rosa)]["speaker"] == "Tomas"
     assert lines[str(rosa)]["text"] == lines[str(tomas)]["text"] == "Hello Rosa, how is the cafe?"

@@ -24,7 +24,7 @@ from workers.runtime import Runtime, set_runtime
 from workers.tasks.conversations import converse, converse_turn, end_conversation
 from workers.tasks.memories import enrich_memories, enrich_world
 from workers.tasks.plans import decompose, plan_day
-from workers.tasks.reactions import decide_reaction
+from workers.tasks.reactions import decide_reaction, decide_reactions
 from workers.tasks.reflections import reflect
 from workers.tasks.summaries import summarize
 
@@ -33,6 +33,7 @@ TASKS: dict[str, Callable[..., Any]] = {
     "hearth.plan_day": plan_day,
     "hearth.decompose": decompose,
     "hearth.decide_reaction": decide_reaction,
+    "hearth.decide_reactions": decide_reactions,
     "hearth.converse": converse,
     "hearth.converse_turn": converse_turn,
     "hearth.end_conversation": end_conversation,

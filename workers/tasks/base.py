@@ -22,6 +22,9 @@ RETRY_POLICY = {
     "retry_backoff_max": 300,
     "retry_jitter": True,
     "max_retries": 5,
+    "ignore_result": True,
 }
 """Keyword arguments for `@app.task`: a task that fails transiently retries at most 5 times,
-waiting 1, 2, 4 … up to 300 s (jittered); anything else fails at once."""
+waiting 1, 2, 4 … up to 300 s (jittered); anything else fails at once. Results are not stored:
+a job's outcome is its rows (and its metrics), and storing a result that nobody reads cost a
+Redis write per job."""

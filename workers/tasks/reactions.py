@@ -24,18 +24,32 @@ from db.queries.events import emit
 from db.queries.plans import current_action
 from db.queries.relationships import recent_views, set_relationship
 from db.queries.schedule import due_for_agent
+from workers.runtime import get_runtime
 from workers.tasks.base import RETRY_POLICY
 from workers.tasks.conversations import CONVERSE, converse_key
 from workers.tasks.plans import DECOMPOSE, decompose_key
 from workers.tasks.scope import AgentScope, agent_scope
 
 DECIDE_REACTION = "hearth.decide_reaction"
+DECIDE_REACTIONS = "hearth.decide_reactions"
 RELATIONSHIP_FRESHNESS = DEFAULT_MAX_AGE_HOURS * HOUR
 """A view of someone formed within a game day stands in for asking the Mind again."""
 
 
 def decide_key(agent_id: object, memory_id: int) -> str:
     return f"decide_reaction:{agent_id}:{memory_id}"
+
+
+@shared_task(name=DECIDE_REACTIONS, **RETRY_POLICY)
+def decide_reactions(pairs: list[tuple[str, int]]) -> int:
+    """A step's decisions, sent by the API as one message (a message per decision would put
+    dozens of broker round trips on the game's hot path): one `hearth.decide_reaction` job
+    each, under its key. Returns how many were sent."""
+    dispatch = get_runtime().dispatch
+    return sum(
+        dispatch.send(DECIDE_REACTION, [agent_id, memory_id], key=decide_key(agent_id, memory_id))
+        for agent_id, memory_id in pairs
+    )
 
 
 @shared_task(name=DECIDE_REACTION, **RETRY_POLICY)

@@ -40,7 +40,7 @@ STALE_CONVERSATION = timedelta(hours=1)
 """Game time after which a still-open agent conversation is taken to have lost its jobs."""
 
 
-@shared_task(name="hearth.sweep_worlds", **RETRY_POLICY)
+@shared_task(name="hearth.sweep_worlds", **(RETRY_POLICY | {"ignore_result": False}))
 def sweep_worlds() -> dict[str, int]:
     runtime = get_runtime()
     due: list[AgentDue] = []

@@ -1,4 +1,4 @@
-"""Typed errors mirroring the API's envelope `{"error": {"code", "message", "details"}}`.
+"""Typed errors mirroring the API's envelope `{"error": {"code", "message", "details", …}}`.
 
 HearthError               anything the server refused, or no answer at all
 ├── BadRequest            400
@@ -22,7 +22,8 @@ import httpx
 
 
 class HearthError(Exception):
-    """`status` is the HTTP status (0 when there was no answer); `details` lists field errors."""
+    """`status` is the HTTP status (0 when there was no answer); `details` lists field errors;
+    `request_id` finds the server's log lines of the request."""
 
     def __init__(
         self,
@@ -31,10 +32,12 @@ class HearthError(Exception):
         status: int = 0,
         code: str = "error",
         details: list[dict[str, Any]] | None = None,
+        request_id: str | None = None,
     ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.details: list[dict[str, Any]] = details or []
+        self.request_id = request_id
 
     @property
     def fields(self) -> list[str]:
@@ -97,7 +100,9 @@ def error_for(response: httpx.Response) -> HearthError:
     kind = BY_STATUS.get(response.status_code)
     if kind is None:
         kind = ServerError if response.status_code >= 500 else HearthError
-    return kind(message, status=response.status_code, code=code, details=details)
+    request_id = response.headers.get("x-request-id")
+    return kind(message, status=response.status_code, code=code, details=details,
+                request_id=request_id)  # fmt: skip
 
 
 def _envelope(response: httpx.Response) -> tuple[str, str, list[dict[str, Any]]]:

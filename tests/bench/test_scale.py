@@ -1,0 +1,53 @@
+"""`python -m bench.scale` end to end with a handful of agents for a game hour: it launches the
+stack, plays the town through the API and writes its figures, read from `/metrics`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.scale_town import generate
+from tests.conftest import REPO
+
+REQUIRED = {"wall_s", "step_p50_ms", "step_p99_ms", "agents_without_action"}
+
+
+def test_the_town_is_the_same_for_a_seed_and_fits_the_map_limit() -> None:
+    town = generate(1000, seed=3)
+    assert town == generate(1000, seed=3) and town != generate(1000, seed=4)
+    names = [p["name"] for p in town.personas]
+    assert len(set(names)) == 1000
+
+    def places(nodes: list[dict[str, object]]) -> int:
+        return sum(1 + places(n.get("children", [])) for n in nodes)  # type: ignore[arg-type]
+
+    assert 2000 < places(town.map) <= 5000
+    known = {area["name"] for area in town.map}
+    assert all(p["known_places"][-1].split(":")[0] in known for p in town.personas)
+
+
+@pytest.mark.worker
+def test_bench_scale_runs_a_small_town_and_writes_its_figures(tmp_path: Path) -> None:
+    out = tmp_path / "scale.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.scale", "--agents", "5", "--hours", "1", "--minutes",
+         "0.25", "--step-interval", "0.5", "--json", str(out)],
+        cwd=REPO, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert figures.keys() >= REQUIRED
+    assert figures["agents"] == 5 and figures["steps"] >= 5
+    assert 0 < figures["step_p50_ms"] <= figures["step_p99_ms"]
+    assert figures["server_step_p50_ms"] is not None  # the API's histogram, from /metrics
+    assert figures["agents_without_action"] == 0
+    assert figures["agents_never_planned"] < figures["agents"]  # the workers planned
+    assert {"hearth.summarize", "hearth.plan_day"} <= figures["jobs_by_task"].keys()
+    assert figures["database_bytes"] > 0
+    roles = {p["role"] for p in figures["peak_memory"]}
+    assert {"api", "worker-fast", "worker-slow", "beat", "postgres", "redis"} <= roles
+    assert "bench: " in run.stderr and "wall time" in run.stdout  # progress, then the report
