@@ -143,7 +143,7 @@ def _minds(
     )  # fmt: skip
     hiro = agent["Hiro Tanaka"]
     seed.conversation(
-        session, world_id=world_id, initiator=hiro, partner=tomas, at=_at("09:33"),
+        session, world_id=world_id, initiator=hiro, partner=tomas, at=_at("09:34"),
         topic="the party", ended=False, lines=[
             (hiro, "Are you going to Junie's party tonight?"),
             (tomas, "Of course! I'm hanging the paper hearts at noon."),

@@ -144,8 +144,11 @@ def test_agent_page_memories_and_evidence_level_by_level(
     page.get_by_label("reflection").uncheck()
     page.get_by_label("Text contains").fill("ESPRESSO")
     page.get_by_role("button", name="Filter").click()
-    expect(rows).to_have_count(2)
-    expect(rows.first).to_contain_text("the espresso machine is brewing")
+    # the two morning memories and the seed memory of her relationship with Tomas, newest first
+    expect(rows).to_have_count(3)
+    for row in range(3):
+        expect(rows.nth(row)).to_contain_text(re.compile("espresso", re.IGNORECASE))
+    expect(rows.nth(1)).to_contain_text("the espresso machine is brewing")
 
 
 def test_search_explains_each_score(
