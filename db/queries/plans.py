@@ -10,12 +10,12 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from cognition.planning import lay_outline
-from cognition.schedule import ends_at
 from cognition.types import Granularity, PlanItem, PlanLevel
 from db import locks
 from db.models import Agent, Plan
@@ -27,15 +27,36 @@ matter now start within a day of it."""
 LEVEL_DEPTH = {PlanLevel.DAY.value: 0, PlanLevel.HOUR.value: 1, PlanLevel.TASK.value: 2}
 
 
-def end_of(plan: Plan) -> datetime:
-    return plan.start + timedelta(minutes=plan.duration_min)
+def current_leaves(
+    at: datetime, *where: sa.ColumnElement[bool], columns: Sequence[Any] = (Plan,)
+) -> sa.Select[Any]:
+    """What an agent is doing at `at`, the one rule: its deepest live plan covering `at` — a
+    task if its hour chunk was decomposed, else the hour chunk, else the day item; a later
+    start, then a higher id (the newer row of a re-plan), breaks a tie. One row per agent
+    matching `where` (`columns` of it), as a query to run or compose: the step, the sweep,
+    the plan route, occupancy and the operator's figures all read it. Only plans that
+    started within `PLAN_REACH` are read, each level a range of `ix_plans_agent_level_start`,
+    so the read does not grow with an agent's history."""
+    depth = sa.case(LEVEL_DEPTH, value=Plan.level)
+    return (
+        sa.select(*columns)
+        .where(Plan.level.in_(list(LEVEL_DEPTH)), Plan.status != "superseded", *where)
+        .where(Plan.start >= at - PLAN_REACH, Plan.start <= at, Plan.end > at)
+        .order_by(Plan.agent_id, depth.desc(), Plan.start.desc(), Plan.id.desc())
+        .distinct(Plan.agent_id)
+    )
+
+
+def current_action(session: Session, *, agent_id: uuid.UUID, at: datetime) -> Plan | None:
+    """One agent's current action (`current_leaves`)."""
+    return session.scalars(current_leaves(at, Plan.agent_id == agent_id)).first()
 
 
 def status_at(plan: Plan, now: datetime) -> str:
     """superseded (stored) | done | active | planned, by the game clock."""
     if plan.status == "superseded":
         return "superseded"
-    if end_of(plan) <= now:
+    if plan.end <= now:
         return "done"
     return "active" if plan.start <= now else "planned"
 
@@ -69,7 +90,7 @@ def live_plans(
     query = (
         sa.select(Plan)
         .where(Plan.agent_id == agent_id, Plan.status != "superseded", Plan.start < end)
-        .where(Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min) > start)
+        .where(Plan.end > start)
         .order_by(Plan.start, Plan.id)
     )
     return list(session.scalars(query))
@@ -78,10 +99,9 @@ def live_plans(
 def live_from(session: Session, *, agent_id: uuid.UUID, at: datetime) -> list[Plan]:
     """Non-superseded plans of every level not over at `at`, in start order: what a re-plan
     at `at` supersedes."""
-    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
     query = (
         sa.select(Plan)
-        .where(Plan.agent_id == agent_id, Plan.status != "superseded", ends > at)
+        .where(Plan.agent_id == agent_id, Plan.status != "superseded", Plan.end > at)
         .order_by(Plan.start, Plan.id)
     )
     return list(session.scalars(query))
@@ -96,14 +116,6 @@ def supersede(session: Session, *, plan_ids: Sequence[int], replacement_id: int 
             .values(status="superseded", superseded_by=replacement_id)
             .execution_options(synchronize_session="fetch")
         )
-
-
-def current_action(session: Session, *, agent_id: uuid.UUID, at: datetime) -> Plan | None:
-    """The deepest live plan covering `at`: a task if decomposed that far, else hour, else day."""
-    covering = live_plans(session, agent_id=agent_id, start=at, end=at + timedelta(microseconds=1))
-    if not covering:
-        return None
-    return max(covering, key=lambda p: (LEVEL_DEPTH[p.level], p.start, p.id))
 
 
 def supersede_from(
@@ -162,7 +174,7 @@ def save_outline(
     if claimed is None:
         return None
     start = min([decided_at, *(i.start for i in items)])
-    end = max([decided_at, *(ends_at(i) for i in items)])
+    end = max([decided_at, *(i.end for i in items)])
     planned = live_plans(session, agent_id=agent_id, start=start, end=end)
     laid = lay_outline(
         items,

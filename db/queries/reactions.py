@@ -31,7 +31,6 @@ from cognition.schedule import outside
 from cognition.types import Decision, MemoryKind, NewMemory, PlanItem, PlanLevel
 from db.models import Agent, Conversation, Memory, Plan, ReactionDecision
 from db.queries.plans import (
-    end_of,
     live_from,
     live_plans,
     lock_tree,
@@ -274,7 +273,7 @@ def resize_span(
     changed = 0
     dropped: list[int] = []
     for row in rows:
-        row_end = end_of(row)
+        row_end = row.end
         if start <= row.start and row_end == end:
             if new_end <= row.start:
                 dropped.append(row.id)
@@ -318,7 +317,7 @@ def splice_task(
     if not hours:
         return None
     hour = max(hours, key=lambda row: (row.start, row.id))
-    end = min(item.start + timedelta(minutes=item.duration_min), end_of(hour))
+    end = min(item.end, hour.end)
     span = replace(item, duration_min=_minutes(end - item.start))
     tasks = [
         row

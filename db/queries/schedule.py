@@ -16,8 +16,9 @@ The beat sweep asks, for every agent of every running (unpaused) world at its ga
   announced (`agents.current_plan_id`), and writes back the object states those actions set
   or release (`db.queries.objects.settle_objects`), perceived by everyone in the area.
 
-Four queries per world whatever its size: worlds, agents with their bounded count of memories
-since their summary, live plan rows within a day of now, and the marker update.
+Five queries per world whatever its size: worlds, agents with their bounded count of memories
+since their summary, live plan rows within a day of now, each agent's current action (the one
+rule, `db.queries.plans.current_leaves`), and the marker update.
 """
 
 from __future__ import annotations
@@ -42,13 +43,14 @@ from db.models import Agent, Memory, Plan, World
 from db.queries.events import emit_many
 from db.queries.memories import add_for_agents
 from db.queries.objects import ActionChange, settle_objects
-from db.queries.plans import LEVEL_DEPTH, PLAN_REACH, end_of, to_item
+from db.queries.plans import PLAN_REACH, current_leaves, to_item
 from db.queries.worlds import game_now
 from db.settings import Settings
 from db.store import reflection_threshold
 
 PlanRow = Any
-"""A `plans` row as a Core row (the columns of `Plan`, read by attribute)."""
+"""A `plans` row as a Core row (the columns of `Plan` and its `end`, read by attribute)."""
+_PLAN_COLUMNS = (*Plan.__table__.c, Plan.end.label("end"))
 
 
 @dataclass
@@ -85,13 +87,14 @@ def due_in_world(session: Session, world: World, *, settings: Settings) -> World
     actions as events in the caller's transaction."""
     now = game_now(world)
     agents = _agents_with_backlog(session, world.id)
-    plans = _live_plans(session, [agent.id for agent, _ in agents], now)
+    ids = [agent.id for agent, _ in agents]
+    plans = _live_plans(session, ids, now)
     threshold = reflection_threshold(world, settings)
     due = [_agent_due(agent, since, plans[agent.id], now, threshold) for agent, since in agents]
+    current = _current_leaves(session, ids, now)
     changes = announce_actions(
-        session, world=world, agents=[a for a, _ in agents], plans=plans, now=now
+        session, world=world, agents=[a for a, _ in agents], leaves=current
     )
-    current = {agent.id: _current_leaf(plans[agent.id], now) for agent, _ in agents}
     objects = settle_objects(session, world_id=world.id, changes=changes, current=current, now=now)
     perceived = [memory for change in objects for _, memory in change.perceived]
     names = {agent.id: agent.name for agent, _ in agents}
@@ -119,13 +122,11 @@ def announce_actions(
     *,
     world: World,
     agents: Sequence[Agent],
-    plans: dict[uuid.UUID, list[PlanRow]],
-    now: datetime,
+    leaves: Mapping[uuid.UUID, PlanRow | None],
 ) -> list[ActionChange]:
     """Emit `action_changed` for agents whose current leaf changed: one conditional UPDATE of
     the markers (rows locked in id order), then one insert of events (the world's event lock
     taken last). The update is conditional, so two overlapping sweeps announce a change once."""
-    leaves = {agent.id: _current_leaf(plans[agent.id], now) for agent in agents}
     changed = {
         agent.id: agent for agent in agents if _leaf_id(leaves[agent.id]) != agent.current_plan_id
     }
@@ -204,7 +205,7 @@ def action_payload(agent: Agent, leaf: PlanRow | None) -> dict[str, object]:
         "emoji": leaf.emoji,
         "object_state": leaf.object_state,
         "start": leaf.start.isoformat(),
-        "end": end_of(leaf).isoformat(),
+        "end": leaf.end.isoformat(),
     }
 
 
@@ -213,7 +214,7 @@ def _agent_due(
 ) -> AgentDue:
     due = AgentDue(agent_id=agent.id, world_id=agent.world_id)
     due.summarize = is_stale(summary_at=agent.summary_at, memories_since=memories_since, now=now)
-    night = any(_of_an_earlier_day(p, now) and p.start <= now < end_of(p) for p in plans)
+    night = any(_of_an_earlier_day(p, now) and p.start <= now < p.end for p in plans)
     planned = agent.planned_day is not None and agent.planned_day >= now.date()
     if not night and not planned and agent.summary_at is not None:
         due.plan_day = now.date()
@@ -248,10 +249,15 @@ def _decompositions(plans: Sequence[PlanRow], now: datetime) -> list[tuple[int, 
     ]
 
 
-def _current_leaf(plans: Sequence[PlanRow], now: datetime) -> PlanRow | None:
-    """The deepest live plan covering now (as `db.queries.step.current_actions` reads it)."""
-    covering = [p for p in plans if p.start <= now < end_of(p)]
-    return max(covering, key=lambda p: (LEVEL_DEPTH[p.level], p.start, p.id), default=None)
+def _current_leaves(
+    session: Session, agent_ids: Sequence[uuid.UUID], now: datetime
+) -> dict[uuid.UUID, PlanRow | None]:
+    """Each agent's current action (`plans.current_leaves`; None: no plan covers now)."""
+    found: dict[uuid.UUID, PlanRow | None] = dict.fromkeys(agent_ids)
+    if agent_ids:
+        query = current_leaves(now, Plan.agent_id.in_(list(agent_ids)), columns=_PLAN_COLUMNS)
+        found.update((row.agent_id, row) for row in session.execute(query))
+    return found
 
 
 def _agents_with_backlog(session: Session, world_id: uuid.UUID) -> list[tuple[Agent, int]]:
@@ -273,11 +279,10 @@ def _live_plans(
     found: dict[uuid.UUID, list[PlanRow]] = {agent_id: [] for agent_id in agent_ids}
     if not agent_ids:
         return found
-    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
     query = (
-        sa.select(*Plan.__table__.c)
+        sa.select(*_PLAN_COLUMNS)
         .where(Plan.agent_id.in_(list(agent_ids)), Plan.status != "superseded")
-        .where(Plan.start >= now - PLAN_REACH, Plan.start < now + PLAN_REACH, ends > now)
+        .where(Plan.start >= now - PLAN_REACH, Plan.start < now + PLAN_REACH, Plan.end > now)
         .order_by(Plan.agent_id, Plan.start, Plan.id)
     )
     for plan in session.execute(query):

@@ -36,7 +36,6 @@ from db.models import (
     World,
 )
 from db.queries.api_keys import generate_key, store_key
-from db.queries.plans import end_of
 from db.queries.worlds import set_clock
 from db.settings import Settings
 from service.app import create_app
@@ -188,7 +187,7 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
 
         # 3. at 7:20 Isabella sees Klaus: she reacts, re-plans, and they talk
         at = DAY.replace(hour=7, minute=20)
-        before = {(p.id, p.level): end_of(p) for p in _live(sessions, isabella.id)}
+        before = {(p.id, p.level): p.end for p in _live(sessions, isabella.id)}
         with sessions.begin() as session:
             set_clock(session, session.get_one(World, world.id), to=at)
         seen = {
@@ -274,7 +273,7 @@ def _live(sessions: sessionmaker[Session], agent_id: object, level: str = "") ->
 
 def _near(hours: list[Plan], now: datetime) -> list[Plan]:
     """The hour chunks whose tasks the window asks for at `now` (`window_to_decompose`)."""
-    return [h for h in hours if end_of(h) > now and h.start <= now + DEFAULT_LEAD][:2]
+    return [h for h in hours if h.end > now and h.start <= now + DEFAULT_LEAD][:2]
 
 
 def _reaction_tasks(sessions: sessionmaker[Session]) -> int:

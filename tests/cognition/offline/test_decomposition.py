@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from datetime import timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -29,7 +28,7 @@ def _assert_tiles(parent: PlanItem, parts: list[PlanItem]) -> None:
     assert parts[0].start == parent.start
     assert sum(p.duration_min for p in parts) == parent.duration_min
     for before, after in itertools.pairwise(parts):
-        assert before.start + timedelta(minutes=before.duration_min) == after.start
+        assert before.end == after.start
 
 
 def test_hours_align_to_the_clock_and_cover_the_span() -> None:
