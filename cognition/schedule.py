@@ -53,9 +53,7 @@ def outside(item: PlanItem, *, start: datetime, end: datetime) -> list[PlanItem]
     the span [start, end) cut out (the whole item if it does not overlap the span)."""
     parts: list[PlanItem] = []
     if item.start < start:
-        parts.append(
-            replace(item, duration_min=whole_minutes(min(item.end, start) - item.start))
-        )
+        parts.append(replace(item, duration_min=whole_minutes(min(item.end, start) - item.start)))
     if item.end > end:
         begin = max(item.start, end)
         parts.append(replace(item, start=begin, duration_min=whole_minutes(item.end - begin)))
@@ -67,9 +65,7 @@ def around(items: Sequence[PlanItem], fixed: Sequence[PlanItem]) -> list[PlanIte
     around what is already planned there, which keeps its time."""
     laid = list(items)
     for keep in fixed:
-        laid = [
-            part for item in laid for part in outside(item, start=keep.start, end=keep.end)
-        ]
+        laid = [part for item in laid for part in outside(item, start=keep.start, end=keep.end)]
     return sorted(laid, key=lambda i: i.start)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import sqlalchemy as sa
 
-from db import migrate
+from db import jobs, migrate
 from db.logs import configure_logging
 from db.metrics import use_directory
 from db.settings import Settings, load_settings
@@ -159,7 +159,7 @@ def cmd_ping(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     app = make_celery(redis_url=settings.redis_url)
     try:
-        answer = app.send_task("hearth.ping", queue=args.queue).get(timeout=args.timeout)
+        answer = app.send_task(jobs.PING.name, queue=args.queue).get(timeout=args.timeout)
     except Exception as exc:  # timeout or broker error: either way, not healthy
         print(f"hearth ping: no worker on '{args.queue}' answered ({type(exc).__name__})")
         return 1

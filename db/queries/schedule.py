@@ -92,9 +92,7 @@ def due_in_world(session: Session, world: World, *, settings: Settings) -> World
     threshold = reflection_threshold(world, settings)
     due = [_agent_due(agent, since, plans[agent.id], now, threshold) for agent, since in agents]
     current = _current_leaves(session, ids, now)
-    changes = announce_actions(
-        session, world=world, agents=[a for a, _ in agents], leaves=current
-    )
+    changes = announce_actions(session, world=world, agents=[a for a, _ in agents], leaves=current)
     objects = settle_objects(session, world_id=world.id, changes=changes, current=current, now=now)
     perceived = [memory for change in objects for _, memory in change.perceived]
     names = {agent.id: agent.name for agent, _ in agents}

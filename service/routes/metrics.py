@@ -19,10 +19,10 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 from sqlalchemy.orm import Session, sessionmaker
 
+from db.jobs import Queue
 from db.metrics import render
 from db.queries import operations
 from service.deps import AdminDep
-from workers.app import Queue
 
 router = APIRouter(tags=["operations"])
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

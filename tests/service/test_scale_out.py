@@ -31,10 +31,11 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from bench.prometheus import scrape
+from db.jobs import Queue
 from db.models import Agent, Memory, ReflectionRun
 from db.settings import Settings
 from tests.conftest import REPO, child_env
-from workers.app import Queue, make_celery
+from workers.app import make_celery
 
 BROKER_DB = "7"
 """A Redis database of its own: the session's worker (database 0) takes none of these jobs."""

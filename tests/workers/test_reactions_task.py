@@ -147,10 +147,7 @@ def test_a_reaction_supersedes_the_rest_of_the_plan_and_is_decomposed_at_once(
         (SEVEN.replace(hour=6), at, OUTLINE[0].description),
         (at, until, CHAT.what),
         (until, SEVEN.replace(hour=8), OUTLINE[0].description),
-        *[
-            (i.start, i.end, i.description)
-            for i in OUTLINE[1:]
-        ],
+        *[(i.start, i.end, i.description) for i in OUTLINE[1:]],
     ]
     new_days = {p.id for p in live if p.level == "day"} - {row[0] for row in before}
     assert len(new_days) == len(days) and not any(p.parent_id in new_days for p in live)

@@ -17,7 +17,7 @@ from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from tests.factories import GAME_START, make_agent, make_world
 from tests.workers.support import count, drain, installed, observe, reflections_of
-from workers.tasks.memories import enrich_memories
+from workers.tasks.enrichment import enrich_memories
 from workers.tasks.reflections import reflect
 from workers.tasks.sweep import sweep_worlds
 

@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from cognition import dialogue
 from cognition.reacting import DEFAULT_REACTION_MINUTES
 from cognition.types import Granularity, PlanItem, Turn
+from db import jobs
 from db.audit import recorded_calls
 from db.job_store import JobStore
 from db.models import Agent, Conversation, World
@@ -48,14 +49,11 @@ from db.queries.plans import current_action
 from db.queries.relationships import recent_views, set_relationship
 from db.queries.schedule import due_for_agent
 from db.queries.worlds import game_now
+from workers.dispatch import send_all
 from workers.runtime import Runtime, get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
-from workers.tasks.plans import DECOMPOSE, decompose_key
 from workers.tasks.scope import enrich_later, store_of
 
-CONVERSE = "hearth.converse"
-TURN = "hearth.converse_turn"
-END = "hearth.end_conversation"
 VIEW_FRESHNESS = timedelta(hours=6)
 """In the economy profile, a view of the other formed this recently is not asked again when a
 conversation ends (the paper profile asks after every conversation)."""
@@ -64,19 +62,7 @@ BEFORE = timedelta(minutes=1)
 conversation interrupted it)."""
 
 
-def converse_key(decision_id: int) -> str:
-    return f"converse:{decision_id}"
-
-
-def turn_key(conversation_id: int, seq: int) -> str:
-    return f"converse_turn:{conversation_id}:{seq}"
-
-
-def end_key(conversation_id: int) -> str:
-    return f"end_conversation:{conversation_id}"
-
-
-@shared_task(name=CONVERSE, **RETRY_POLICY)
+@shared_task(name=jobs.CONVERSE.name, **RETRY_POLICY)
 def converse(
     world_id: str, initiator_id: str, partner_id: str, intent: str, decision_id: int
 ) -> dict[str, object]:
@@ -102,16 +88,9 @@ def converse(
         due = _interrupt_partner(session, conversation, now) if new else []
         is_open = conversation.status == "open"
         next_seq = conversations.spoken(session, conversation.id) + 1
-    for plan_id, level in due:
-        runtime.dispatch.send(
-            DECOMPOSE,
-            [partner_id, plan_id, level.value],
-            key=decompose_key(partner_id, plan_id, level),
-        )
+    send_all(runtime.dispatch, (jobs.decompose(partner_id, plan, level) for plan, level in due))
     if is_open:
-        runtime.dispatch.send(
-            TURN, [conversation.id, next_seq], key=turn_key(conversation.id, next_seq)
-        )
+        runtime.dispatch.send(jobs.converse_turn(conversation.id, next_seq))
     return {"conversation_id": conversation.id}
 
 
@@ -138,7 +117,7 @@ def _interrupt_partner(
     return [d for d in due_for_agent(session, partner, now=now) if d[0] == plan_id]
 
 
-@shared_task(name=TURN, **RETRY_POLICY)
+@shared_task(name=jobs.CONVERSE_TURN.name, **RETRY_POLICY)
 def converse_turn(conversation_id: int, seq: int) -> dict[str, object]:
     """Say line `seq` of an open conversation, once, when its time has come."""
     runtime = get_runtime()
@@ -176,15 +155,13 @@ def converse_turn(conversation_id: int, seq: int) -> dict[str, object]:
         ready = game_now(world) >= next_due
     enrich_later(runtime, conversation.world_id, written)
     if over:
-        runtime.dispatch.send(END, [conversation_id], key=end_key(conversation_id))
+        runtime.dispatch.send(jobs.end_conversation(conversation_id))
     elif ready:
-        runtime.dispatch.send(
-            TURN, [conversation_id, seq + 1], key=turn_key(conversation_id, seq + 1)
-        )
+        runtime.dispatch.send(jobs.converse_turn(conversation_id, seq + 1))
     return {"spoken": bool(line.text), "over": over}
 
 
-@shared_task(name=END, **RETRY_POLICY)
+@shared_task(name=jobs.END_CONVERSATION.name, **RETRY_POLICY)
 def end_conversation(conversation_id: int) -> dict[str, object]:
     """End an open conversation: views of each other, notes, plans re-flowed, then closed."""
     runtime = get_runtime()

@@ -22,6 +22,7 @@ from celery import shared_task
 
 from cognition import planning
 from cognition.types import Granularity
+from db import jobs
 from db.queries.agents import revise_currently
 from db.queries.events import emit
 from db.queries.memories import list_memories
@@ -37,26 +38,16 @@ from db.queries.plans import (
 from workers.tasks.base import RETRY_POLICY
 from workers.tasks.scope import AgentScope, agent_scope, enrich_later
 
-PLAN_DAY = "hearth.plan_day"
-DECOMPOSE = "hearth.decompose"
 DIRECTIVES_LOOKBACK = timedelta(days=1)
 """Inner-voice directives from the last game day condition the outline."""
 MAX_DIRECTIVES = 10
 
 
-def plan_day_key(agent_id: object, day: date) -> str:
-    return f"plan_day:{agent_id}:{day.isoformat()}"
-
-
-def decompose_key(agent_id: object, plan_id: int, granularity: Granularity) -> str:
-    return f"decompose:{agent_id}:{plan_id}:{granularity.value}"
-
-
-@shared_task(name=PLAN_DAY, **RETRY_POLICY)
+@shared_task(name=jobs.PLAN_DAY.name, **RETRY_POLICY)
 def plan_day(agent_id: str, day: str) -> dict[str, object]:
     """The agent's outline for game day `day` (ISO date), if that day is today and unplanned."""
     wanted = date.fromisoformat(day)
-    with agent_scope(agent_id, lock=plan_day_key(agent_id, wanted)) as scope:
+    with agent_scope(agent_id, lock=jobs.plan_day(agent_id, wanted).key) as scope:
         if scope is None or not _outline_due(scope, wanted):
             return {"items": 0}
         agent, session = scope.agent, scope.session
@@ -103,12 +94,12 @@ def plan_day(agent_id: str, day: str) -> dict[str, object]:
     return {"items": len(rows)}
 
 
-@shared_task(name=DECOMPOSE, **RETRY_POLICY)
+@shared_task(name=jobs.DECOMPOSE.name, **RETRY_POLICY)
 def decompose(agent_id: str, plan_id: int, granularity: str) -> dict[str, object]:
     """Split a day item into hour chunks ("hour") or an hour chunk into 5–15 minute tasks
     ("task"), once."""
     level = Granularity(granularity)
-    with agent_scope(agent_id, lock=decompose_key(agent_id, plan_id, level)) as scope:
+    with agent_scope(agent_id, lock=jobs.decompose(agent_id, plan_id, level).key) as scope:
         if scope is None:
             return {"steps": 0}
         session, agent = scope.session, scope.agent

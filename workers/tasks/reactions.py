@@ -18,41 +18,32 @@ from cognition.perception import subject_name
 from cognition.places import SEPARATOR
 from cognition.summary import DEFAULT_MAX_AGE_HOURS, HOUR
 from cognition.types import Decision, Granularity
+from db import jobs
 from db.models import Memory
 from db.queries import reactions
 from db.queries.events import emit
 from db.queries.plans import current_action
 from db.queries.relationships import recent_views, set_relationship
 from db.queries.schedule import due_for_agent
+from workers.dispatch import send_all
 from workers.runtime import get_runtime
 from workers.tasks.base import RETRY_POLICY
-from workers.tasks.conversations import CONVERSE, converse_key
-from workers.tasks.plans import DECOMPOSE, decompose_key
 from workers.tasks.scope import AgentScope, agent_scope
 
-DECIDE_REACTION = "hearth.decide_reaction"
-DECIDE_REACTIONS = "hearth.decide_reactions"
 RELATIONSHIP_FRESHNESS = DEFAULT_MAX_AGE_HOURS * HOUR
 """A view of someone formed within a game day stands in for asking the Mind again."""
 
 
-def decide_key(agent_id: object, memory_id: int) -> str:
-    return f"decide_reaction:{agent_id}:{memory_id}"
-
-
-@shared_task(name=DECIDE_REACTIONS, **RETRY_POLICY)
+@shared_task(name=jobs.DECIDE_REACTIONS.name, **RETRY_POLICY)
 def decide_reactions(pairs: list[tuple[str, int]]) -> int:
     """A step's decisions, sent by the API as one message (a message per decision would put
     dozens of broker round trips on the game's hot path): one `hearth.decide_reaction` job
     each, under its key. Returns how many were sent."""
     dispatch = get_runtime().dispatch
-    return sum(
-        dispatch.send(DECIDE_REACTION, [agent_id, memory_id], key=decide_key(agent_id, memory_id))
-        for agent_id, memory_id in pairs
-    )
+    return send_all(dispatch, (jobs.decide_reaction(agent, memory) for agent, memory in pairs))
 
 
-@shared_task(name=DECIDE_REACTION, **RETRY_POLICY)
+@shared_task(name=jobs.DECIDE_REACTION.name, **RETRY_POLICY)
 def decide_reaction(agent_id: str, memory_id: int) -> dict[str, object]:
     """Decide once whether the agent reacts to memory `memory_id` (an observation)."""
     with agent_scope(agent_id) as scope:
@@ -154,13 +145,14 @@ def _follow_up(
 ) -> None:
     """After the commit: decompose the reaction now, and open the conversation."""
     agent_id, dispatch = str(scope.agent.id), scope.runtime.dispatch
-    for plan_id, level in due:
-        dispatch.send(
-            DECOMPOSE, [agent_id, plan_id, level.value], key=decompose_key(agent_id, plan_id, level)
-        )
+    send_all(dispatch, (jobs.decompose(agent_id, plan_id, level) for plan_id, level in due))
     if partner_id is not None and str(partner_id) != agent_id:
         dispatch.send(
-            CONVERSE,
-            [str(scope.world.id), agent_id, str(partner_id), decision.what, decision_id],
-            key=converse_key(decision_id),
+            jobs.converse(
+                world_id=scope.world.id,
+                initiator_id=agent_id,
+                partner_id=str(partner_id),
+                intent=decision.what,
+                decision_id=decision_id,
+            )
         )

@@ -11,20 +11,15 @@ from __future__ import annotations
 from celery import shared_task
 
 from cognition import reflection
+from db import jobs
 from db.queries.events import emit
 from db.queries.reflections import claim_run, finish_run
 from db.store import reflection_threshold
 from workers.tasks.base import RETRY_POLICY
 from workers.tasks.scope import agent_scope, enrich_later
 
-REFLECT = "hearth.reflect"
 
-
-def reflect_key(agent_id: object, seq: int) -> str:
-    return f"reflect:{agent_id}:{seq}"
-
-
-@shared_task(name=REFLECT, **RETRY_POLICY)
+@shared_task(name=jobs.REFLECT.name, **RETRY_POLICY)
 def reflect(agent_id: str, seq: int) -> dict[str, object]:
     """Run the agent's `seq`-th reflection, unless it ran already or is not due."""
     with agent_scope(agent_id) as scope:
@@ -53,7 +48,5 @@ def reflect(agent_id: str, seq: int) -> dict[str, object]:
             )
     enrich_later(scope.runtime, scope.world.id, [m.id for m in written])
     if left > threshold:
-        scope.runtime.dispatch.send(
-            REFLECT, [agent_id, seq + 1], key=reflect_key(agent_id, seq + 1)
-        )
+        scope.runtime.dispatch.send(jobs.reflect(agent_id, seq + 1))
     return {"reflections": len(written), "seq": seq}

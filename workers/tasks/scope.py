@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from cognition.mind import Mind
 from cognition.types import Persona
-from db import locks
+from db import jobs, locks
 from db.audit import recorded_calls
 from db.job_store import JobStore
 from db.models import Agent, World
@@ -91,11 +91,8 @@ def store_of(runtime: Runtime, session: Session, world: World, agent_id: uuid.UU
     return JobStore(session, inner)
 
 
-ENRICH_WORLD = "hearth.enrich_world"
-
-
 def enrich_later(runtime: Runtime, world_id: uuid.UUID, memory_ids: Sequence[int]) -> None:
     """After a task's commit: have what it wrote embedded and scored, in one batch per world
     (while a world's batch is queued, another is not: it will pick these up too)."""
     if memory_ids:
-        runtime.dispatch.send(ENRICH_WORLD, [str(world_id)], key=f"enrich_world:{world_id}")
+        runtime.dispatch.send(jobs.enrich_world(world_id))

@@ -11,21 +11,16 @@ from __future__ import annotations
 from celery import shared_task
 
 from cognition import summary
+from db import jobs
 from db.queries.summaries import memories_since, save_summary
 from workers.tasks.base import RETRY_POLICY
 from workers.tasks.scope import agent_scope
 
-SUMMARIZE = "hearth.summarize"
 
-
-def summarize_key(agent_id: object) -> str:
-    return f"summarize:{agent_id}"
-
-
-@shared_task(name=SUMMARIZE, **RETRY_POLICY)
+@shared_task(name=jobs.SUMMARIZE.name, **RETRY_POLICY)
 def summarize(agent_id: str) -> dict[str, object]:
     """Remake the agent's summary description if it is stale."""
-    with agent_scope(agent_id, lock=summarize_key(agent_id)) as scope:
+    with agent_scope(agent_id, lock=jobs.summarize(agent_id).key) as scope:
         if scope is None:
             return {"summarized": False}
         agent = scope.agent

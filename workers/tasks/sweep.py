@@ -21,26 +21,21 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from db import locks
+from db import jobs, locks
 from db.queries.conversations import due_lines, stale_open
 from db.queries.reactions import candidates
 from db.queries.schedule import AgentDue, due_in_world, running_worlds
-from workers.dispatch import Dispatch
+from workers.dispatch import Dispatch, send_all
 from workers.runtime import get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
-from workers.tasks.conversations import END, TURN, end_key, turn_key
-from workers.tasks.plans import DECOMPOSE, PLAN_DAY, decompose_key, plan_day_key
-from workers.tasks.reactions import DECIDE_REACTION, decide_key
-from workers.tasks.reflections import REFLECT, reflect_key
 from workers.tasks.scope import enrich_later
-from workers.tasks.summaries import SUMMARIZE, summarize_key
 
 SWEEP_LOCK = "sweep_worlds"
 STALE_CONVERSATION = timedelta(hours=1)
 """Game time after which a still-open agent conversation is taken to have lost its jobs."""
 
 
-@shared_task(name="hearth.sweep_worlds", **(RETRY_POLICY | {"ignore_result": False}))
+@shared_task(name=jobs.SWEEP_WORLDS.name, **(RETRY_POLICY | {"ignore_result": False}))
 def sweep_worlds() -> dict[str, int]:
     runtime = get_runtime()
     due: list[AgentDue] = []
@@ -66,14 +61,11 @@ def sweep_worlds() -> dict[str, int]:
     for world in worlds:
         enrich_later(runtime, world.world.id, [*world.observed, *(m.id for m in world.perceived)])
     sent = sum(_enqueue(runtime.dispatch, agent) for agent in due)
-    sent += sum(
-        runtime.dispatch.send(DECIDE_REACTION, [str(a), m], key=decide_key(a, m))
-        for a, m in to_decide
-    )
+    sent += send_all(runtime.dispatch, (jobs.decide_reaction(a, m) for a, m in to_decide))
     for lines, closing in talk:
-        sent += sum(runtime.dispatch.send(TURN, [c, seq], key=turn_key(c, seq)) for c, seq in lines)
+        sent += send_all(runtime.dispatch, (jobs.converse_turn(c, seq) for c, seq in lines))
         stale += closing
-    sent += sum(runtime.dispatch.send(END, [c], key=end_key(c)) for c in dict.fromkeys(stale))
+    sent += send_all(runtime.dispatch, map(jobs.end_conversation, dict.fromkeys(stale)))
     return {
         "worlds": len(worlds),
         "enqueued": sent,
@@ -83,20 +75,11 @@ def sweep_worlds() -> dict[str, int]:
 
 def _enqueue(dispatch: Dispatch, due: AgentDue) -> int:
     """Send the agent's due work, each under its key; how many were sent."""
-    agent = str(due.agent_id)
-    sent = 0
-    if due.summarize:
-        sent += dispatch.send(SUMMARIZE, [agent], key=summarize_key(agent))
+    agent = due.agent_id
+    work = [jobs.summarize(agent)] if due.summarize else []
     if due.plan_day is not None:
-        sent += dispatch.send(
-            PLAN_DAY, [agent, due.plan_day.isoformat()], key=plan_day_key(agent, due.plan_day)
-        )
-    for plan_id, level in due.decompose:
-        sent += dispatch.send(
-            DECOMPOSE, [agent, plan_id, level.value], key=decompose_key(agent, plan_id, level)
-        )
+        work.append(jobs.plan_day(agent, due.plan_day))
+    work += [jobs.decompose(agent, plan_id, level) for plan_id, level in due.decompose]
     if due.reflect_seq is not None:
-        sent += dispatch.send(
-            REFLECT, [agent, due.reflect_seq], key=reflect_key(agent, due.reflect_seq)
-        )
-    return sent
+        work.append(jobs.reflect(agent, due.reflect_seq))
+    return send_all(dispatch, work)

@@ -20,7 +20,7 @@ from db.settings import Settings
 from service.app import create_app
 from tests.factories import GAME_START, make_agent, make_world
 from workers.runtime import build_runtime, set_runtime
-from workers.tasks.memories import enrich_backlog, enrich_memories
+from workers.tasks.enrichment import enrich_backlog, enrich_memories
 
 ENRICH_TIMEOUT_S = 30.0
 

@@ -11,15 +11,15 @@ import uuid
 
 from celery import shared_task
 
+from db import jobs
 from db.enrichment import DEFAULT_BACKLOG_LIMIT, after_enrichment, backlog, enrich
 from db.queries.enrichment import pending_in_world
 from db.queries.reflections import next_runs
 from workers.runtime import get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
-from workers.tasks.reflections import REFLECT, reflect_key
 
 
-@shared_task(name="hearth.enrich_memories", **RETRY_POLICY)
+@shared_task(name=jobs.ENRICH_MEMORIES.name, **RETRY_POLICY)
 def enrich_memories(memory_ids: list[int]) -> dict[str, object]:
     """Embed and score these memories and feed their agents' reflection accumulators."""
     runtime = get_runtime()
@@ -36,7 +36,7 @@ def enrich_memories(memory_ids: list[int]) -> dict[str, object]:
     # Hook for the reflection loop: one reflection per agent in `crossed` (exactly one run
     # reports each threshold crossing), enqueued once this run's scores are committed.
     for agent_id, seq in due:
-        runtime.dispatch.send(REFLECT, [str(agent_id), seq], key=reflect_key(agent_id, seq))
+        runtime.dispatch.send(jobs.reflect(agent_id, seq))
     return {"embedded": done.embedded, "scored": done.scored,
             "crossed": [str(agent_id) for agent_id in crossed]}  # fmt: skip
 
@@ -46,7 +46,7 @@ BACKLOG_BUDGET_S = 20.0
 a long broker outage drains at full speed instead of one batch per beat."""
 
 
-@shared_task(name="hearth.enrich_backlog", **RETRY_POLICY)
+@shared_task(name=jobs.ENRICH_BACKLOG.name, **RETRY_POLICY)
 def enrich_backlog(limit: int = DEFAULT_BACKLOG_LIMIT) -> dict[str, int]:
     """Enrich memories that missed their job (broker down, job failed), `limit` at a time."""
     started, embedded, scored = time.monotonic(), 0, 0
@@ -60,7 +60,7 @@ def enrich_backlog(limit: int = DEFAULT_BACKLOG_LIMIT) -> dict[str, int]:
     return {"embedded": embedded, "scored": scored}
 
 
-@shared_task(name="hearth.enrich_world", **RETRY_POLICY)
+@shared_task(name=jobs.ENRICH_WORLD.name, **RETRY_POLICY)
 def enrich_world(world_id: str, limit: int = DEFAULT_BACKLOG_LIMIT) -> dict[str, object]:
     """Enrich a world's unenriched memories in one batch: the agent loop's jobs (plans,
     reflections, utterances) ask for this under one key per world instead of one job each, so
