@@ -10,6 +10,7 @@ from celery import Celery
 
 from db import jobs
 from db.jobs import Queue
+from db.settings import DEFAULT_VISIBILITY_TIMEOUT_S
 from workers import observe  # noqa: F401  (job metrics and log context, by Celery's signals)
 
 TASK_MODULES = [
@@ -28,9 +29,6 @@ DEFAULT_SWEEP_INTERVAL_S = 5.0
 
 DEFAULT_BACKLOG_INTERVAL_S = 30.0
 """How often beat looks for memories whose enrichment job was lost (`hearth.enrich_backlog`)."""
-
-DEFAULT_VISIBILITY_TIMEOUT_S = 600
-"""An unacknowledged job (its worker died) is redelivered after this long."""
 
 
 def make_celery(

@@ -24,6 +24,7 @@ from celery import current_app
 from celery.signals import task_postrun
 
 from db.jobs import Job
+from db.settings import DEFAULT_VISIBILITY_TIMEOUT_S
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class Dispatch(Protocol):
 class CeleryDispatch:
     """Send through the process's Celery app (the worker's own, or the one the API built)."""
 
-    guard_ttl_s: int = 600
+    guard_ttl_s: int = DEFAULT_VISIBILITY_TIMEOUT_S
 
     def send(self, job: Job) -> bool:
         app = current_app

@@ -11,6 +11,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from db.models.base import Base, GameTime, UUIDPk, WallTime
 
+DEFAULT_CLOCK_RATE = 60.0
+"""Game seconds per wall second of a running clock: a game minute per real second."""
+
 
 class World(Base):
     """The clock reads `game_time + rate × (wall now − clock_anchor)` while running, else
@@ -25,7 +28,7 @@ class World(Base):
     id: Mapped[UUIDPk]
     name: Mapped[str] = mapped_column(sa.String(200))
     clock_mode: Mapped[str] = mapped_column(sa.String(16), default="driven")
-    clock_rate: Mapped[float] = mapped_column(default=60.0)
+    clock_rate: Mapped[float] = mapped_column(default=DEFAULT_CLOCK_RATE)
     game_time: Mapped[GameTime]
     clock_anchor: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from db.models import World
+from db.models.world import DEFAULT_CLOCK_RATE
 
 
 def wall_now() -> datetime:
@@ -35,7 +36,7 @@ def create_world(
     name: str,
     start: datetime,
     mode: str = "driven",
-    rate: float = 60.0,
+    rate: float = DEFAULT_CLOCK_RATE,
     settings: dict[str, Any] | None = None,
 ) -> World:
     world = World(
