@@ -26,7 +26,7 @@ DEFAULT_BATCH_SIZE = 500
 
 
 @dataclass(frozen=True)
-class Plan:
+class ReembedStart:
     """Where a re-embed starts: after `through_id`, with `done` of `total` memories behind it."""
 
     through_id: int
@@ -34,7 +34,7 @@ class Plan:
     total: int
 
 
-def begin(session: Session, target: Space) -> Plan | None:
+def begin(session: Session, target: Space) -> ReembedStart | None:
     """Record `target` as the re-embed in progress (resuming one already aimed at it).
 
     None when the database is already entirely in `target` and nothing is unfinished."""
@@ -49,7 +49,7 @@ def begin(session: Session, target: Space) -> Plan | None:
         row.reembed_target, row.reembed_through_id = target.key, 0
     session.flush()
     through = row.reembed_through_id or 0
-    return Plan(
+    return ReembedStart(
         through_id=through,
         done=_count(session, Memory.id <= through),
         total=_count(session, sa.true()),

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from db import jobs, migrate
 from db.logs import configure_logging
 from db.metrics import use_directory
+from db.reembed import DEFAULT_BATCH_SIZE
 from db.settings import Settings, load_settings
 from service.launcher import LaunchRefused, launched
 from service.reembed import MISMATCH_EXIT, check_space, run_reembed
@@ -247,7 +248,12 @@ def build_parser() -> argparse.ArgumentParser:
     ping.set_defaults(func=cmd_ping)
 
     reembed = sub.add_parser("reembed", help="re-embed every memory with the configured embedder")
-    reembed.add_argument("--batch-size", type=int, default=500, help="memories per transaction")
+    reembed.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH_SIZE,
+        help="memories per transaction",
+    )
     reembed.set_defaults(func=cmd_reembed)
 
     demo = sub.add_parser("demo", help="run the 25-agent demo town and report on it")

@@ -63,14 +63,14 @@ def run_reembed(
     sessions = make_session_factory(engine)
     try:
         with session_scope(sessions) as session:
-            plan = reembed.begin(session, target)
-        if plan is None:
+            start = reembed.begin(session, target)
+        if start is None:
             print(f"hearth reembed: every memory is already embedded with {target}", file=err)
             return 0
-        if plan.done:
-            print(f"hearth reembed: resuming after memory {plan.through_id}", file=err)
-        progress = Progress(total=plan.total, done=plan.done, out=err)
-        through = plan.through_id
+        if start.done:
+            print(f"hearth reembed: resuming after memory {start.through_id}", file=err)
+        progress = Progress(total=start.total, done=start.done, out=err)
+        through = start.through_id
         while True:
             with session_scope(sessions) as session:
                 batch = reembed.next_batch(session, after=through, limit=batch_size)

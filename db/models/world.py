@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 from typing import Any
 
@@ -36,24 +35,3 @@ class World(Base):
     paused: Mapped[bool] = mapped_column(default=False)
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[WallTime]
-
-
-class ApiKey(Base):
-    """A hashed API key: admin (no world) or scoped to one world. The clear key is shown once."""
-
-    __tablename__ = "api_keys"
-    __table_args__ = (
-        sa.CheckConstraint("scope IN ('admin', 'world')", name="scope"),
-        sa.CheckConstraint("(scope = 'admin') = (world_id IS NULL)", name="scope_matches_world"),
-    )
-
-    id: Mapped[UUIDPk]
-    world_id: Mapped[uuid.UUID | None] = mapped_column(
-        sa.ForeignKey("worlds.id", ondelete="CASCADE"), index=True
-    )
-    scope: Mapped[str] = mapped_column(sa.String(16))
-    prefix: Mapped[str] = mapped_column(sa.String(16))
-    key_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
-    name: Mapped[str] = mapped_column(sa.String(200), default="")
-    created_at: Mapped[WallTime]
-    revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))

@@ -20,8 +20,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from db.models import Agent, Plan
+from db.queries.due import running_worlds
 from db.queries.plans import PLAN_REACH, current_leaves
-from db.queries.schedule import running_worlds
 from db.queries.worlds import game_now
 
 NO_ACTION = "none"

@@ -9,8 +9,8 @@ from datetime import datetime
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
-from cognition.chat import own_line, player_claim, player_label, reply_to_player
 from cognition.dialogue import Speaker
+from cognition.player_chat import own_line, player_claim, player_label, reply_to_player
 from cognition.types import Memory
 from db.audit import recorded_calls
 from db.models import Agent, Conversation

@@ -40,14 +40,14 @@ from cognition.reacting import DEFAULT_REACTION_MINUTES
 from cognition.types import Granularity, PlanItem, Turn
 from db import jobs
 from db.audit import recorded_calls
-from db.job_store import JobStore
+from db.deferred_touches import DeferredTouchStore
 from db.models import Agent, Conversation, World
 from db.queries import conversations, reactions
 from db.queries.agents import to_persona
+from db.queries.due import due_for_agent
 from db.queries.events import emit
 from db.queries.plans import current_action
 from db.queries.relationships import recent_views, set_relationship
-from db.queries.schedule import due_for_agent
 from db.queries.worlds import game_now
 from workers.dispatch import send_all
 from workers.runtime import Runtime, get_runtime, session_scope
@@ -212,7 +212,7 @@ def _speaker(
     me: Agent,
     other: Agent,
     at: datetime,
-) -> tuple[dialogue.Speaker, JobStore]:
+) -> tuple[dialogue.Speaker, DeferredTouchStore]:
     world = session.get_one(World, conversation.world_id)
     partner_doing = conversation.partner_doing or ""
     before = current_action(session, agent_id=me.id, at=conversation.started_at - BEFORE)

@@ -21,10 +21,10 @@ from cognition.types import Decision, Granularity
 from db import jobs
 from db.models import Memory
 from db.queries import reactions
+from db.queries.due import due_for_agent
 from db.queries.events import emit
 from db.queries.plans import current_action
 from db.queries.relationships import recent_views, set_relationship
-from db.queries.schedule import due_for_agent
 from workers.dispatch import send_all
 from workers.runtime import get_runtime
 from workers.tasks.base import RETRY_POLICY

@@ -22,7 +22,7 @@ from cognition.mind import Mind
 from cognition.types import Persona
 from db import jobs, locks
 from db.audit import recorded_calls
-from db.job_store import JobStore
+from db.deferred_touches import DeferredTouchStore
 from db.models import Agent, World
 from db.queries.agents import to_persona
 from db.queries.worlds import game_now
@@ -37,7 +37,7 @@ class AgentScope:
     world: World
     agent: Agent
     now: datetime
-    store: JobStore
+    store: DeferredTouchStore
     mind: Mind
 
     @property
@@ -78,9 +78,11 @@ def agent_scope(agent_id: str, *, lock: str | None = None) -> Iterator[AgentScop
             scope.store.finish()  # the retrievals' touches, just before the commit
 
 
-def store_of(runtime: Runtime, session: Session, world: World, agent_id: uuid.UUID) -> JobStore:
+def store_of(
+    runtime: Runtime, session: Session, world: World, agent_id: uuid.UUID
+) -> DeferredTouchStore:
     """An agent's memory store with its world's retrieval weights, touches applied by
-    `finish()` (`db.job_store`)."""
+    `finish()` (`db.deferred_touches`)."""
     inner = PgMemoryStore(
         session,
         world_id=world.id,
@@ -88,7 +90,7 @@ def store_of(runtime: Runtime, session: Session, world: World, agent_id: uuid.UU
         embedder=runtime.embedder,
         weights_default=effective_weights(world, runtime.settings),
     )
-    return JobStore(session, inner)
+    return DeferredTouchStore(session, inner)
 
 
 def enrich_later(runtime: Runtime, world_id: uuid.UUID, memory_ids: Sequence[int]) -> None:

@@ -1,6 +1,6 @@
 """The periodic world sweep that beat runs: per world, what has come due on its game clock.
 
-For every running world (a paused world's schedules are paused), `db.queries.schedule` reads
+For every running world (a paused world's schedules are paused), `db.queries.due` reads
 what each agent needs now — its day outline, decompositions inside the just-in-time window, a
 stale summary, a reflection whose job was lost — and announces changed current actions. The
 sweep enqueues each piece of work under its deterministic key, so repeated sweeps never queue
@@ -23,8 +23,8 @@ from celery import shared_task
 
 from db import jobs, locks
 from db.queries.conversations import due_lines, stale_open
+from db.queries.due import AgentDue, due_in_world, running_worlds
 from db.queries.reactions import candidates
-from db.queries.schedule import AgentDue, due_in_world, running_worlds
 from workers.dispatch import Dispatch, send_all
 from workers.runtime import get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
