@@ -17,6 +17,7 @@ from celery.signals import worker_process_init
 from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.mind import Embedder, Mind
+from db.flows.faculties import Faculties
 from db.providers import build_embedder, build_mind
 from db.retrieval.vector_cache import use_process_cache
 from db.session import make_engine, make_session_factory
@@ -36,6 +37,13 @@ class Runtime:
     embedder: Embedder
     dispatch: Dispatch = field(default_factory=CeleryDispatch)
     """How tasks enqueue follow-up work (tests and the bench install `LocalDispatch`)."""
+
+    @property
+    def faculties(self) -> Faculties:
+        """What the flows think with; the audit writes through this process's sessions."""
+        return Faculties(
+            settings=self.settings, mind=self.mind, embedder=self.embedder, audit=self.sessions
+        )
 
 
 _runtime: Runtime | None = None

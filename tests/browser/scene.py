@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.offline import OfflineMind
 from cognition.types import PlanItem, PlanLevel
-from db.enrichment import enrich
+from db.flows.enrichment import enrich
 from db.models import Agent, Memory
 from db.providers import build_embedder
 from db.queries.plans import save_items

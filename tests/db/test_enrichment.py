@@ -16,7 +16,7 @@ from cognition.mind import AuditSink
 from cognition.offline import OfflineMind
 from cognition.requests import RateImportance, Request
 from cognition.types import MemoryKind, NewMemory
-from db.enrichment import Enriched, after_enrichment, backlog, enrich
+from db.flows.enrichment import Enriched, after_enrichment, backlog, enrich
 from db.models import Agent, LlmCall, Memory
 from db.queries.memories import add_memories
 from db.settings import Settings

@@ -15,6 +15,8 @@ missing; ask the models, with no transaction open (each Mind call audited in its
 the rows in id order, re-read them, and write only what is still missing (one UPDATE for the
 batch). So a redelivered or concurrent run changes nothing twice, and the accumulator counts
 only memories whose `importance_scored` flips in this run. The SQL is `db.queries.enrichment`.
+Being three transactions, this is the one flow that opens its own (`enrich_memories`: the
+batch, then the reflections it made due).
 """
 
 from __future__ import annotations
@@ -33,11 +35,15 @@ from cognition.mind import Embedder, Mind
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
 from cognition.types import Persona
+from db import jobs
 from db.audit import recorded_calls
+from db.flows.agent_scope import Outcome
+from db.flows.faculties import Faculties
 from db.models import Agent, World
 from db.queries import enrichment as queries
 from db.queries.agents import to_persona
 from db.queries.enrichment import Accumulated, Enrichment, Pending
+from db.queries.reflections import next_runs
 from db.queries.worlds import game_now
 from db.session import session_scope
 from db.settings import Settings
@@ -98,6 +104,30 @@ def enrich(
         scored=len(newly_scored),
         accumulated=accumulated,
     )
+
+
+def enrich_memories(
+    sessions: sessionmaker[Session], faculties: Faculties, ids: Sequence[int]
+) -> Outcome:
+    """`enrich` these memories, then ask for one reflection per agent whose accumulator this
+    run carried past its world's threshold (exactly one run reports each crossing), once
+    this run's scores are committed."""
+    done = enrich(
+        sessions,
+        ids,
+        embedder=faculties.embedder,
+        mind=faculties.mind,
+        rate_routine=faculties.settings.paper,
+    )
+    with session_scope(sessions) as session:
+        crossed = after_enrichment(session, done.accumulated, settings=faculties.settings)
+        due = next_runs(session, crossed)
+    report = {
+        "embedded": done.embedded,
+        "scored": done.scored,
+        "crossed": [str(agent_id) for agent_id in crossed],
+    }
+    return Outcome(report, tuple(jobs.reflect(agent_id, seq) for agent_id, seq in due))
 
 
 def backlog(session: Session, *, limit: int = DEFAULT_BACKLOG_LIMIT) -> list[int]:
