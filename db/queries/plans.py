@@ -28,7 +28,9 @@ LEVEL_DEPTH = {PlanLevel.DAY.value: 0, PlanLevel.HOUR.value: 1, PlanLevel.TASK.v
 
 
 def current_leaves(
-    at: datetime, *where: sa.ColumnElement[bool], columns: Sequence[Any] = (Plan,)
+    at: datetime | sa.ColumnElement[datetime],
+    *where: sa.ColumnElement[bool],
+    columns: Sequence[Any] = (Plan,),
 ) -> sa.Select[Any]:
     """What an agent is doing at `at`, the one rule: its deepest live plan covering `at` — a
     task if its hour chunk was decomposed, else the hour chunk, else the day item; a later
@@ -36,7 +38,8 @@ def current_leaves(
     matching `where` (`columns` of it), as a query to run or compose: the step, the sweep,
     the plan route, occupancy and the operator's figures all read it. Only plans that
     started within `PLAN_REACH` are read, each level a range of `ix_plans_agent_level_start`,
-    so the read does not grow with an agent's history."""
+    so the read does not grow with an agent's history. `at` may be a bound parameter (a
+    statement built once, `step.current_actions`)."""
     depth = sa.case(LEVEL_DEPTH, value=Plan.level)
     return (
         sa.select(*columns)

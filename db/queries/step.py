@@ -29,6 +29,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
+from sqlalchemy.types import NullType
 
 from cognition.perception import Observed, subject_key
 from cognition.types import NewMemory
@@ -160,17 +161,23 @@ def last_observations(
     }
 
 
-_CURRENT_COLUMNS = (
-    Plan.id,
-    Plan.agent_id,
-    Plan.level,
-    Plan.description,
-    Plan.location,
-    Plan.emoji,
-    Plan.object_state,
-    Plan.start,
-    Plan.end.label("end"),
+_CURRENT = current_leaves(
+    sa.bindparam("at", type_=sa.DateTime()),
+    Plan.agent_id == sa.any_(sa.cast(sa.bindparam("ids", type_=NullType()), ARRAY(sa.Uuid))),
+    columns=(
+        Plan.id,
+        Plan.agent_id,
+        Plan.level,
+        Plan.description,
+        Plan.location,
+        Plan.emoji,
+        Plan.object_state,
+        Plan.start,
+        Plan.end.label("end"),
+    ),
 )
+"""The one rule (`plans.current_leaves`) for a batch: the ids travel as one untyped uuid[]
+literal, which PostgreSQL parses once (a text-typed one would be cast again for every row)."""
 
 
 def current_actions(
@@ -179,9 +186,9 @@ def current_actions(
     """Each agent's current action (`plans.current_leaves`), in one query."""
     if not agent_ids:
         return {}
-    ids = sa.cast(sa.literal(id_array(agent_ids), sa.Text), ARRAY(sa.Uuid))
-    query = current_leaves(at, Plan.agent_id == sa.any_(ids), columns=_CURRENT_COLUMNS)
-    return {row.agent_id: Current(*row) for row in session.execute(query)}
+    params = {"at": at, "ids": id_array(agent_ids)}
+    rows = session.connection().execute(_CURRENT, params).all()  # Core rows, no ORM loading
+    return {row[1]: Current(*row) for row in rows}
 
 
 _LINES_NOW = sa.text("""
