@@ -43,7 +43,8 @@ from db.models import Agent, Memory, Plan, World
 from db.queries.events import emit_many
 from db.queries.memories import add_for_agents
 from db.queries.objects import ActionChange, settle_objects
-from db.queries.plans import PLAN_REACH, current_leaves, to_item
+from db.queries.plans import PLAN_REACH, to_item
+from db.queries.step import Current, current_actions
 from db.queries.worlds import game_now
 from db.settings import Settings
 from db.store import reflection_threshold
@@ -91,7 +92,8 @@ def due_in_world(session: Session, world: World, *, settings: Settings) -> World
     plans = _live_plans(session, ids, now)
     threshold = reflection_threshold(world, settings)
     due = [_agent_due(agent, since, plans[agent.id], now, threshold) for agent, since in agents]
-    current = _current_leaves(session, ids, now)
+    current: dict[uuid.UUID, Current | None] = dict.fromkeys(ids)
+    current.update(current_actions(session, ids, now))
     changes = announce_actions(session, world=world, agents=[a for a, _ in agents], leaves=current)
     objects = settle_objects(session, world_id=world.id, changes=changes, current=current, now=now)
     perceived = [memory for change in objects for _, memory in change.perceived]
@@ -120,7 +122,7 @@ def announce_actions(
     *,
     world: World,
     agents: Sequence[Agent],
-    leaves: Mapping[uuid.UUID, PlanRow | None],
+    leaves: Mapping[uuid.UUID, Current | None],
 ) -> list[ActionChange]:
     """Emit `action_changed` for agents whose current leaf changed: one conditional UPDATE of
     the markers (rows locked in id order), then one insert of events (the world's event lock
@@ -186,11 +188,11 @@ RETURNING a.id
 writers of many agents wait for each other instead of deadlocking."""
 
 
-def _leaf_id(leaf: PlanRow | None) -> int | None:
+def _leaf_id(leaf: Current | None) -> int | None:
     return leaf.id if leaf is not None else None
 
 
-def action_payload(agent: Agent, leaf: PlanRow | None) -> dict[str, object]:
+def action_payload(agent: Agent, leaf: Current | None) -> dict[str, object]:
     if leaf is None:
         return {"agent_id": str(agent.id), "name": agent.name, "plan_id": None}
     return {
@@ -245,17 +247,6 @@ def _decompositions(plans: Sequence[PlanRow], now: datetime) -> list[tuple[int, 
     return [(ids[id(i)], Granularity.HOUR) for i in window.day_items] + [
         (ids[id(i)], Granularity.TASK) for i in window.hour_items
     ]
-
-
-def _current_leaves(
-    session: Session, agent_ids: Sequence[uuid.UUID], now: datetime
-) -> dict[uuid.UUID, PlanRow | None]:
-    """Each agent's current action (`plans.current_leaves`; None: no plan covers now)."""
-    found: dict[uuid.UUID, PlanRow | None] = dict.fromkeys(agent_ids)
-    if agent_ids:
-        query = current_leaves(now, Plan.agent_id.in_(list(agent_ids)), columns=_PLAN_COLUMNS)
-        found.update((row.agent_id, row) for row in session.execute(query))
-    return found
 
 
 def _agents_with_backlog(session: Session, world_id: uuid.UUID) -> list[tuple[Agent, int]]:
