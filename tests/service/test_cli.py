@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from db.settings import Settings
+from tests.polling import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -102,8 +103,11 @@ def test_up_starts_everything_and_one_ctrl_c_stops_it_all(tmp_path: Path) -> Non
         assert len(descendants) >= 4  # api, two workers, beat (+ worker pool children)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 0
-        time.sleep(0.5)
-        assert not [p for p in descendants if p.is_running() and p.status() != "zombie"]
+        wait_until(
+            lambda: not [p for p in descendants if p.is_running() and p.status() != "zombie"],
+            "every child's exit",
+            timeout_s=10,
+        )
         assert (tmp_path / "home" / "admin.key").read_text().startswith("hk_admin_")
     finally:
         if proc.poll() is None:

@@ -16,9 +16,8 @@ import json
 import socket
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,6 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -35,6 +33,7 @@ from db.jobs import Queue
 from db.models import Agent, Memory, ReflectionRun
 from db.settings import Settings
 from tests.conftest import REPO, child_env
+from tests.polling import broker_idle, wait_until
 from workers.app import make_celery
 
 BROKER_DB = "7"
@@ -96,14 +95,14 @@ def _wait_for_processes(
     apis: list[str], redis_url: str, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     app = make_celery(redis_url=redis_url)
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
+
+    def started() -> bool:
         dead = [p.args for p in processes if p.poll() is not None]
         assert not dead, f"exited: {dead}"
         answering = len(app.control.ping(timeout=0.5) or [])
-        if answering == 4 and all(_answers(api) for api in apis):
-            return
-    raise AssertionError("the two APIs and four workers did not all start in time")
+        return answering == 4 and all(_answers(api) for api in apis)
+
+    wait_until(started, "the two APIs and four workers' start", timeout_s=START_TIMEOUT_S)
 
 
 def _answers(api: str) -> bool:
@@ -127,7 +126,7 @@ def world(
                        json={"name": "Isabella Rodriguez"}, headers=headers)  # fmt: skip
     assert agent.status_code == 201, agent.text
     yield world_id, agent.json()["id"], headers
-    _drain(deployment.redis_url)
+    broker_idle(deployment.redis_url, timeout_s=WAIT_S)
 
 
 def test_a_memory_written_through_one_api_is_found_through_the_other_at_once(
@@ -164,7 +163,7 @@ def test_one_threshold_crossing_gives_one_reflection_with_two_worker_pairs(
     seeds = [{"description": f"Isabella served customer number {n} at the cafe"} for n in range(8)]
     assert httpx.post(f"{deployment.apis[0]}{memories}", headers=headers,
                       json={"memories": seeds}).status_code == 201  # fmt: skip
-    _until(lambda: _unenriched(sessions) == 0)
+    wait_until(lambda: _unenriched(sessions) == 0, "the enrichment", timeout_s=WAIT_S)
     with sessions.begin() as session:  # one point short of a crossing (strictly above 150)
         session.execute(sa.update(Agent).values(importance_since_reflection=150))
     batches = [
@@ -179,8 +178,12 @@ def test_one_threshold_crossing_gives_one_reflection_with_two_worker_pairs(
     celery = make_celery(redis_url=deployment.redis_url)
     for copy in range(3):  # the job delivered again, to whichever pair takes it
         celery.send_task("hearth.reflect", args=[agent_id, 1], task_id=f"again-{copy}")
-    _until(lambda: _done(sessions) >= 1 and _unenriched(sessions) == 0)
-    _drain(deployment.redis_url)
+    wait_until(
+        lambda: _done(sessions) >= 1 and _unenriched(sessions) == 0,
+        "one reflection and the enrichment",
+        timeout_s=WAIT_S,
+    )
+    broker_idle(deployment.redis_url, timeout_s=WAIT_S)
     with sessions() as session:
         runs = session.scalars(sa.select(ReflectionRun)).all()
         agent = session.get_one(Agent, uuid.UUID(agent_id))
@@ -203,7 +206,11 @@ def test_the_second_api_logs_json_lines_with_request_ids(
         lines = deployment.api_log.read_text().splitlines()
         return [json.loads(line) for line in lines if line.startswith("{")]
 
-    _until(lambda: any(e.get("request_id") == request_id for e in logged()))
+    wait_until(
+        lambda: any(e.get("request_id") == request_id for e in logged()),
+        "the request's log line",
+        timeout_s=WAIT_S,
+    )
     [line] = [e for e in logged() if e.get("request_id") == request_id]
     assert line["logger"] == "hearth.access" and line["status"] == 404
     assert line["route"] == "/v1/worlds/{world_id}/agents/{agent_id}"
@@ -224,21 +231,3 @@ def _done(sessions: sessionmaker[Session]) -> int:
     with sessions() as session:
         query = sa.select(sa.func.count()).where(ReflectionRun.status == "done")
         return int(session.scalar(query) or 0)
-
-
-def _drain(redis_url: str) -> None:
-    """Until both queues are empty and no job is in flight on the test's broker."""
-    broker = redis.Redis.from_url(redis_url)
-    try:
-        _until(lambda: sum(broker.llen(q.value) for q in Queue) + broker.hlen("unacked") == 0)
-    finally:
-        broker.close()
-
-
-def _until(done: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if done():
-            return
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")

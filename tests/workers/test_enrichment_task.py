@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -19,6 +18,7 @@ from db.queries.memories import add_memories
 from db.settings import Settings
 from service.app import create_app
 from tests.factories import GAME_START, make_agent, make_world
+from tests.polling import wait_until
 from workers.runtime import build_runtime, set_runtime
 from workers.tasks.enrichment import enrich_backlog, enrich_memories
 
@@ -80,16 +80,15 @@ def test_posted_memories_are_enriched_by_the_worker(
         assert response.status_code == 201
         ids = [m["id"] for m in response.json()["items"]]
         assert not any(m["embedded"] or m["importance_scored"] for m in response.json()["items"])
-    deadline = time.monotonic() + ENRICH_TIMEOUT_S
-    while time.monotonic() < deadline:
+
+    def enriched() -> bool:
         with sessions() as session:
             rows = session.scalars(sa.select(Memory).where(Memory.id.in_(ids))).all()
-        if all(r.embedding is not None and r.importance_scored for r in rows):
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail(f"memories were not enriched within {ENRICH_TIMEOUT_S} s")
+        return all(r.embedding is not None and r.importance_scored for r in rows)
+
+    wait_until(enriched, "the enrichment of the memories", timeout_s=ENRICH_TIMEOUT_S)
     with sessions() as session:
+        rows = session.scalars(sa.select(Memory).where(Memory.id.in_(ids))).all()
         assert session.scalar(sa.select(Agent.importance_since_reflection)) == sum(
             r.importance for r in rows
         )
