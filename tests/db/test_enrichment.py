@@ -20,7 +20,7 @@ from db.flows.enrichment import Enriched, after_enrichment, backlog, enrich
 from db.models import Agent, LlmCall, Memory
 from db.queries.memories import add_memories
 from db.settings import Settings
-from tests.factories import GAME_START, make_agent, make_world
+from tests.factories import GAME_START, committed_agent, make_agent, make_world
 
 T = TypeVar("T")
 
@@ -59,9 +59,7 @@ class FixedMind(OfflineMind):
 
 @pytest.fixture
 def agent(sessions: sessionmaker[Session]) -> Agent:
-    with sessions.begin() as session:
-        world = make_world(session)
-        return make_agent(session, world)
+    return committed_agent(sessions)
 
 
 def write(sessions: sessionmaker[Session], agent: Agent, *items: str | NewMemory) -> list[int]:

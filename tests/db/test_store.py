@@ -12,13 +12,12 @@ from cognition.types import MemoryKind, NewMemory, RetrievalWeights
 from db.models import Agent, World
 from db.settings import Settings
 from db.store import PgMemoryStore, effective_weights, reflection_threshold
-from tests.factories import GAME_START, make_agent, make_world
+from tests.factories import GAME_START, committed_agent
 
 
 @pytest.fixture
 def agent(sessions: sessionmaker[Session]) -> Agent:
-    with sessions.begin() as session:
-        return make_agent(session, make_world(session))
+    return committed_agent(sessions)
 
 
 def store(session: Session, agent: Agent) -> PgMemoryStore:

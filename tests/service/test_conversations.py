@@ -10,21 +10,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
 
 from tests import seed
-from tests.service.conftest import make_world
-from tests.service.maps import url
+from tests.service.api import agent_ids, create_world, url
 
 NOON = datetime(2023, 2, 13, 12, 0)
-
-
-def _agent(client: TestClient, world: dict[str, Any], name: str) -> uuid.UUID:
-    answer = client.post(url(world, "/agents"), json={"name": name}, headers=world["headers"])
-    return uuid.UUID(answer.json()["id"])
 
 
 def test_transcripts_page_newest_first_with_every_line(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    rosa, tomas, ines = (_agent(client, world, n) for n in ("Rosa", "Tomas", "Ines"))
+    rosa, tomas, ines = agent_ids(client, world, "Rosa", "Tomas", "Ines")
     world_id = uuid.UUID(world["id"])
     with sessions.begin() as session:
         first = seed.conversation(
@@ -70,8 +64,8 @@ def test_transcripts_page_newest_first_with_every_line(
 def test_conversations_of_another_world_are_not_found(
     client: TestClient, world: dict[str, Any], admin_headers: dict[str, str]
 ) -> None:
-    other = make_world(client, admin_headers, name="Elsewhere")
-    theirs = _agent(client, other, "Theirs")
+    other = create_world(client, admin_headers, name="Elsewhere")
+    [theirs] = agent_ids(client, other, "Theirs")
     for base in (other, world):
         answer = client.get(url(base, f"/agents/{theirs}/conversations"), headers=world["headers"])
         assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"

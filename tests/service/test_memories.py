@@ -13,17 +13,14 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.models import Memory, MemoryEvidence
 from service.schemas.memories import MAX_BATCH
-from tests.service.conftest import make_world
+from tests.service.api import create_agent, create_world
 
 START = datetime(2023, 2, 13, 7, 0)
 
 
 @pytest.fixture
 def agent(client: TestClient, world: dict[str, Any]) -> dict[str, Any]:
-    response = client.post(f"/v1/worlds/{world['id']}/agents", json={"name": "Isabella"},
-                           headers=world["headers"])  # fmt: skip
-    assert response.status_code == 201
-    body: dict[str, Any] = response.json()
+    body = create_agent(client, world, name="Isabella")
     body["url"] = f"/v1/worlds/{world['id']}/agents/{body['id']}/memories"
     body["headers"] = world["headers"]
     return body
@@ -283,7 +280,7 @@ def test_another_worlds_key_sees_nothing(
     client: TestClient, admin_headers: dict[str, str], agent: dict[str, Any]
 ) -> None:
     [memory] = post(client, agent, "a secret").json()["items"]
-    stranger = make_world(client, admin_headers, name="Elsewhere")["headers"]
+    stranger = create_world(client, admin_headers, name="Elsewhere")["headers"]
     attempts = [
         client.post(agent["url"], json={"memories": [{"description": "x"}]}, headers=stranger),
         client.get(agent["url"], headers=stranger),

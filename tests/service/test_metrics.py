@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bench.prometheus import Scrape
 from cognition.types import PlanItem, PlanLevel
 from db.queries.plans import save_items
+from tests.service.api import agent_ids
 
 NOON = datetime(2023, 2, 13, 12, 0)
 
@@ -51,10 +52,7 @@ def test_metrics_count_what_the_api_did(
     before = _scrape(client, admin_headers)
     headers, base = world["headers"], f"/v1/worlds/{world['id']}"
     client.post(f"{base}/clock", json={"set": NOON.isoformat()}, headers=headers)
-    planned, idle = (
-        client.post(f"{base}/agents", json={"name": name}, headers=headers).json()["id"]
-        for name in ("Rosa", "Tomas")
-    )
+    planned, idle = (str(agent) for agent in agent_ids(client, world, "Rosa", "Tomas"))
     with sessions.begin() as session:
         day = PlanItem(datetime(2023, 2, 13, 11), 120, "bake bread", "Bakery: kitchen")
         save_items(session, agent_id=uuid.UUID(planned), level=PlanLevel.DAY, items=[day])

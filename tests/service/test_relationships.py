@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 from typing import Any
 
@@ -10,21 +9,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
 
 from tests import seed
-from tests.service.conftest import make_world
-from tests.service.maps import url
+from tests.service.api import agent_ids, create_world, url
 
 NOON = datetime(2023, 2, 13, 12, 0)
-
-
-def _agent(client: TestClient, world: dict[str, Any], name: str) -> uuid.UUID:
-    answer = client.post(url(world, "/agents"), json={"name": name}, headers=world["headers"])
-    return uuid.UUID(answer.json()["id"])
 
 
 def test_relationships_page_by_name_with_history(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    rosa, tomas = _agent(client, world, "Rosa"), _agent(client, world, "Tomas")
+    rosa, tomas = agent_ids(client, world, "Rosa", "Tomas")
     with sessions.begin() as session:
         seed.relationship(
             session,
@@ -58,8 +51,8 @@ def test_relationships_page_by_name_with_history(
 def test_relationships_of_another_world_are_not_found(
     client: TestClient, world: dict[str, Any], admin_headers: dict[str, str]
 ) -> None:
-    other = make_world(client, admin_headers, name="Elsewhere")
-    theirs = _agent(client, other, "Theirs")
+    other = create_world(client, admin_headers, name="Elsewhere")
+    [theirs] = agent_ids(client, other, "Theirs")
     answer = client.get(url(other, f"/agents/{theirs}/relationships"), headers=world["headers"])
     assert answer.status_code == 404
     mine = client.get(url(other, f"/agents/{theirs}/relationships"), headers=other["headers"])

@@ -18,6 +18,7 @@ from db.audit import recorded_calls
 from db.models import Agent, LlmCall
 from service.sql_console import analyst_url, run_query
 from tests import seed
+from tests.service.api import agent_ids, create_world
 
 GAME_NOON = datetime(2023, 2, 13, 12, 0)
 
@@ -29,9 +30,7 @@ def _call(operation: str, *, tokens: int = 10, cost: float = 0.0, **extra: Any) 
 
 @pytest.fixture
 def agent_id(world: dict[str, Any], client: TestClient) -> uuid.UUID:
-    body = {"name": "Rosa"}
-    response = client.post(f"/v1/worlds/{world['id']}/agents", json=body, headers=world["headers"])
-    return uuid.UUID(response.json()["id"])
+    return agent_ids(client, world, "Rosa")[0]
 
 
 def test_calls_are_recorded_even_when_the_work_fails(
@@ -92,9 +91,7 @@ def test_usage_report_and_the_view_agree(
 def test_usage_is_per_world(
     client: TestClient, admin_headers: dict[str, str], world: dict[str, Any]
 ) -> None:
-    from tests.service.conftest import make_world
-
-    other = make_world(client, admin_headers, name="Elsewhere")
+    other = create_world(client, admin_headers, name="Elsewhere")
     assert (
         client.get(f"/v1/worlds/{other['id']}/usage", headers=world["headers"]).status_code == 404
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import timedelta
-from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -19,6 +18,7 @@ from db.settings import Settings
 from service.app import create_app
 from tests.factories import GAME_START, make_agent, make_world
 from tests.polling import wait_until
+from tests.service.api import agent_ids, create_world
 from workers.runtime import build_runtime, set_runtime
 from workers.tasks.enrichment import enrich_backlog, enrich_memories
 
@@ -95,8 +95,6 @@ def test_posted_memories_are_enriched_by_the_worker(
 
 
 def _agent_url(client: TestClient, headers: dict[str, str]) -> str:
-    world: dict[str, Any] = client.post("/v1/worlds", json={"name": "Smallville"},
-                                        headers=headers).json()  # fmt: skip
-    agent = client.post(f"/v1/worlds/{world['id']}/agents", json={"name": "Isabella"},
-                        headers=headers).json()  # fmt: skip
-    return f"/v1/worlds/{world['id']}/agents/{agent['id']}/memories"
+    world = create_world(client, headers)
+    [agent_id] = agent_ids(client, world | {"headers": headers}, "Isabella")
+    return f"/v1/worlds/{world['id']}/agents/{agent_id}/memories"

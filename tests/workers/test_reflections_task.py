@@ -15,7 +15,7 @@ from cognition.types import Insight
 from db.models import Agent, Event, MemoryEvidence, ReflectionRun
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
-from tests.factories import GAME_START, make_agent, make_world
+from tests.factories import GAME_START, committed_agent
 from tests.workers.support import count, drain, installed, observe, reflections_of
 from workers.tasks.enrichment import enrich_memories
 from workers.tasks.reflections import reflect
@@ -46,8 +46,7 @@ def reflecting_mind(score: int = 5, *, gate: threading.Event | None = None) -> S
 
 @pytest.fixture
 def agent(sessions: sessionmaker[Session]) -> Agent:
-    with sessions.begin() as session:
-        return make_agent(session, make_world(session))
+    return committed_agent(sessions)
 
 
 def test_exactly_150_does_not_reflect_and_151_reflects_once_with_evidence(
