@@ -40,8 +40,12 @@ def begin(session: Session, target: Space) -> ReembedStart | None:
     None when the database is already entirely in `target` and nothing is unfinished."""
     row = session.get(EmbeddingSpace, SPACE_ROW_ID, with_for_update=True)
     if row is None:
-        row = EmbeddingSpace(id=SPACE_ROW_ID, provider=target.provider, model=target.model,
-                             dimension=target.dimension)  # fmt: skip
+        row = EmbeddingSpace(
+            id=SPACE_ROW_ID,
+            provider=target.provider,
+            model=target.model,
+            dimension=target.dimension,
+        )
         session.add(row)
     elif row.reembed_target is None and Space(row.provider, row.model, row.dimension) == target:
         return None
@@ -82,8 +86,9 @@ def write_batch(session: Session, batch: Sequence[sa.Row[int, str]], *, embedder
         .where(table.c.id == sa.bindparam("b_id"))
         .values(embedding=sa.bindparam("b_embedding", type_=Vector()))
     )
-    session.execute(statement, [{"b_id": r.id, "b_embedding": by_text[r.description]}
-                                for r in batch])  # fmt: skip
+    session.execute(
+        statement, [{"b_id": r.id, "b_embedding": by_text[r.description]} for r in batch]
+    )
     last = batch[-1].id
     session.execute(
         sa.update(EmbeddingSpace)

@@ -113,9 +113,10 @@ class Settings(BaseSettings):
         None, description="default WARNING for text, INFO for json (a line per request)"
     )
     metrics_dir: Path | None = Field(
-        None, description="folder the processes of one host share their metrics in; "
+        None,
+        description="folder the processes of one host share their metrics in; "
         "default $HEARTH_HOME/metrics",
-    )  # fmt: skip
+    )
     visibility_timeout_s: int = Field(
         DEFAULT_VISIBILITY_TIMEOUT_S,
         ge=1,

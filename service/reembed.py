@@ -41,8 +41,11 @@ def check_space(settings: Settings, *, err: TextIO = sys.stderr) -> bool:
         print(f"hearth: {exc}", file=err)
     except sa.exc.DBAPIError as exc:
         first = str(exc.orig or exc).strip().splitlines()[0]
-        print(f"hearth: cannot check the embedding space ({first}); is the database up and "
-              "migrated (`hearth db upgrade`)?", file=err)  # fmt: skip
+        print(
+            f"hearth: cannot check the embedding space ({first}); is the database up and "
+            "migrated (`hearth db upgrade`)?",
+            file=err,
+        )
     finally:
         engine.dispose()
     return False
@@ -107,6 +110,7 @@ class Progress:
         percent = 100.0 if self.total == 0 else 100.0 * self.done / self.total
         elapsed = max(time.monotonic() - self.started, 1e-6)
         rate = (self.done - self.start_done) / elapsed
-        self.out.write(f"\rreembed {percent:5.1f}%  {self.done}/{self.total} memories  "
-                       f"{rate:,.0f}/s")  # fmt: skip
+        self.out.write(
+            f"\rreembed {percent:5.1f}%  {self.done}/{self.total} memories  {rate:,.0f}/s"
+        )
         self.out.flush()

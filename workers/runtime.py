@@ -54,9 +54,14 @@ def build_runtime(settings: Settings) -> Runtime:
         raise RuntimeError("workers need HEARTH_DATABASE_URL; start them with `hearth worker`")
     engine = make_engine(settings.database_url, pool_size=WORKER_POOL_SIZE, pre_ping=False)
     use_process_cache(settings.retrieval_cache_mb)
-    return Runtime(settings=settings, engine=engine, sessions=make_session_factory(engine),
-                   mind=build_mind(settings), embedder=build_embedder(settings),
-                   dispatch=CeleryDispatch(guard_ttl_s=settings.visibility_timeout_s))  # fmt: skip
+    return Runtime(
+        settings=settings,
+        engine=engine,
+        sessions=make_session_factory(engine),
+        mind=build_mind(settings),
+        embedder=build_embedder(settings),
+        dispatch=CeleryDispatch(guard_ttl_s=settings.visibility_timeout_s),
+    )
 
 
 def get_runtime() -> Runtime:

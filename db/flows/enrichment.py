@@ -82,8 +82,9 @@ def enrich(
     with session_scope(sessions) as session:
         seen = queries.pending(session, ids)
         to_embed = [p for p in seen if p.needs_embedding]
-        copies = queries.donors(session, {p.content_hash for p in to_embed},
-                                dimension=embedder.dimension)  # fmt: skip
+        copies = queries.donors(
+            session, {p.content_hash for p in to_embed}, dimension=embedder.dimension
+        )
         scopes = _audit_scopes(session, [p for p in seen if p.needs_score])
     if not seen:
         return Enriched()
@@ -145,8 +146,12 @@ def after_enrichment(
     returned agent reflects once per crossing."""
     if not accumulated:
         return []
-    worlds = {w.id: w for w in session.scalars(
-        sa.select(World).where(World.id.in_({a.world_id for a in accumulated})))}  # fmt: skip
+    worlds = {
+        w.id: w
+        for w in session.scalars(
+            sa.select(World).where(World.id.in_({a.world_id for a in accumulated}))
+        )
+    }
     crossed = []
     for item in accumulated:
         threshold = reflection_threshold(worlds[item.world_id], settings)
@@ -184,8 +189,10 @@ def _audit_scopes(session: Session, pending: Sequence[Pending]) -> dict[uuid.UUI
     scopes = {}
     for world_id, members in agents.items():
         world = session.get(World, world_id)
-        scopes[world_id] = AuditScope(agent_id=next(iter(members)) if len(members) == 1 else None,
-                                      game_time=game_now(world) if world else None)  # fmt: skip
+        scopes[world_id] = AuditScope(
+            agent_id=next(iter(members)) if len(members) == 1 else None,
+            game_time=game_now(world) if world else None,
+        )
     return scopes
 
 
@@ -250,5 +257,6 @@ def _enrichment(
     """What is still missing for `p` (its state read under the row lock)."""
     vector = fresh.get(p.content_hash) if p.needs_embedding else None
     donor = copies.get(p.content_hash) if p.needs_embedding and vector is None else None
-    return Enrichment(id=p.id, vector=vector, donor=donor,
-                      score=scores.get(p.id) if p.needs_score else None)  # fmt: skip
+    return Enrichment(
+        id=p.id, vector=vector, donor=donor, score=scores.get(p.id) if p.needs_score else None
+    )

@@ -75,11 +75,20 @@ def save_items(
 ) -> list[Plan]:
     """Insert one level of plan items under a parent (none for the day outline)."""
     rows = [
-        {"agent_id": agent_id, "parent_id": parent_id, "level": level.value, "start": i.start,
-         "duration_min": i.duration_min, "description": i.description, "location": i.location,
-         "emoji": i.emoji, "object_state": i.object_state, "decided_at": decided_at}
+        {
+            "agent_id": agent_id,
+            "parent_id": parent_id,
+            "level": level.value,
+            "start": i.start,
+            "duration_min": i.duration_min,
+            "description": i.description,
+            "location": i.location,
+            "emoji": i.emoji,
+            "object_state": i.object_state,
+            "decided_at": decided_at,
+        }
         for i in items
-    ]  # fmt: skip
+    ]
     if not rows:
         return []
     insert = sa.insert(Plan).returning(Plan, sort_by_parameter_order=True)
@@ -142,9 +151,14 @@ def day_around(session: Session, *, agent_id: uuid.UUID, at: datetime) -> list[P
 
 def to_item(plan: Plan) -> PlanItem:
     """Row → the domain value the planning loops read."""
-    return PlanItem(start=plan.start, duration_min=plan.duration_min,
-                    description=plan.description, location=plan.location, emoji=plan.emoji,
-                    object_state=plan.object_state)  # fmt: skip
+    return PlanItem(
+        start=plan.start,
+        duration_min=plan.duration_min,
+        description=plan.description,
+        location=plan.location,
+        emoji=plan.emoji,
+        object_state=plan.object_state,
+    )
 
 
 def lock_tree(session: Session, agent_id: uuid.UUID) -> None:
@@ -184,8 +198,9 @@ def save_outline(
         now=decided_at,
         planned=[to_item(p) for p in planned if p.level == PlanLevel.DAY.value],
     )
-    return save_items(session, agent_id=agent_id, items=laid, level=PlanLevel.DAY,
-                      decided_at=decided_at)  # fmt: skip
+    return save_items(
+        session, agent_id=agent_id, items=laid, level=PlanLevel.DAY, decided_at=decided_at
+    )
 
 
 def decomposable(
@@ -213,12 +228,20 @@ def save_children(
     """Steps under `parent`, unless a re-plan superseded it or another job decomposed it
     while the model was thinking (re-checked under the tree lock); then None."""
     lock_tree(session, parent.agent_id)
-    if decomposable(session, agent_id=parent.agent_id, plan_id=parent.id,
-                    granularity=granularity) is None:  # fmt: skip
+    if (
+        decomposable(session, agent_id=parent.agent_id, plan_id=parent.id, granularity=granularity)
+        is None
+    ):
         return None
     level = PlanLevel.HOUR if granularity is Granularity.HOUR else PlanLevel.TASK
-    return save_items(session, agent_id=parent.agent_id, items=items, level=level,
-                      parent_id=parent.id, decided_at=decided_at)  # fmt: skip
+    return save_items(
+        session,
+        agent_id=parent.agent_id,
+        items=items,
+        level=level,
+        parent_id=parent.id,
+        decided_at=decided_at,
+    )
 
 
 def lived_day(session: Session, *, agent_id: uuid.UUID, day: date) -> list[PlanItem]:

@@ -40,9 +40,15 @@ def create_world(
     settings: dict[str, Any] | None = None,
 ) -> World:
     world = World(
-        id=uuid.uuid4(), name=name, clock_mode=mode, clock_rate=rate, game_time=start,
-        clock_anchor=wall_now(), paused=False, settings=settings or {},
-    )  # fmt: skip
+        id=uuid.uuid4(),
+        name=name,
+        clock_mode=mode,
+        clock_rate=rate,
+        game_time=start,
+        clock_anchor=wall_now(),
+        paused=False,
+        settings=settings or {},
+    )
     session.add(world)
     session.flush()
     return world

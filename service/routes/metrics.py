@@ -82,9 +82,10 @@ def _database(session: Session) -> Iterator[Metric]:
     yield size
     live = GaugeMetricFamily("hearth_db_rows", "Rows per table (estimate)", labels=["table"])
     inserted = CounterMetricFamily(
-        "hearth_db_rows_inserted", "Rows inserted per table since statistics began",
+        "hearth_db_rows_inserted",
+        "Rows inserted per table since statistics began",
         labels=["table"],
-    )  # fmt: skip
+    )
     for table in operations.table_rows(session):
         live.add_metric([table.table], float(table.live))
         inserted.add_metric([table.table], float(table.inserted))

@@ -64,20 +64,32 @@ def _step_answer(
     agents = []
     for agent_id in ids:
         plan, line = doing.actions.get(agent_id), doing.speech.get(agent_id)
-        agents.append({
-            "agent_id": str(agent_id),
-            "action": None if plan is None else {
-                "plan_id": plan.id, "level": plan.level, "description": plan.description,
-                "location": plan.location, "emoji": plan.emoji,
-                "object_state": plan.object_state, "start": plan.start.isoformat(),
-                "end": plan.end.isoformat(),
-            },
-            "utterance": None if line is None else {
-                "conversation_id": line.conversation_id, "speaker": line.speaker,
-                "text": line.text, "spoken_at": line.spoken_at.isoformat(),
-            },
-            "stored": counts.get(agent_id, 0),
-        })  # fmt: skip
+        agents.append(
+            {
+                "agent_id": str(agent_id),
+                "action": None
+                if plan is None
+                else {
+                    "plan_id": plan.id,
+                    "level": plan.level,
+                    "description": plan.description,
+                    "location": plan.location,
+                    "emoji": plan.emoji,
+                    "object_state": plan.object_state,
+                    "start": plan.start.isoformat(),
+                    "end": plan.end.isoformat(),
+                },
+                "utterance": None
+                if line is None
+                else {
+                    "conversation_id": line.conversation_id,
+                    "speaker": line.speaker,
+                    "text": line.text,
+                    "spoken_at": line.spoken_at.isoformat(),
+                },
+                "stored": counts.get(agent_id, 0),
+            }
+        )
     body = json.dumps({"now": now.isoformat(), "agents": agents}, ensure_ascii=False)
     return Response(body.encode(), media_type="application/json")
 

@@ -26,15 +26,22 @@ def hearth(
     return subprocess.run(
         [sys.executable, "-m", "service", *args],
         env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
-        capture_output=True, text=True, timeout=timeout, cwd=REPO,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+    )
 
 
 @pytest.mark.parametrize(
     ("variable", "value"),
-    [("HEARTH_API_PORT", "eighty"), ("HEARTH_REFLECTION_THRESHOLD", "0"),
-     ("HEARTH_EMBEDDING_PROVIDER", "magic"), ("HEARTH_DATABASE_URL", "localhost")],
-)  # fmt: skip
+    [
+        ("HEARTH_API_PORT", "eighty"),
+        ("HEARTH_REFLECTION_THRESHOLD", "0"),
+        ("HEARTH_EMBEDDING_PROVIDER", "magic"),
+        ("HEARTH_DATABASE_URL", "localhost"),
+    ],
+)
 def test_a_bad_setting_stops_start_up_naming_the_variable(variable: str, value: str) -> None:
     result = hearth("status", env={variable: value})
     assert result.returncode != 0
@@ -77,14 +84,22 @@ def _free_port() -> int:
 
 def test_up_starts_everything_and_one_ctrl_c_stops_it_all(tmp_path: Path) -> None:
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HEARTH_HOME": str(tmp_path / "home"),
-           "HEARTH_API_PORT": str(port)}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "HEARTH_HOME": str(tmp_path / "home"),
+        "HEARTH_API_PORT": str(port),
+    }
     for name in ("HEARTH_DATABASE_URL", "HEARTH_REDIS_URL", "HEARTH_ADMIN_KEY"):
         env.pop(name, None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "service", "up"],
-        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     output: list[str] = []
     try:
         assert proc.stdout is not None

@@ -39,16 +39,27 @@ def test_transcripts_page_newest_first_with_every_line(
             ended=False,
             lines=[("Player One", "Hello"), (rosa, "Welcome in!")],
         )
-        seed.conversation(session, world_id=world_id, initiator=tomas, partner=ines, at=NOON,
-                          lines=[(tomas, "Not about Rosa")])  # fmt: skip
+        seed.conversation(
+            session,
+            world_id=world_id,
+            initiator=tomas,
+            partner=ines,
+            at=NOON,
+            lines=[(tomas, "Not about Rosa")],
+        )
     path = url(world, f"/agents/{rosa}/conversations")
     page = client.get(path, params={"limit": 1}, headers=world["headers"]).json()
     assert [c["id"] for c in page["items"]] == [chat]
     newest = page["items"][0]
     assert (newest["partner"], newest["partner_agent_id"], newest["status"]) == (
-        "Player One", None, "open")  # fmt: skip
+        "Player One",
+        None,
+        "open",
+    )
     assert [(line["speaker"], line["text"]) for line in newest["lines"]] == [
-        ("Player One", "Hello"), ("Rosa", "Welcome in!")]  # fmt: skip
+        ("Player One", "Hello"),
+        ("Rosa", "Welcome in!"),
+    ]
     assert newest["lines"][0]["speaker_agent_id"] is None
     rest = client.get(path, params={"cursor": page["next_cursor"]}, headers=world["headers"])
     older = rest.json()
@@ -69,6 +80,9 @@ def test_conversations_of_another_world_are_not_found(
     for base in (other, world):
         answer = client.get(url(base, f"/agents/{theirs}/conversations"), headers=world["headers"])
         assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
-    bad = client.get(url(other, f"/agents/{theirs}/conversations"), headers=other["headers"],
-                     params={"cursor": "not-a-cursor"})  # fmt: skip
+    bad = client.get(
+        url(other, f"/agents/{theirs}/conversations"),
+        headers=other["headers"],
+        params={"cursor": "not-a-cursor"},
+    )
     assert bad.status_code == 422 and bad.json()["error"]["details"][0]["field"] == "query.cursor"

@@ -23,19 +23,40 @@ def _at(hour: int, minute: int = 0) -> datetime:
 
 def _seed_plan(sessions: sessionmaker[Session], agent_id: uuid.UUID) -> dict[str, int]:
     with sessions.begin() as session:
-        day = save_items(session, agent_id=agent_id, level=PlanLevel.DAY, items=[
-            PlanItem(_at(7), 60, "wake up and complete the morning routine", "home: bedroom"),
-            PlanItem(_at(8), 240, "open the cafe and serve breakfast", "cafe: counter"),
-        ])  # fmt: skip
-        hours = save_items(session, agent_id=agent_id, level=PlanLevel.HOUR, parent_id=day[1].id,
-                           items=[PlanItem(_at(8), 60, "open the cafe"),
-                                  PlanItem(_at(9), 60, "serve breakfast")])  # fmt: skip
-        tasks = save_items(session, agent_id=agent_id, level=PlanLevel.TASK,
-                           parent_id=hours[0].id,
-                           items=[PlanItem(_at(8), 15, "unlock the door", emoji="🔑"),
-                                  PlanItem(_at(8, 15), 15, "turn on the coffee machine",
-                                           "cafe: counter: coffee machine", "☕", "brewing"),
-                                  PlanItem(_at(8, 30), 30, "wipe the tables")])  # fmt: skip
+        day = save_items(
+            session,
+            agent_id=agent_id,
+            level=PlanLevel.DAY,
+            items=[
+                PlanItem(_at(7), 60, "wake up and complete the morning routine", "home: bedroom"),
+                PlanItem(_at(8), 240, "open the cafe and serve breakfast", "cafe: counter"),
+            ],
+        )
+        hours = save_items(
+            session,
+            agent_id=agent_id,
+            level=PlanLevel.HOUR,
+            parent_id=day[1].id,
+            items=[PlanItem(_at(8), 60, "open the cafe"), PlanItem(_at(9), 60, "serve breakfast")],
+        )
+        tasks = save_items(
+            session,
+            agent_id=agent_id,
+            level=PlanLevel.TASK,
+            parent_id=hours[0].id,
+            items=[
+                PlanItem(_at(8), 15, "unlock the door", emoji="🔑"),
+                PlanItem(
+                    _at(8, 15),
+                    15,
+                    "turn on the coffee machine",
+                    "cafe: counter: coffee machine",
+                    "☕",
+                    "brewing",
+                ),
+                PlanItem(_at(8, 30), 30, "wipe the tables"),
+            ],
+        )
         return {"day": day[1].id, "hour": hours[0].id, "task": tasks[1].id}
 
 

@@ -30,22 +30,28 @@ def test_relationships_page_by_name_with_history(
         seed.relationship(
             session, agent_id=rosa, other="Player One", at=NOON, views=[("a curious visitor", 6)]
         )
-        seed.relationship(session, agent_id=tomas, other="Rosa", at=NOON,
-                          views=[("runs the cafe", 7)])  # fmt: skip
+        seed.relationship(
+            session, agent_id=tomas, other="Rosa", at=NOON, views=[("runs the cafe", 7)]
+        )
     path = url(world, f"/agents/{rosa}/relationships")
     first = client.get(path, params={"limit": 1}, headers=world["headers"]).json()
     assert [r["other_name"] for r in first["items"]] == ["Player One"]
     assert first["items"][0]["other_agent_id"] is None and first["items"][0]["history"] == []
-    second = client.get(path, params={"limit": 1, "cursor": first["next_cursor"]},
-                        headers=world["headers"]).json()  # fmt: skip
+    second = client.get(
+        path, params={"limit": 1, "cursor": first["next_cursor"]}, headers=world["headers"]
+    ).json()
     assert second["next_cursor"] is None
     view = second["items"][0]
     assert (view["other_name"], view["summary"], view["sentiment"]) == (
-        "Tomas", "a good friend who helps", 8)  # fmt: skip
+        "Tomas",
+        "a good friend who helps",
+        8,
+    )
     assert view["other_agent_id"] == str(tomas)
     assert view["updated_at"] == "2023-02-13T13:00:00"
     assert view["history"] == [
-        {"summary": "a regular", "sentiment": 5, "until": "2023-02-13T13:00:00"}]  # fmt: skip
+        {"summary": "a regular", "sentiment": 5, "until": "2023-02-13T13:00:00"}
+    ]
 
 
 def test_relationships_of_another_world_are_not_found(

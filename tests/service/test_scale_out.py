@@ -57,8 +57,13 @@ def _free_port() -> int:
 
 def _hearth(env: dict[str, str], *args: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
-        return subprocess.Popen([sys.executable, "-m", "service", *args], env=env, cwd=REPO,
-                                stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+        return subprocess.Popen(
+            [sys.executable, "-m", "service", *args],
+            env=env,
+            cwd=REPO,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +75,10 @@ def deployment(
     base = child_env(settings) | {"HEARTH_REDIS_URL": redis_url}
     processes, apis = [], []
     for n in range(2):  # each API and worker pair as on its own host: own metrics folder
-        env = base | {"HEARTH_METRICS_DIR": str(folder / f"metrics-{n}"),
-                      "HEARTH_LOG_FORMAT": "json" if n else "text"}  # fmt: skip
+        env = base | {
+            "HEARTH_METRICS_DIR": str(folder / f"metrics-{n}"),
+            "HEARTH_LOG_FORMAT": "json" if n else "text",
+        }
         port = _free_port()
         processes.append(_hearth(env, "api", "--port", str(port), log=folder / f"api-{n}.log"))
         for queue in Queue:
@@ -122,8 +129,11 @@ def world(
     assert created.status_code == 201, created.text
     headers = {"Authorization": f"Bearer {created.json()['api_key']}"}
     world_id = created.json()["id"]
-    agent = httpx.post(f"{deployment.apis[0]}/v1/worlds/{world_id}/agents",
-                       json={"name": "Isabella Rodriguez"}, headers=headers)  # fmt: skip
+    agent = httpx.post(
+        f"{deployment.apis[0]}/v1/worlds/{world_id}/agents",
+        json={"name": "Isabella Rodriguez"},
+        headers=headers,
+    )
     assert agent.status_code == 201, agent.text
     yield world_id, agent.json()["id"], headers
     broker_idle(deployment.redis_url, timeout_s=WAIT_S)
@@ -138,8 +148,11 @@ def test_a_memory_written_through_one_api_is_found_through_the_other_at_once(
     world_id, agent_id, headers = world
     first, second = deployment.apis
     memories = f"/v1/worlds/{world_id}/agents/{agent_id}/memories"
-    newest_first = {"k": 1, "touch": False,
-                    "weights": {"recency": 1, "importance": 0, "relevance": 0}}  # fmt: skip
+    newest_first = {
+        "k": 1,
+        "touch": False,
+        "weights": {"recency": 1, "importance": 0, "relevance": 0},
+    }
     hits_before = _cache(second, admin_headers).get("hit", 0.0)
     for n in range(6):
         writer, reader = (first, second) if n % 2 == 0 else (second, first)
@@ -147,8 +160,11 @@ def test_a_memory_written_through_one_api_is_found_through_the_other_at_once(
         written = httpx.post(f"{writer}{memories}", headers=headers, json=line)
         assert written.status_code == 201, written.text
         [memory] = written.json()["items"]
-        found = httpx.post(f"{reader}{memories}/search", headers=headers,
-                           json={**newest_first, "query": f"bell {n}"})  # fmt: skip
+        found = httpx.post(
+            f"{reader}{memories}/search",
+            headers=headers,
+            json={**newest_first, "query": f"bell {n}"},
+        )
         assert found.status_code == 200, found.text
         assert [r["id"] for r in found.json()["results"]] == [memory["id"]]
     cache = _cache(second, admin_headers)
@@ -161,19 +177,31 @@ def test_one_threshold_crossing_gives_one_reflection_with_two_worker_pairs(
     world_id, agent_id, headers = world
     memories = f"/v1/worlds/{world_id}/agents/{agent_id}/memories"
     seeds = [{"description": f"Isabella served customer number {n} at the cafe"} for n in range(8)]
-    assert httpx.post(f"{deployment.apis[0]}{memories}", headers=headers,
-                      json={"memories": seeds}).status_code == 201  # fmt: skip
+    assert (
+        httpx.post(
+            f"{deployment.apis[0]}{memories}", headers=headers, json={"memories": seeds}
+        ).status_code
+        == 201
+    )
     wait_until(lambda: _unenriched(sessions) == 0, "the enrichment", timeout_s=WAIT_S)
     with sessions.begin() as session:  # one point short of a crossing (strictly above 150)
         session.execute(sa.update(Agent).values(importance_since_reflection=150))
     batches = [
         (api, [{"description": f"Isabella saw a fire start in the kitchen, batch {n}"}])
-        for n in range(4) for api in deployment.apis
-    ]  # fmt: skip
+        for n in range(4)
+        for api in deployment.apis
+    ]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        statuses = list(pool.map(
-            lambda job: httpx.post(f"{job[0]}{memories}", headers=headers,
-                                   json={"memories": job[1]}).status_code, batches))  # fmt: skip
+        statuses = list(
+            pool.map(
+                lambda job: (
+                    httpx.post(
+                        f"{job[0]}{memories}", headers=headers, json={"memories": job[1]}
+                    ).status_code
+                ),
+                batches,
+            )
+        )
     assert statuses == [201] * len(batches)
     celery = make_celery(redis_url=deployment.redis_url)
     for copy in range(3):  # the job delivered again, to whichever pair takes it
@@ -196,8 +224,10 @@ def test_the_second_api_logs_json_lines_with_request_ids(
     deployment: Deployment, world: tuple[str, str, dict[str, str]]
 ) -> None:
     world_id, _, headers = world
-    missing = httpx.get(f"{deployment.apis[1]}/v1/worlds/{world_id}/agents/"
-                        "00000000-0000-0000-0000-000000000000", headers=headers)  # fmt: skip
+    missing = httpx.get(
+        f"{deployment.apis[1]}/v1/worlds/{world_id}/agents/00000000-0000-0000-0000-000000000000",
+        headers=headers,
+    )
     assert missing.status_code == 404
     request_id = missing.json()["error"]["request_id"]
     assert request_id == missing.headers["x-request-id"]

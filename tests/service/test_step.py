@@ -262,11 +262,16 @@ def test_a_step_that_moves_agents_announces_the_moves_once(
     assert [e["type"] for e in moved] == ["agents_moved"]
     expected = {"agent_id": str(rosa), "name": "Rosa", "place": "cafe: counter", "previous": None}
     assert moved[0]["data"] == {"moves": [expected]}
-    _step(client, world, [{"agent_id": str(rosa), "place": "park"},
-                          {"agent_id": str(tomas), "place": "park"}])  # fmt: skip
+    _step(
+        client,
+        world,
+        [{"agent_id": str(rosa), "place": "park"}, {"agent_id": str(tomas), "place": "park"}],
+    )
     again = events(client, world, after=moved[0]["id"])[0]["data"]["moves"]
     assert {(m["name"], m["previous"], m["place"]) for m in again} == {
-        ("Rosa", "cafe: counter", "park"), ("Tomas", None, "park")}  # fmt: skip
+        ("Rosa", "cafe: counter", "park"),
+        ("Tomas", None, "park"),
+    }
 
 
 def test_actions_page_the_town_with_the_event_to_stream_after(
@@ -287,8 +292,9 @@ def test_actions_page_the_town_with_the_event_to_stream_after(
     assert (doing["agent_id"], doing["place"]) == (str(rosa), "cafe: counter")
     assert doing["action"]["emoji"] == "🍽️" and doing["action"]["description"] == "serve lunch"
     assert first["items"][1]["action"] is None and first["items"][1]["utterance"] is None
-    rest = client.get(path, params={"limit": 2, "cursor": first["next_cursor"]},
-                      headers=world["headers"]).json()  # fmt: skip
+    rest = client.get(
+        path, params={"limit": 2, "cursor": first["next_cursor"]}, headers=world["headers"]
+    ).json()
     assert [a["agent_id"] for a in rest["items"]] == [str(ines)] and rest["next_cursor"] is None
     assert str(tomas) not in {a["agent_id"] for a in rest["items"]}
 

@@ -69,8 +69,9 @@ def test_driven_clock_set_and_advance(client: TestClient, world: dict[str, Any])
 
 def test_clock_rejects_contradictions(client: TestClient, world: dict[str, Any]) -> None:
     url = f"/v1/worlds/{world['id']}/clock"
-    both = client.post(url, json={"set": "2023-02-14T06:00:00", "advance_minutes": 5},
-                       headers=world["headers"])  # fmt: skip
+    both = client.post(
+        url, json={"set": "2023-02-14T06:00:00", "advance_minutes": 5}, headers=world["headers"]
+    )
     assert both.status_code == 422
     negative = client.post(url, json={"advance_minutes": -5}, headers=world["headers"])
     assert negative.json()["error"]["details"][0]["field"] == "body.advance_minutes"
@@ -79,8 +80,11 @@ def test_clock_rejects_contradictions(client: TestClient, world: dict[str, Any])
 def test_running_clock_advances_and_pauses(
     client: TestClient, admin_headers: dict[str, str]
 ) -> None:
-    world = create_world(client, admin_headers, clock={"mode": "running", "rate": 3600,
-                                                     "start": "2023-02-13T07:00:00"})  # fmt: skip
+    world = create_world(
+        client,
+        admin_headers,
+        clock={"mode": "running", "rate": 3600, "start": "2023-02-13T07:00:00"},
+    )
     url = f"/v1/worlds/{world['id']}/clock"
     paused = client.post(url, json={"paused": True}, headers=world["headers"]).json()
     assert paused["now"] > "2023-02-13T07:00:00"  # an hour per second: time has moved
@@ -121,8 +125,12 @@ def test_me_tells_an_admin_key_from_a_world_key(
     client: TestClient, admin_headers: dict[str, str], world: dict[str, Any]
 ) -> None:
     assert client.get("/v1/me", headers=admin_headers).json() == {
-        "scope": "admin", "world_id": None}  # fmt: skip
+        "scope": "admin",
+        "world_id": None,
+    }
     assert client.get("/v1/me", headers=world["headers"]).json() == {
-        "scope": "world", "world_id": world["id"]}  # fmt: skip
+        "scope": "world",
+        "world_id": world["id"],
+    }
     refused = client.get("/v1/me", headers={"Authorization": "Bearer hk_world_wrong"})
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"

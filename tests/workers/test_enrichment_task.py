@@ -38,8 +38,12 @@ def test_the_task_body_enriches_and_a_redelivery_does_nothing(
     with sessions.begin() as session:
         agent = make_agent(session, make_world(session))
         items = [NewMemory(description=t) for t in ("The cafe is on fire!", "Klaus reads")]
-        ids = [m.id for m in add_memories(session, world_id=agent.world_id, agent_id=agent.id,
-                                          items=items, now=GAME_START)]  # fmt: skip
+        ids = [
+            m.id
+            for m in add_memories(
+                session, world_id=agent.world_id, agent_id=agent.id, items=items, now=GAME_START
+            )
+        ]
     first = enrich_memories(ids)
     again = enrich_memories(ids)
     assert (first["embedded"], first["scored"]) == (2, 2)
@@ -57,8 +61,9 @@ def test_the_backlog_enriches_memories_whose_job_was_lost(
     with sessions.begin() as session:
         agent = make_agent(session, make_world(session))
         items = [NewMemory(description=f"lost {i}") for i in range(7)]
-        add_memories(session, world_id=agent.world_id, agent_id=agent.id, items=items,
-                     now=GAME_START)  # fmt: skip
+        add_memories(
+            session, world_id=agent.world_id, agent_id=agent.id, items=items, now=GAME_START
+        )
         session.execute(sa.update(Memory).values(inserted_at=sa.func.now() - timedelta(hours=1)))
     assert enrich_backlog(limit=3) == {"embedded": 7, "scored": 7}  # three batches in one run
     with sessions() as session:
@@ -75,8 +80,11 @@ def test_posted_memories_are_enriched_by_the_worker(
     with TestClient(create_app(settings)) as client:
         url = _agent_url(client, {"Authorization": f"Bearer {admin}"})
         texts = ["Isabella is planning a party", "Klaus is reading", "Isabella is idle"]
-        response = client.post(url, json={"memories": [{"description": t} for t in texts]},
-                               headers={"Authorization": f"Bearer {admin}"})  # fmt: skip
+        response = client.post(
+            url,
+            json={"memories": [{"description": t} for t in texts]},
+            headers={"Authorization": f"Bearer {admin}"},
+        )
         assert response.status_code == 201
         ids = [m["id"] for m in response.json()["items"]]
         assert not any(m["embedded"] or m["importance_scored"] for m in response.json()["items"])

@@ -101,8 +101,10 @@ def test_an_invitation_becomes_the_guests_plan_for_the_day(
         ).json()
         world_id, headers = made["id"], {"Authorization": f"Bearer {made['api_key']}"}
         client.post(f"/v1/worlds/{world_id}/personas/import", json=pack(), headers=headers)
-        ids = {a["name"]: a["id"] for a in client.get(f"/v1/worlds/{world_id}/agents",
-                                                     headers=headers).json()["items"]}  # fmt: skip
+        ids = {
+            a["name"]: a["id"]
+            for a in client.get(f"/v1/worlds/{world_id}/agents", headers=headers).json()["items"]
+        }
         wait_until(
             lambda: all(outlined(sessions, i, START) for i in ids.values()),
             "both outlines",

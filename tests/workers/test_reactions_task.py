@@ -239,8 +239,9 @@ def test_the_step_route_asks_to_decide_one_observation_per_agent_that_may_matter
         client.post(f"/v1/worlds/{world.id}/step", json={"agents": fire}, headers=admin_headers)
     with sessions() as session:
         ids = dict(session.execute(sa.select(Memory.description, Memory.id)).all())
-    decided = [pair for name, args in sent.tasks if name == "hearth.decide_reactions"
-               for pair in args[0]]  # fmt: skip
+    decided = [
+        pair for name, args in sent.tasks if name == "hearth.decide_reactions" for pair in args[0]
+    ]
     assert decided == [
         [str(isabella.id), ids["Klaus Mueller is reading a book"]],  # another agent
         [str(klaus.id), ids["sink is flooding"]],  # an object changed

@@ -236,8 +236,10 @@ def test_any_persona_gets_a_well_formed_day(
     )
     items = plan(persona, now=MONDAY.replace(hour=hour), directives=directives)
     assert items[0].start.date() == MONDAY.date()
-    assert all(i.location is None or i.location.split(":")[0] in {p.split(":")[0] for p in PLACES}
-               for i in items)  # fmt: skip
+    assert all(
+        i.location is None or i.location.split(":")[0] in {p.split(":")[0] for p in PLACES}
+        for i in items
+    )
 
 
 @pytest.mark.parametrize("persona", PERSONAS, ids=lambda p: p.name)
