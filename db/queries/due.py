@@ -193,20 +193,8 @@ def _leaf_id(leaf: Current | None) -> int | None:
 
 
 def action_payload(agent: Agent, leaf: Current | None) -> dict[str, object]:
-    if leaf is None:
-        return {"agent_id": str(agent.id), "name": agent.name, "plan_id": None}
-    return {
-        "agent_id": str(agent.id),
-        "name": agent.name,
-        "plan_id": leaf.id,
-        "level": leaf.level,
-        "description": leaf.description,
-        "location": leaf.location,
-        "emoji": leaf.emoji,
-        "object_state": leaf.object_state,
-        "start": leaf.start.isoformat(),
-        "end": leaf.end.isoformat(),
-    }
+    action = leaf.as_json() if leaf is not None else {"plan_id": None}
+    return {"agent_id": str(agent.id), "name": agent.name, **action}
 
 
 def _agent_due(

@@ -68,6 +68,19 @@ class Current:
     start: datetime
     end: datetime
 
+    def as_json(self) -> dict[str, object]:
+        """The action as the step answers it and `action_changed` announces it."""
+        return {
+            "plan_id": self.id,
+            "level": self.level,
+            "description": self.description,
+            "location": self.location,
+            "emoji": self.emoji,
+            "object_state": self.object_state,
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat(),
+        }
+
 
 @dataclass(frozen=True)
 class Speech:
@@ -75,6 +88,14 @@ class Speech:
     speaker: str
     text: str
     spoken_at: datetime
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "conversation_id": self.conversation_id,
+            "speaker": self.speaker,
+            "text": self.text,
+            "spoken_at": self.spoken_at.isoformat(),
+        }
 
 
 _KNOWN = sa.text("SELECT id FROM agents WHERE world_id = :world AND id = ANY(CAST(:ids AS uuid[]))")

@@ -67,26 +67,8 @@ def _step_answer(
         agents.append(
             {
                 "agent_id": str(agent_id),
-                "action": None
-                if plan is None
-                else {
-                    "plan_id": plan.id,
-                    "level": plan.level,
-                    "description": plan.description,
-                    "location": plan.location,
-                    "emoji": plan.emoji,
-                    "object_state": plan.object_state,
-                    "start": plan.start.isoformat(),
-                    "end": plan.end.isoformat(),
-                },
-                "utterance": None
-                if line is None
-                else {
-                    "conversation_id": line.conversation_id,
-                    "speaker": line.speaker,
-                    "text": line.text,
-                    "spoken_at": line.spoken_at.isoformat(),
-                },
+                "action": plan.as_json() if plan is not None else None,
+                "utterance": line.as_json() if line is not None else None,
                 "stored": counts.get(agent_id, 0),
             }
         )
