@@ -44,10 +44,9 @@ from db.queries import enrichment as queries
 from db.queries.agents import to_persona
 from db.queries.enrichment import Accumulated, Enrichment, Pending
 from db.queries.reflections import next_runs
-from db.queries.worlds import game_now
+from db.queries.worlds import game_now, reflection_threshold
 from db.session import session_scope
 from db.settings import Settings
-from db.store import reflection_threshold
 
 DEFAULT_RATE_BATCH = 100
 """Memories per `rate_importance` call: one call for a typical batch, while a 1000-memory

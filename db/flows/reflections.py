@@ -18,7 +18,7 @@ from db.flows.agent_scope import Outcome, agent_scope, enrich_later
 from db.flows.faculties import Faculties
 from db.queries.events import emit
 from db.queries.reflections import claim_run, finish_run
-from db.store import reflection_threshold
+from db.queries.worlds import reflection_threshold
 
 
 def reflect(session: Session, faculties: Faculties, *, agent_id: uuid.UUID, seq: int) -> Outcome:

@@ -45,9 +45,8 @@ from db.queries.memories import add_for_agents
 from db.queries.objects import ActionChange, settle_objects
 from db.queries.plans import PLAN_REACH, to_item
 from db.queries.step import Current, current_actions
-from db.queries.worlds import game_now
+from db.queries.worlds import game_now, reflection_threshold
 from db.settings import Settings
-from db.store import reflection_threshold
 
 PlanRow = Any
 """A `plans` row as a Core row (the columns of `Plan` and its `end`, read by attribute)."""

@@ -19,8 +19,8 @@ from cognition.retrieval import fit_budget
 from cognition.types import MemoryKind, MemorySource, NewMemory, RetrievalWeights, ScoredMemory
 from db.models import Memory
 from db.queries.memories import evidence_tree, get_memory, insert_batch, list_memories
-from db.queries.worlds import game_now
-from db.store import PgMemoryStore, effective_weights
+from db.queries.worlds import effective_weights, game_now
+from db.store import PgMemoryStore
 from service.deps import (
     CallerDep,
     CurrentAgent,

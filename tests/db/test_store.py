@@ -10,8 +10,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.types import MemoryKind, NewMemory, RetrievalWeights
 from db.models import Agent, World
+from db.queries.worlds import effective_weights, reflection_threshold
 from db.settings import Settings
-from db.store import PgMemoryStore, effective_weights, reflection_threshold
+from db.store import PgMemoryStore
 from tests.factories import GAME_START, committed_agent
 
 
