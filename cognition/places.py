@@ -62,6 +62,20 @@ def area_of(path: str) -> str:
     return parse_path(path)[0]
 
 
+def within_sight(path: str, place: str) -> bool:
+    """Whether someone at `place` sees a change of `path`: everyone under the object's room's
+    own container does ("The Copper Kettle" for "The Copper Kettle: counter: espresso machine";
+    "Riverside Apartments: apartment 1" for that apartment's "kitchen: stove", so a neighbour's
+    stove is not news), and under the area for a path of two segments ("Willow Park: bench")."""
+    scope = parse_path(path)
+    scope = scope[: max(1, len(scope) - 2)]
+    try:
+        here = parse_path(place)
+    except InvalidInput:
+        return False
+    return tuple(p.casefold() for p in here[: len(scope)]) == tuple(p.casefold() for p in scope)
+
+
 def parse_state_statement(text: str) -> tuple[str, str]:
     """`"<kitchen: stove> is burning"` → `("kitchen: stove", "burning")`."""
     match = _STATEMENT.match(text)

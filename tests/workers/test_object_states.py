@@ -1,6 +1,6 @@
 """An action's object state is written to the map when the action starts and released when it
-ends (unless another agent's action holds it, or the game changed it meanwhile); everyone in
-the area perceives each change once, through the beat sweep."""
+ends (unless another agent's action holds it, or the game changed it meanwhile); everyone
+within sight perceives each change once, through the beat sweep."""
 
 from __future__ import annotations
 
