@@ -42,6 +42,16 @@ UNAPPROACHABLE = re.compile(
     re.IGNORECASE,
 )
 """What someone may be doing that nobody walks up to chat about."""
+ALARMING = re.compile(
+    r"\b(?:burning|on fire|smoking|flooding|flooded|overflowing|leaking|sparking)\b", re.I
+)
+"""Object states noticed through the whole area, not only in the object's room."""
+
+
+def is_alarming(state: str) -> bool:
+    """Whether an object's state is an alarm that carries beyond its room (smoke, water)."""
+    return bool(ALARMING.search(state))
+
 
 K = TypeVar("K")
 

@@ -2,10 +2,11 @@
 perception by everyone within sight.
 
 One rule for every change of a place's state (`change_states`): the state is written, every
-agent whose current place is within sight of it (`cognition.places.within_sight`: under the
-object's room's own container — the cafe, one apartment of a building) perceives "<object> is
-<state>" unless it already last saw it so (`perception.unseen`), now knows the object in that
-state, and the world announces `object_state_changed`.
+agent whose current place is within sight of it (`cognition.places.within_sight`: in the
+object's room — the cafe's counter, one apartment's kitchen — or anywhere in the area for an
+alarm such as a fire) perceives "<object> is <state>" unless it already last saw it so
+(`perception.unseen`), now knows the object in that state, and the world announces
+`object_state_changed`.
 
 Actions use objects (`settle_objects`, from the beat sweep when current actions change): an
 action that starts with an `object_state` for its place sets the place to it ("espresso
@@ -24,7 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from cognition.perception import new_observation, unseen
+from cognition.perception import is_alarming, new_observation, unseen
 from cognition.places import DEFAULT_STATE, area_of, within_sight
 from db.models import Agent, Memory, Plan
 from db.queries.events import emit
@@ -167,7 +168,7 @@ def _perceive(
         for change in changed
         for agent in present.get(area_of(change.path), [])
         if agent.id not in unseen_by.get(change.path, ())
-        and within_sight(change.path, agent.place or "")
+        and within_sight(change.path, agent.place or "", alarming=is_alarming(change.state))
     ]
     last = last_observations(session, [(a.id, m.subject or "") for a, m in candidates])
     keyed = {a.id: a for a, _ in candidates}
