@@ -108,6 +108,15 @@ _BE_BARE = re.compile(
 )
 
 
+_PLACE_OR_OBJECT = (*OBJECT_TAKING, "there", "here")
+_MIXED_COORDINATION = re.compile(
+    rf"\b(?:is|are|am|was|were|I'm|you're|he's|she's|they're|we're){_ADVERB}\s+[a-z]+ing\b"
+    rf"[^.!?;:\"“”]*?\b(?:and|then|or)\s+(?:(?:{'|'.join(sorted(BARE_VERBS))})\b(?!-)"
+    rf"|(?:{'|'.join(sorted(AMBIGUOUS_VERBS))})\s+(?:{'|'.join(_PLACE_OR_OBJECT)})\b)",
+    re.I,
+)
+
+
 def _doubled(text: Text, _names: Names) -> list[str]:
     allowed = {"had", "that", "bye", "very", "so", "no", "really", "ha", "knock", "tut"}
     found = re.finditer(r"\b([A-Za-z]+)\s+\1\b", text.text, re.I)
@@ -238,6 +247,19 @@ RULES: tuple[Rule, ...] = (
         _t(OBS, "Junie Halvorsen is brewing coffee", "The Copper Kettle: counter is open")
         + _t(U, "The cafe is open until eight.", "This is work I enjoy.")
         + _t(R, "The book is read to the children."),
+    ),
+    Rule(
+        "mixed_coordination",
+        'A progressive coordinated with a bare verb ("is opening the store and work there", '
+        '"I\'m cooking and wash up").',
+        EVERY,
+        _regex_hits(_MIXED_COORDINATION),
+        _t(OBS, "Daniel Okafor is opening Dunmore General Store and work there")
+        + _t(U, "I see you're opening Dunmore General Store and work there.")
+        + _t(U, "I'm cooking dinner and wash the dishes."),
+        _t(OBS, "Daniel Okafor is opening Dunmore General Store and working there")
+        + _t(U, "I'm having lunch and coffee.", "She is cooking, and work starts at one.")
+        + _t(R, "Junie is waking up and then having breakfast"),
     ),
     Rule(
         "doubled_word",

@@ -133,7 +133,8 @@ COORDINATORS: frozenset[str] = frozenset({"and", "then", "or", "before", "after"
 VERB_FOLLOWERS: frozenset[str] = _vocabulary(
     """
     a an the his her their my our your its some this that these those up down out off
-    over with to at for in on into around back away him them it me us
+    over with to at for in on into around back away him them it me us there here late hard
+    until till from through alone together outside
     """
 )
 """Words after an AMBIGUOUS word that show it is a verb ("and walk the dog")."""

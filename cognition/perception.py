@@ -12,13 +12,16 @@ lunch" (`cognition.grammar.progressive`); an object's state is used as given. An
 
 - an observation identical to the last one of the same subject (same state) is not stored
   twice — the paper's agents perceive continuously, and a stove that stays idle is no news;
-- only observations that may call for a reaction reach the Mind: another agent, or an object
-  whose state differs from the last one the agent saw (a first sight of an idle object is
-  not a change). Free text without a subject cannot be judged here, so it goes to the Mind.
+- only observations that may call for a reaction reach the Mind: another agent who can be
+  approached (not asleep, in bed or in the bath: the reference code never lets an agent talk
+  to a sleeping one), or an object whose state differs from the last one the agent saw (a
+  first sight of an idle object is not a change). Free text without a subject cannot be judged
+  here, so it goes to the Mind.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, MutableMapping
 from datetime import datetime
 from typing import Protocol, TypeVar
@@ -32,6 +35,23 @@ STATE_PREDICATE = "is"
 """The predicate of every (subject, state) observation."""
 IDLE_STATES: frozenset[str] = frozenset({"", DEFAULT_STATE})
 """States an object sits in when nothing happens to it (the paper's objects default to idle)."""
+
+UNAPPROACHABLE = re.compile(
+    r"\b(?:sleep|sleeping|asleep|nap|napping|shower|showering|bath|bathing|toilet|"
+    r"(?:in|to) bed|getting dressed|get dressed)\b",
+    re.IGNORECASE,
+)
+"""What someone may be doing that nobody walks up to chat about."""
+ALARMING = re.compile(
+    r"\b(?:burning|on fire|smoking|flooding|flooded|overflowing|leaking|sparking)\b", re.I
+)
+"""Object states noticed through the whole area, not only in the object's room."""
+
+
+def is_alarming(state: str) -> bool:
+    """Whether an object's state is an alarm that carries beyond its room (smoke, water)."""
+    return bool(ALARMING.search(state))
+
 
 K = TypeVar("K")
 
@@ -151,7 +171,7 @@ def needs_reaction(
     if subject == _key(observer):
         return False
     if any(subject == _key(agent) for agent in agents):
-        return True
+        return not UNAPPROACHABLE.search(observation.object or observation.description)
     state = _key(observation.object or "")
     if last_seen_state is None:
         return state not in IDLE_STATES

@@ -62,6 +62,21 @@ def area_of(path: str) -> str:
     return parse_path(path)[0]
 
 
+def within_sight(path: str, place: str, *, alarming: bool = False) -> bool:
+    """Whether someone at `place` notices a change of `path`. An ordinary change is seen in the
+    object's room ("The Copper Kettle: counter" for its espresso machine, "Riverside Apartments:
+    apartment 1: kitchen" for that kitchen's stove: a neighbour's stove or a dorm-mate's desk is
+    no news, and no two objects in sight share a name); an `alarming` one (a fire, a flood) is
+    noticed through the whole area, as smoke or water would be."""
+    scope = parse_path(path)
+    scope = scope[:1] if alarming else scope[: max(1, len(scope) - 1)]
+    try:
+        here = parse_path(place)
+    except InvalidInput:
+        return False
+    return tuple(p.casefold() for p in here[: len(scope)]) == tuple(p.casefold() for p in scope)
+
+
 def parse_state_statement(text: str) -> tuple[str, str]:
     """`"<kitchen: stove> is burning"` → `("kitchen: stove", "burning")`."""
     match = _STATEMENT.match(text)

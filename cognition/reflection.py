@@ -15,7 +15,9 @@ When the importance of what an agent perceived since its last reflection exceeds
 
 All questions retrieve before any insight is written, so one run reflects on the stream as it
 stood when it began and its insights never cite each other; writing them in one call lets the
-edge make the run atomic. An insight repeated word for word under two questions is kept once.
+edge make the run atomic. An insight repeated word for word under two questions is kept once,
+and one the agent already holds — the text of a memory the run read — is not written again
+(a town reflecting on the same party all day would otherwise say so hourly).
 Pure orchestration: given the store's contents and the Mind's answers, the result is fixed.
 """
 
@@ -73,6 +75,7 @@ def reflect(
     seen = [m.description for m in recent]
     asked = mind.think(ReflectionQuestions(seen, n=questions, name=subject_name))
     evidence = [(q, _retrieve(store, q, k=evidence_k, now=now)) for q in asked if q.strip()]
+    held = seen + [m.description for _, memories in evidence for m in memories]
     drafts: list[NewMemory] = []
     for question, memories in evidence:
         statements = [m.description for m in memories]
@@ -81,7 +84,7 @@ def reflect(
             reflection_memory(insight.text, cited, subject_name=subject_name, now=now)
             for insight, cited in _with_evidence(found, memories)
         ]
-    unique = _first_of_each_text(drafts)
+    unique = _first_of_each_text(drafts, held=held)
     return store.add(unique, now=now) if unique else []
 
 
@@ -119,9 +122,10 @@ def _with_evidence(
     return [(insight, cited) for insight, cited in paired if cited and insight.text.strip()]
 
 
-def _first_of_each_text(drafts: Sequence[NewMemory]) -> list[NewMemory]:
-    """Drop an insight whose text (case and spacing aside) was already drafted in this run."""
-    seen: set[str] = set()
+def _first_of_each_text(drafts: Sequence[NewMemory], *, held: Sequence[str]) -> list[NewMemory]:
+    """Drop an insight whose text (case and spacing aside) was already drafted in this run or
+    is `held` already (a memory the run read)."""
+    seen = {" ".join(text.casefold().split()) for text in held}
     kept: list[NewMemory] = []
     for draft in drafts:
         key = " ".join(draft.description.casefold().split())

@@ -12,7 +12,9 @@ scale is approximated from vocabulary, so that a fire outranks a tooth-brush eve
     notable events (party, argument, election, …)     +2 per phrase
     mundane routine (brushing teeth, idle, eating, …) -1 per phrase     -2, and only when
                                                                         nothing poignant
-    another person (a capitalised name, she/he/they)  +1                once
+    another person (a capitalised name, she/he/they)  +1                once, not for one
+                                                                        person seen at a
+                                                                        routine activity
     emotion words (happy, afraid, jealous, …)         +1 per word       +2
     an exclamation mark                               +1                once
     result                                            clamped to 1..10
@@ -105,7 +107,7 @@ def rate(text: str) -> int:
     if poignancy == 0:
         hits = len(_matching(tokens, _MUNDANE_INDEX))
         score -= min(MUNDANE_CAP, hits * MUNDANE_PENALTY)
-    score += _person_bonus(text)
+    score += 0 if poignancy == 0 and _someone_seen_busy(text) else _person_bonus(text)
     score += min(EMOTION_CAP, EMOTION_BONUS * sum(1 for t in tokens if t in EMOTION_WORDS))
     if "!" in text:
         score += EXCLAMATION_BONUS
@@ -148,6 +150,16 @@ def _matching(tokens: list[str], index: _Index) -> list[int]:
 def _occurs(tokens: list[str], target: tuple[str, ...]) -> bool:
     width = len(target)
     return any(tuple(tokens[i : i + width]) == target for i in range(len(tokens) - width + 1))
+
+
+_SEEN_BUSY = re.compile(r"^\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}\s+is\s+[a-z]+ing\b")
+
+
+def _someone_seen_busy(text: str) -> bool:
+    """An observation of one person at an ordinary activity ("Esme Calder is reading the
+    textbook"): what a town sees all day, as mundane as the reader's own routine. A second
+    person in it ("… is talking with Martin") makes it social again."""
+    return _SEEN_BUSY.match(text) is not None and len(people(text)) <= 1
 
 
 def _person_bonus(text: str) -> int:

@@ -105,10 +105,11 @@ def revise_currently(
     added: list[str] = []
     for day in (now, now + timedelta(days=1)):
         for event in _events_on(plan_notes, day):
-            going = "host" if event.host and _same(event.host, persona.name) else "go to"
+            hosting = bool(event.host) and _same(event.host or "", persona.name)
+            going = f"host the {event.name}" if hosting else f"go to {_named(event)}"
             added.append(
                 f"On {day:%A}, {day:%B} {day.day}, {first_name(persona.name)} plans to "
-                f"{going} {_named(event)}{_place_and_time(event)}."
+                f"{going}{_place_and_time(event)}."
             )
     heard = [n for text in events for n in knowledge.news_in(text) if isinstance(n, Candidacy)]
     text = " ".join([base, *dict.fromkeys(added)]).strip()

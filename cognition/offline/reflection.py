@@ -102,14 +102,16 @@ def _election(statements: Sequence[str], name: str) -> list[Insight]:
 
 
 def _relationship(statements: Sequence[str], name: str, other: str) -> list[Insight]:
-    talked = _cited(statements, lambda s: _talk_between(s, name, other))
-    seen = _cited(statements, lambda s: _seen_doing(s, other) is not None)
+    talked = _cited(
+        statements, lambda s: _talk_between(s, name, other) or _seen_with(s, other, name)
+    )
+    seen = _cited(statements, lambda s: _seen_doing_apart(s, other, name) is not None)
     found: list[Insight] = []
     if len(talked) >= 1:
         times = "several times" if len(talked) >= MIN_SUPPORT + 1 else "lately"
         found.append(Insight(f"{name} has been talking with {other} {times}.", talked))
     if len(seen) >= MIN_SUPPORT:
-        doings = [_seen_doing(statements[i - 1], other) for i in seen]
+        doings = [_seen_doing_apart(statements[i - 1], other, name) for i in seen]
         common, count = Counter(d for d in doings if d).most_common(1)[0]
         if count >= MIN_SUPPORT:
             found.append(Insight(f"{name} often sees {other} {common}.", seen))
@@ -188,6 +190,20 @@ def _seen_doing(statement: str, who: str) -> str | None:
         return None
     doing = progressive(match["doing"])
     return None if doing.startswith("busy with") and ":" in doing else doing
+
+
+def _seen_doing_apart(statement: str, who: str, observer: str) -> str | None:
+    """What `who` is seen doing, unless it is with the observer ("talking with Martin", in
+    Martin's memory, is their own conversation, not something Martin sees `who` do)."""
+    doing = _seen_doing(statement, who)
+    return None if doing is None or _seen_with(statement, who, observer) else doing
+
+
+def _seen_with(statement: str, who: str, observer: str) -> bool:
+    """Whether an observation shows `who` doing something with the observer ("Beatrix Lund is
+    talking with Martin", in Martin's memory)."""
+    doing = _seen_doing(statement, who)
+    return doing is not None and mentions(doing, first_name(observer))
 
 
 def _own_activities(statements: Sequence[str], name: str) -> list[tuple[str, int]]:

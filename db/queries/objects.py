@@ -1,10 +1,12 @@
 """Object states on the map, as the game sets them and as agents' actions use them, and their
-perception by everyone in the area.
+perception by everyone within sight.
 
 One rule for every change of a place's state (`change_states`): the state is written, every
-agent whose current place is in the same area (the first path segment: a house, the cafe)
-perceives "<object> is <state>" unless it already last saw it so (`perception.unseen`), now
-knows the object in that state, and the world announces `object_state_changed`.
+agent whose current place is within sight of it (`cognition.places.within_sight`: in the
+object's room — the cafe's counter, one apartment's kitchen — or anywhere in the area for an
+alarm such as a fire) perceives "<object> is <state>" unless it already last saw it so
+(`perception.unseen`), now knows the object in that state, and the world announces
+`object_state_changed`.
 
 Actions use objects (`settle_objects`, from the beat sweep when current actions change): an
 action that starts with an `object_state` for its place sets the place to it ("espresso
@@ -23,8 +25,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from cognition.perception import new_observation, unseen
-from cognition.places import DEFAULT_STATE, area_of
+from cognition.perception import is_alarming, new_observation, unseen
+from cognition.places import DEFAULT_STATE, area_of, within_sight
 from db.models import Agent, Memory, Plan
 from db.queries.events import emit
 from db.queries.memories import add_for_agents
@@ -157,7 +159,8 @@ def _perceive(
     now: datetime,
     unseen_by: Mapping[str, Collection[uuid.UUID]],
 ) -> None:
-    """Everyone in each changed place's area observes it (repeats left out) and knows it."""
+    """Everyone within sight of each changed place (`cognition.places.within_sight`) observes
+    it (repeats left out) and knows it."""
     areas = {area_of(c.path) for c in changed}
     present = _agents_in_areas(session, world_id=world_id, areas=areas)
     candidates = [
@@ -165,6 +168,7 @@ def _perceive(
         for change in changed
         for agent in present.get(area_of(change.path), [])
         if agent.id not in unseen_by.get(change.path, ())
+        and within_sight(change.path, agent.place or "", alarming=is_alarming(change.state))
     ]
     last = last_observations(session, [(a.id, m.subject or "") for a, m in candidates])
     keyed = {a.id: a for a, _ in candidates}

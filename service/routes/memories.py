@@ -174,16 +174,42 @@ def read(memory_id: MemoryId, agent: CurrentAgent, session: SessionDep) -> Memor
     if row is None:
         raise ApiError(404, "not_found", f"no memory {memory_id} for this agent")
     cited, children = evidence_tree(session, agent_id=agent.id, root_id=row.id)
-    return _detail(row, cited, children, path=frozenset())
+    return _detail(row, cited, children, owner=_first_citers(row.id, children), path=frozenset())
+
+
+def _first_citers(root: int, children: dict[int, list[int]]) -> dict[int, int]:
+    """Each cited memory → the memory that cites it at its shallowest level (breadth first,
+    lowest id first). Reflections cite reflections that share evidence, so the tree of every
+    citation path grows exponentially with depth; each memory's own evidence is therefore
+    given once, under this citer, and elsewhere it appears with no evidence of its own."""
+    owner: dict[int, int] = {}
+    level = [root]
+    while level:
+        nxt: list[int] = []
+        for citer in level:
+            for cited in children.get(citer, []):
+                if cited != root and cited not in owner:
+                    owner[cited] = citer
+                    nxt.append(cited)
+        level = nxt
+    return owner
 
 
 def _detail(
-    row: Memory, cited: dict[int, Memory], children: dict[int, list[int]], *, path: frozenset[int]
+    row: Memory,
+    cited: dict[int, Memory],
+    children: dict[int, list[int]],
+    *,
+    owner: dict[int, int],
+    path: frozenset[int],
 ) -> MemoryDetail:
-    """The memory with its evidence nested; a citation back up the path is not followed."""
+    """The memory with its evidence nested (see `_first_citers`); a citation back up the path
+    is not followed."""
     inner = path | {row.id}
     evidence = [
-        _detail(cited[i], cited, children, path=inner)
+        _detail(cited[i], cited, children, owner=owner, path=inner)
+        if owner.get(i) == row.id
+        else MemoryDetail(**memory_read(cited[i]).model_dump(), evidence=[])
         for i in children.get(row.id, [])
         if i not in inner
     ]

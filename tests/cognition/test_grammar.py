@@ -23,6 +23,11 @@ CASES = [
     # imperatives, as plans write them
     ("have lunch", "having lunch"),
     ("wake up and complete the morning routine", "waking up and completing the morning routine"),
+    (
+        "open Dunmore General Store and work there",
+        "opening Dunmore General Store and working there",
+    ),
+    ("buy milk and water", "buying milk and water"),
     ("run errands", "running errands"),
     ("lie down", "lying down"),
     ("take a shower", "taking a shower"),

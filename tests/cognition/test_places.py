@@ -16,6 +16,7 @@ from cognition.places import (
     normalize_path,
     parse_path,
     parse_state_statement,
+    within_sight,
 )
 
 segment = st.text(
@@ -43,6 +44,22 @@ def test_ancestors_and_area() -> None:
     assert ancestors("a: b: c") == ["a", "a: b"]
     assert ancestors("a") == []
     assert area_of("Lin house: kitchen: stove") == "Lin house"
+
+
+def test_a_change_is_seen_from_the_objects_room_only() -> None:
+    stove = "Riverside Apartments: apartment 1: kitchen: stove"
+    assert within_sight(stove, "Riverside Apartments: apartment 1: kitchen: kitchen table")
+    assert within_sight(stove, "riverside apartments:apartment 1:kitchen")
+    assert not within_sight(stove, "Riverside Apartments: apartment 1: bedroom: bed")
+    assert not within_sight(stove, "Riverside Apartments: apartment 2: kitchen: stove")
+    assert not within_sight(stove, "Riverside Apartments")
+    assert within_sight(stove, "Riverside Apartments: apartment 2: bedroom", alarming=True)
+    assert not within_sight(stove, "Wren College", alarming=True)
+    espresso = "The Copper Kettle: counter: espresso machine"
+    assert within_sight(espresso, "The Copper Kettle: counter: cash register")
+    assert not within_sight(espresso, "Wren College: library")
+    assert within_sight("Willow Park: bench", "Willow Park: pond")
+    assert not within_sight("Willow Park: bench", "")
 
 
 @pytest.mark.parametrize(

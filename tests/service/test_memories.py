@@ -218,6 +218,30 @@ def test_a_reflection_carries_its_evidence_tree(
     assert missing.status_code == 404
 
 
+def test_shared_evidence_is_given_once_however_deep_the_reflections(
+    client: TestClient, agent: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    """Thirty reflections, each citing the two before it: every citation path would be
+    ~1.6 million nodes (a demo town's reflections timed its client out); each memory's own
+    evidence is given once, at its shallowest citation."""
+    ids = [m["id"] for m in post(client, agent, "Klaus reads", "Klaus writes").json()["items"]]
+    with sessions.begin() as session:
+        for level in range(1, 31):
+            cites = ids[-2:]
+            ids.append(_reflection(session, agent, f"insight {level}", depth=level, cites=cites))
+    body = client.get(f"{agent['url']}/{ids[-1]}", headers=agent["headers"]).json()
+    shown: list[dict[str, Any]] = []
+    pending = [body]
+    while pending:
+        node = pending.pop()
+        shown.append(node)
+        pending += node["evidence"]
+    assert len(shown) == 1 + 2 * 30  # the root, then each citation once
+    expanded = [n["id"] for n in shown if n["evidence"]]
+    assert sorted(expanded) == sorted(ids[2:])  # every reflection's evidence, exactly once
+    assert [e["id"] for e in body["evidence"]] == ids[-3:-1]
+
+
 def _reflection(
     session: Session, agent: dict[str, Any], text: str, *, depth: int, cites: list[int]
 ) -> int:

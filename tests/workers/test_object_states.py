@@ -1,6 +1,6 @@
 """An action's object state is written to the map when the action starts and released when it
-ends (unless another agent's action holds it, or the game changed it meanwhile); everyone in
-the area perceives each change once, through the beat sweep."""
+ends (unless another agent's action holds it, or the game changed it meanwhile); everyone
+within sight perceives each change once, through the beat sweep."""
 
 from __future__ import annotations
 
@@ -75,6 +75,8 @@ def test_an_actions_object_state_is_written_perceived_and_released(
         _cooking(GAME_START, 30),
         PlanItem(GAME_START + timedelta(minutes=30), 30, "wipe the counter", "Hobbs Cafe: counter"),
     )
+    with sessions.begin() as session:  # in the kitchen: the stove is in sight
+        session.get_one(Agent, klaus.id).place = "Hobbs Cafe: kitchen"
     _plan(sessions, klaus.id, PlanItem(GAME_START, 60, "read the paper"))
     with installed(settings, sessions, ScriptedMind()) as queue:
         sweep_worlds()

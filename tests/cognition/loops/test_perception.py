@@ -59,6 +59,15 @@ def test_another_agent_may_need_a_reaction_but_oneself_never() -> None:
     assert not needs_reaction(rosa, observer="Rosa Delgado", agents=AGENTS)
 
 
+def test_nobody_walks_up_to_someone_asleep_or_in_the_bath() -> None:
+    for state in ("sleep", "sleeping", "take a shower", "having a bath", "going to bed"):
+        tomas = new_observation("Tomas Okafor", state, now=NOW, doing=True)
+        assert not needs_reaction(tomas, observer="Rosa Delgado", agents=AGENTS), state
+    for state in ("make the bed", "wash the dishes", "have breakfast"):
+        tomas = new_observation("Tomas Okafor", state, now=NOW, doing=True)
+        assert needs_reaction(tomas, observer="Rosa Delgado", agents=AGENTS), state
+
+
 def test_an_object_needs_a_reaction_only_when_its_state_changed() -> None:
     burning = new_observation(STOVE, "burning", now=NOW)
     idle = new_observation(STOVE, "idle", now=NOW)

@@ -83,6 +83,20 @@ def test_a_reflection_on_reflections_is_one_level_deeper(store: RecordingStore) 
     assert deeper.depth == 2
 
 
+def test_an_insight_the_agent_already_holds_is_not_written_again(store: RecordingStore) -> None:
+    remember(store, KLAUS, start=NOW)
+    mind = ScriptedMind(
+        {"reflection_questions": [["What is Klaus working on?"]], "insights": _citing("paper")}
+    )
+    (first,) = reflect(store, mind, now=NOW, subject_name="Klaus Mueller")
+    assert first.description == "Klaus cares about his paper"
+
+    again = reflect(store, mind, now=NOW + timedelta(hours=1), subject_name="Klaus Mueller")
+
+    assert again == []  # the run read its own earlier insight: nothing new to say
+    assert len(store.retrievals) == 2
+
+
 def test_citations_outside_the_numbered_statements_are_dropped(store: RecordingStore) -> None:
     remember(store, KLAUS, start=NOW)
     mind = ScriptedMind(

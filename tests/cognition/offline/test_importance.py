@@ -38,6 +38,13 @@ def test_people_emotion_and_exclamation_raise_the_score() -> None:
     assert rate("the kettle is on the counter and I am worried") == plain + 1
 
 
+def test_someone_seen_at_a_routine_activity_gets_no_bonus_for_the_person() -> None:
+    busy = rate("Esme Calder is reading the textbook")
+    assert busy == rate("the kettle is on the counter")
+    assert rate("Beatrix Lund is talking with Martin") == busy + 1
+    assert rate("Esme Calder is planning a party") > busy + 1  # news is never routine
+
+
 def test_poignancy_is_capped_below_the_top_for_stacked_words() -> None:
     stacked = "fire death funeral accident hospital murder"
     assert rate(stacked) <= MAX_SCORE

@@ -75,3 +75,17 @@ def test_currently_gains_the_days_plan_and_keeps_its_base() -> None:
         now=datetime(2023, 2, 15, 6, 0),
     )
     assert again == "Tomas is practising a new song."
+
+
+def test_the_host_plans_to_host_the_party_not_their_own_by_name() -> None:
+    junie = Persona(name="Junie Halvorsen", currently="Junie is baking for the party")
+    note = (
+        "For Junie Halvorsen's planning: Junie Halvorsen is hosting a Valentine's Day party at "
+        "The Copper Kettle on February 14 at 6 pm."
+    )
+    monday = datetime(2023, 2, 13, 6, 0)
+    revised = revise_currently(persona=junie, plan_notes=[note], events=[], now=monday)
+    assert revised == (
+        "Junie is baking for the party. On Tuesday, February 14, Junie plans to host the "
+        "Valentine's Day party at The Copper Kettle at 6 pm."
+    )

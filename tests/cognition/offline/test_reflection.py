@@ -56,6 +56,25 @@ def test_insights_are_sentences_about_the_person_citing_their_evidence() -> None
     assert time.cited_indices == (1, 4)
 
 
+def test_someone_seen_talking_with_the_reflecting_person_is_a_talk_not_a_habit() -> None:
+    stream = [
+        "Beatrix Lund is talking with Martin",
+        "Beatrix Lund is restocking the shelves",
+        "Beatrix Lund is talking with Martin",
+        "Beatrix Lund is restocking the shelves",
+    ]
+    about = insights(
+        "What is Martin Calloway's relationship with Beatrix Lund?",
+        stream,
+        5,
+        name="Martin Calloway",
+    )
+    assert [(i.text, i.cited_indices) for i in about] == [
+        ("Martin Calloway has been talking with Beatrix Lund lately.", (1, 3)),
+        ("Martin Calloway often sees Beatrix Lund restocking the shelves.", (2, 4)),
+    ]
+
+
 def test_unsupported_questions_get_only_the_general_insight() -> None:
     [general] = insights(
         "What is Junie Halvorsen's relationship with Ada Okafor?", STREAM, 5, name=JUNIE

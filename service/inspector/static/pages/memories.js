@@ -21,7 +21,9 @@ export function evidenceLevel(memory, level) {
         ? h("details", { class: "level" },
           h("summary", {}, `Level ${level + 1}: what this cites (${cited.evidence.length})`),
           evidenceLevel(cited, level + 1))
-        : null)));
+        : cited.kind === "reflection"
+          ? h("p", { class: "small muted" }, "Its evidence is shown where it is first cited.")
+          : null)));
 }
 
 async function evidence(context, memoryId, target, button) {
