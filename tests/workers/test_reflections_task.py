@@ -3,6 +3,7 @@ concurrent writers, and a duplicate delivery that waits on the claim and then do
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterator, Sequence
 
@@ -24,14 +25,19 @@ from workers.tasks.sweep import sweep_worlds
 QUESTIONS = ["What does Isabella care about?", "Who is Isabella close to?", "What is next?"]
 
 
-def reflecting_mind(score: int = 5, *, gate: threading.Event | None = None) -> ScriptedMind:
+def reflecting_mind(
+    score: int = 5, *, gate: threading.Event | None = None, numbered: bool = False
+) -> ScriptedMind:
     """Rates every memory `score` (a chime 1); three questions; one insight per question citing
-    statements 1 and 2 (and a 99 that is not there). With `gate`, insights wait for it."""
+    statements 1 and 2 (and a 99 that is not there). With `gate`, insights wait for it. With
+    `numbered`, every insight is new (a run does not write again an insight the agent holds)."""
+    calls = itertools.count(1)
 
     def insights(question: str, statements: Sequence[str], n: int, **_: object) -> list[Insight]:
         if gate is not None:
             gate.wait(timeout=30)
-        return [Insight(text=f"Insight about: {question}", cited_indices=(1, 2, 99))]
+        text = f"Insight about: {question}" + (f" (#{next(calls)})" if numbered else "")
+        return [Insight(text=text, cited_indices=(1, 2, 99))]
 
     return ScriptedMind(
         {
@@ -103,7 +109,7 @@ def test_fifty_concurrent_writers_get_one_reflection_per_crossing(
             errors.append(exc)
 
     try:
-        with installed(settings, many, reflecting_mind(score=score)) as queue:
+        with installed(settings, many, reflecting_mind(score=score, numbered=True)) as queue:
             threads = [threading.Thread(target=write_and_react, args=(n,)) for n in range(writers)]
             for thread in threads:
                 thread.start()
