@@ -13,6 +13,11 @@ def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+def _words(words: str) -> tuple[str, ...]:
+    """In order: these lists become regex alternations."""
+    return tuple(words.split())
+
+
 BARE_VERBS = _set(
     """say get have go make take eat do see know think want tell ask give find come keep wake
     bring buy sleep tend greet invite meet chat relax prepare grab brew serve wash visit help
@@ -27,10 +32,7 @@ AMBIGUOUS_VERBS = _set("open close clean work study play plan cook paint read pr
 """Bare verbs that are also nouns or adjectives ("the cafe is open", "this is work"): wrong
 after "is" only when an object or a place follows ("is open the cafe")."""
 
-OBJECT_TAKING = (
-    "the", "a", "an", "his", "her", "their", "my", "your", "our", "some", "at", "on", "in",
-    "with", "for", "up", "home",
-)  # fmt: skip
+OBJECT_TAKING = _words("the a an his her their my your our some at on in with for up home")
 
 FINITE_THIRD_PERSON = _set("keeps is was has seems comes goes matters stays remains appears")
 
@@ -43,16 +45,16 @@ ELLIPSIS_LICENSORS = _set(
 
 GREETING = r"hi|hello|hey|good (?:morning|afternoon|evening|day)|greetings"
 
-SENTENCE_OPENERS = (
-    "It", "It's", "That", "That's", "This", "There", "There's", "He", "She", "They", "We",
-    "You", "Your", "How", "What", "Good", "See", "By", "Take", "Bye",
-)  # fmt: skip
+SENTENCE_OPENERS = _words(
+    """It It's That That's This There There's He She They We You Your How What Good See By
+    Take Bye"""
+)
 """Capitalised, these begin a sentence; after a comma they are a capitalisation slip."""
 
-KIN = (
-    "mother", "father", "son", "daughter", "wife", "husband", "brother", "sister", "friend",
-    "supervisor", "advisor", "teacher", "boss", "assistant", "mentor", "neighbour",
-)  # fmt: skip
+KIN = _words(
+    """mother father son daughter wife husband brother sister friend supervisor advisor teacher
+    boss assistant mentor neighbour"""
+)
 
 COMMON_WORD_NAMES = _set(
     """grace pike ruth martin will may rose mark june april summer dawn hope joy faith bill

@@ -9,7 +9,7 @@ with the LLM mind pointed at the counting fake OpenAI-compatible server, which a
 operation as the offline heuristics would (`bench.responder`). Everything runs in process on an
 embedded PostgreSQL: each step sets the game clock, runs the beat sweep, posts what every agent
 perceives (the others in the same area and the objects they use) to the real step route, and
-runs every job that work queued (`workers.dispatch.LocalDispatch`) until none is left.
+runs every job that work queued (`workers.local_queue.LocalDispatch`) until none is left.
 
 Figures come from the audit (`llm_calls`): calls answered by the model, their tokens, and the
 calls the offline heuristics answered instead (free). Progress goes to stderr, the table to
@@ -38,8 +38,9 @@ from bench.responder import OfflineResponder
 from bench.town import RESIDENTS, Resident, seed_memories, town_map
 from cognition.places import flatten_map
 from cognition.types import MemoryKind, MemorySource, NewMemory
-from db import migrate
+from db import jobs, migrate
 from db.embedded import EmbeddedPostgres
+from db.jobs import Job
 from db.models import LlmCall, Plan, World
 from db.queries.agents import create_agent
 from db.queries.api_keys import generate_key, store_key
@@ -50,14 +51,8 @@ from db.queries.worlds import create_world, set_clock
 from db.settings import Settings
 from service.app import create_app
 from tests.fakes.openai_server import FakeOpenAI
-from workers.dispatch import LocalDispatch
+from workers.local_queue import LocalDispatch, drain
 from workers.runtime import build_runtime, set_runtime
-from workers.tasks.conversations import converse, converse_turn, end_conversation
-from workers.tasks.memories import enrich_memories, enrich_world
-from workers.tasks.plans import decompose, plan_day
-from workers.tasks.reactions import decide_reaction, decide_reactions
-from workers.tasks.reflections import reflect
-from workers.tasks.summaries import summarize
 from workers.tasks.sweep import sweep_worlds
 
 START = datetime(2023, 2, 13, 0, 0)
@@ -68,19 +63,6 @@ ATTENTION_BANDWIDTH = 3
 """Events an agent attends to per step: the reference implementation's `att_bandwidth`."""
 TARGET_CALLS = 100
 REFERENCE_CALLS = 1300
-TASKS: dict[str, Any] = {
-    "hearth.reflect": reflect,
-    "hearth.plan_day": plan_day,
-    "hearth.decompose": decompose,
-    "hearth.decide_reaction": decide_reaction,
-    "hearth.decide_reactions": decide_reactions,
-    "hearth.converse": converse,
-    "hearth.converse_turn": converse_turn,
-    "hearth.end_conversation": end_conversation,
-    "hearth.summarize": summarize,
-    "hearth.enrich_memories": enrich_memories,
-    "hearth.enrich_world": enrich_world,
-}
 
 
 class LocalCelery:
@@ -90,7 +72,7 @@ class LocalCelery:
         self.dispatch = dispatch
 
     def send_task(self, name: str, args: Sequence[Any], task_id: str | None = None) -> None:
-        self.dispatch.send(name, args, key=task_id)
+        self.dispatch.send(Job(name, tuple(args), task_id))
 
 
 @dataclass
@@ -194,7 +176,7 @@ def _setup(
             )
             seeds += [row.id for row in rows]
         world_id = world.id
-    dispatch.send("hearth.enrich_memories", [seeds])
+    dispatch.send(jobs.enrich_memories(seeds))
     run = Run(
         world_id=world_id, agents=agents, headers={"Authorization": f"Bearer {key}"}, jobs=Counter()
     )
@@ -255,10 +237,7 @@ def _path(place: str) -> list[str]:
 
 
 def _drain(dispatch: LocalDispatch, run: Run) -> None:
-    while (job := dispatch.take()) is not None:
-        name, args, _ = job
-        run.jobs[name] += 1
-        TASKS[name](*args)
+    drain(dispatch, ran=run.jobs)
 
 
 Usage = dict[tuple[str, str], tuple[int, int, int]]

@@ -43,9 +43,20 @@ from bench.stack import DRAIN_TIMEOUT_S, drain, hearth_up, pause_or_resume, say,
 
 PROBE_INTERVAL_S = 0.5
 VISIBLE_ATTEMPTS = 20
-POOL = [f"{who} is {what}" for who in ("Isabella", "Klaus", "Maria", "Sam", "Tom")
-        for what in ("idle", "reading", "brewing coffee", "painting", "sleeping", "walking",
-                     "talking to a customer", "cleaning the counter")]  # fmt: skip
+POOL = [
+    f"{who} is {what}"
+    for who in ("Isabella", "Klaus", "Maria", "Sam", "Tom")
+    for what in (
+        "idle",
+        "reading",
+        "brewing coffee",
+        "painting",
+        "sleeping",
+        "walking",
+        "talking to a customer",
+        "cleaning the counter",
+    )
+]
 """Repeated observations, as a game's perception sends every tick."""
 
 
@@ -121,9 +132,13 @@ def _setup(base: str, headers: dict[str, str], count: int) -> tuple[list[str], s
 
 
 def _load(
-    base: str, headers: dict[str, str], agents: list[str], figures: Figures,
-    args: argparse.Namespace, started: float,
-) -> None:  # fmt: skip
+    base: str,
+    headers: dict[str, str],
+    agents: list[str],
+    figures: Figures,
+    args: argparse.Namespace,
+    started: float,
+) -> None:
     deadline = started + args.seconds
     threads = [
         threading.Thread(
@@ -136,22 +151,31 @@ def _load(
     while any(t.is_alive() for t in threads):
         time.sleep(1.0)
         elapsed = time.monotonic() - started
-        say(f"load {min(elapsed, args.seconds):5.1f}/{args.seconds:.0f} s  "
-             f"{figures.written} memories  {figures.written / elapsed:,.0f}/s")  # fmt: skip
+        say(
+            f"load {min(elapsed, args.seconds):5.1f}/{args.seconds:.0f} s  "
+            f"{figures.written} memories  {figures.written / elapsed:,.0f}/s"
+        )
     for thread in threads:
         thread.join()
 
 
 def _client(
-    base: str, headers: dict[str, str], agents: list[str], figures: Figures, batch: int,
-    deadline: float, seed: int,
-) -> None:  # fmt: skip
+    base: str,
+    headers: dict[str, str],
+    agents: list[str],
+    figures: Figures,
+    batch: int,
+    deadline: float,
+    seed: int,
+) -> None:
     rng = random.Random(seed)
     with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
         n = 0
         while time.monotonic() < deadline:
-            texts = [rng.choice(POOL) if rng.random() < 0.5 else f"client {seed} saw event {n + i}"
-                     for i in range(batch)]  # fmt: skip
+            texts = [
+                rng.choice(POOL) if rng.random() < 0.5 else f"client {seed} saw event {n + i}"
+                for i in range(batch)
+            ]
             n += batch
             sent = time.monotonic()
             body = {"memories": [{"description": t} for t in texts]}
@@ -183,9 +207,13 @@ def _probe_loop(
 
 
 def _watch(
-    base: str, headers: dict[str, str], url: str, figures: Figures,
-    pending: list[tuple[int, float]], done: threading.Event,
-) -> None:  # fmt: skip
+    base: str,
+    headers: dict[str, str],
+    url: str,
+    figures: Figures,
+    pending: list[tuple[int, float]],
+    done: threading.Event,
+) -> None:
     with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
         while True:
             with figures.lock:
@@ -204,8 +232,12 @@ def _probe(client: httpx.Client, url: str, n: int, figures: Figures) -> tuple[in
     sent = time.monotonic()
     written = client.post(url, json={"memories": [{"description": f"probe {n} rang the bell"}]})
     memory_id = written.json()["items"][0]["id"]
-    query = {"query": f"probe {n} bell", "k": 1, "touch": False,
-             "weights": {"recency": 1, "importance": 0, "relevance": 0}}  # fmt: skip
+    query = {
+        "query": f"probe {n} bell",
+        "k": 1,
+        "touch": False,
+        "weights": {"recency": 1, "importance": 0, "relevance": 0},
+    }
     for attempt in range(1, VISIBLE_ATTEMPTS + 1):
         results = client.post(f"{url}/search", json=query).json()["results"]
         if results and results[0]["id"] == memory_id:
@@ -247,13 +279,17 @@ def _report(
         ("ingest", f"{rate:,.0f} memories/s"),
         ("request latency p50 / p99", _quantiles(figures.requests)),
         ("write → search-visible p50 / p99", _quantiles(figures.visible)),
-        ("found by the first search after the write",
-         f"{figures.first_search} of {len(figures.visible)} probes"),
+        (
+            "found by the first search after the write",
+            f"{figures.first_search} of {len(figures.visible)} probes",
+        ),
         ("write → enriched p50 / p99 (probes under load)", _quantiles(figures.enriched)),
         ("drain after load", "timed out" if drain_s is None else f"{drain_s:.1f} s"),
-        ("enrichment throughput (written ÷ time enriching)", "—" if enriched_rate is None
-         else f"{enriched_rate:,.0f} memories/s"),
-    ]  # fmt: skip
+        (
+            "enrichment throughput (written ÷ time enriching)",
+            "—" if enriched_rate is None else f"{enriched_rate:,.0f} memories/s",
+        ),
+    ]
     width = max(len(name) for name, _ in rows)
     print(f"\n{'figure'.ljust(width)}  value\n{'-' * width}  {'-' * 28}")
     for name, value in rows:

@@ -237,8 +237,10 @@ class OfflineResponder:
         situation = p.bulleted("situation")
         place = next((line[3:] for line in situation if line.startswith("at ")), "")
         listener = p.block("listener")
-        status = next((line.split(" is ", 1)[1] for line in situation
-                       if line.startswith(f"{listener} is ")), "")  # fmt: skip
+        status = next(
+            (line.split(" is ", 1)[1] for line in situation if line.startswith(f"{listener} is ")),
+            "",
+        )
         doing = next((line.split(" was ", 1)[1] for line in situation if " was " in line), "")
         said = self._mind.think(
             rq.NextUtterance(

@@ -50,9 +50,15 @@ IMPORT_CHUNK = 250
 PROGRESS_S = 10.0
 STEP_ROUTE = "/v1/worlds/{world_id}/step"
 SCRUBBED = (
-    "HEARTH_LLM_MODEL", "HEARTH_LLM_BASE_URL", "HEARTH_DATABASE_URL", "HEARTH_REDIS_URL",
-    "HEARTH_HOME", "HEARTH_API_PORT", "HEARTH_METRICS_DIR", "PROMETHEUS_MULTIPROC_DIR",
-)  # fmt: skip
+    "HEARTH_LLM_MODEL",
+    "HEARTH_LLM_BASE_URL",
+    "HEARTH_DATABASE_URL",
+    "HEARTH_REDIS_URL",
+    "HEARTH_HOME",
+    "HEARTH_API_PORT",
+    "HEARTH_METRICS_DIR",
+    "PROMETHEUS_MULTIPROC_DIR",
+)
 """Unset for the run: the bench starts its own servers and uses the offline mind."""
 
 
@@ -111,8 +117,9 @@ def _run(up: Launched, town: Town, args: argparse.Namespace) -> dict[str, Any]:
     with Hearth(up.base_url, api_key=up.admin.key, timeout=120) as admin:
         world = admin.create_world("Scaleton", clock={"mode": "driven", "start": START.isoformat()})
         game = _import(admin, world["id"], town)
-        metrics = httpx.Client(base_url=up.base_url, timeout=60,
-                               headers={"Authorization": f"Bearer {up.admin.key}"})  # fmt: skip
+        metrics = httpx.Client(
+            base_url=up.base_url, timeout=60, headers={"Authorization": f"Bearer {up.admin.key}"}
+        )
         with metrics:
             first = scrape(metrics)
             rate = args.hours * 3600 / (args.minutes * 60)
@@ -129,23 +136,36 @@ def _import(admin: Hearth, world_id: str, town: Town) -> Game:
     started = time.monotonic()
     for relationships in (False, True):
         for at in range(0, len(town.personas), IMPORT_CHUNK):
-            pack = town.pack(at, at + IMPORT_CHUNK, with_map=at == 0 and not relationships,
-                             relationships=relationships)  # fmt: skip
+            pack = town.pack(
+                at,
+                at + IMPORT_CHUNK,
+                with_map=at == 0 and not relationships,
+                relationships=relationships,
+            )
             admin.import_personas(world_id, pack)  # type: ignore[arg-type]
             done = min(at + IMPORT_CHUNK, len(town.personas))
-            say(f"imported {done}/{len(town.personas)} personas"
+            say(
+                f"imported {done}/{len(town.personas)} personas"
                 f"{' with relationships' if relationships else ''}"
-                f" ({time.monotonic() - started:.0f} s)")  # fmt: skip
+                f" ({time.monotonic() - started:.0f} s)"
+            )
     homes = {p["name"]: p["living_area"].split(":")[0] for p in town.personas}
-    residents = [scale_game.Resident(a["id"], a["name"], homes[a["name"]])
-                 for a in admin.list_agents(world_id, page_size=500)]  # fmt: skip
+    residents = [
+        scale_game.Resident(a["id"], a["name"], homes[a["name"]])
+        for a in admin.list_agents(world_id, page_size=500)
+    ]
     return Game(world_id=world_id, residents=residents)
 
 
 def _play(
-    client: Hearth, game: Game, town: Town, args: argparse.Namespace,
-    metrics: httpx.Client, memory: scale_processes.Watch, started: float,
-) -> Hourly:  # fmt: skip
+    client: Hearth,
+    game: Game,
+    town: Town,
+    args: argparse.Namespace,
+    metrics: httpx.Client,
+    memory: scale_processes.Watch,
+    started: float,
+) -> Hourly:
     end = START + timedelta(hours=args.hours)
     hourly = Hourly()
     next_progress = started + PROGRESS_S
@@ -194,10 +214,12 @@ def _progress(game: Game, last: Scrape | None, now: datetime, started: float) ->
     recent = game.latencies[-50:]
     queues = last.by("hearth_queue_depth", "queue") if last else {}
     jobs = last.total("hearth_jobs_total") if last else 0
-    say(f"{now:%H:%M} game  {time.monotonic() - started:5.0f} s wall  steps {len(game.latencies)}"
+    say(
+        f"{now:%H:%M} game  {time.monotonic() - started:5.0f} s wall  steps {len(game.latencies)}"
         f"  step p50 {statistics.median(recent) * 1000:.0f} ms  planned "
         f"{len(game.first_plan)}/{len(game.residents)}  without action {game.without_action[-1]}"
-        f"  queues {_queues(queues)}  jobs {jobs:.0f}")  # fmt: skip
+        f"  queues {_queues(queues)}  jobs {jobs:.0f}"
+    )
 
 
 def _queues(depths: dict[str, float]) -> str:
@@ -205,9 +227,14 @@ def _queues(depths: dict[str, float]) -> str:
 
 
 def _figures(
-    game: Game, hourly: Hourly, first: Scrape, last: Scrape, peaks: list[dict[str, Any]],
-    wall_s: float, args: argparse.Namespace,
-) -> dict[str, Any]:  # fmt: skip
+    game: Game,
+    hourly: Hourly,
+    first: Scrape,
+    last: Scrape,
+    peaks: list[dict[str, Any]],
+    wall_s: float,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
     ms = sorted(x * 1000 for x in game.latencies)
     run = last.minus(first)
     hours = max(args.hours, 1e-9)
@@ -224,10 +251,12 @@ def _figures(
         "step_p50_ms": round(_q(ms, 0.5), 1),
         "step_p99_ms": round(_q(ms, 0.99), 1),
         "step_max_ms": round(ms[-1], 1) if ms else None,
-        "server_step_p50_ms": _ms(run.quantile(0.5, "hearth_http_request_duration_seconds",
-                                               route=STEP_ROUTE)),
-        "server_step_p99_ms": _ms(run.quantile(0.99, "hearth_http_request_duration_seconds",
-                                               route=STEP_ROUTE)),
+        "server_step_p50_ms": _ms(
+            run.quantile(0.5, "hearth_http_request_duration_seconds", route=STEP_ROUTE)
+        ),
+        "server_step_p99_ms": _ms(
+            run.quantile(0.99, "hearth_http_request_duration_seconds", route=STEP_ROUTE)
+        ),
         "perceptions_sent": game.perceived,
         "observations_stored": game.stored,
         "agents_without_action": max(game.without_action, default=0),
@@ -244,20 +273,24 @@ def _figures(
         "queue_depth_end": last.by("hearth_queue_depth", "queue"),
         "jobs_by_task": {k: int(v) for k, v in sorted(jobs_by_task.items())},
         "jobs_per_game_hour": round(sum(jobs_by_task.values()) / hours, 1),
-        "jobs_per_game_hour_max": max((int(h.total("hearth_jobs_total")) for h in per_hour),
-                                      default=0),
+        "jobs_per_game_hour_max": max(
+            (int(h.total("hearth_jobs_total")) for h in per_hour), default=0
+        ),
         "job_failures": int(run.total("hearth_jobs_total", outcome="failure")),
-        "job_p50_ms_by_task": {t: _ms(run.quantile(0.5, "hearth_job_duration_seconds", task=t))
-                               for t in sorted(jobs_by_task)},
+        "job_p50_ms_by_task": {
+            t: _ms(run.quantile(0.5, "hearth_job_duration_seconds", task=t))
+            for t in sorted(jobs_by_task)
+        },
         "rows_per_game_hour": {k: round(v / hours) for k, v in sorted(rows.items()) if v},
-        "model_calls_by_operation": {k: int(v) for k, v in sorted(
-            run.by("hearth_model_calls_total", "operation").items())},
+        "model_calls_by_operation": {
+            k: int(v) for k, v in sorted(run.by("hearth_model_calls_total", "operation").items())
+        },
         "database_bytes": int(last.total("hearth_database_size_bytes")),
         "peak_memory": peaks,
         "cpu_s_per_game_hour": round(sum(p["cpu_s"] for p in peaks) / hours, 1),
         "load_average": os.getloadavg()[0],
         "cores": os.cpu_count(),
-    }  # fmt: skip
+    }
 
 
 def _q(values: list[float], q: float) -> float:
@@ -279,40 +312,70 @@ def _max_by(scrapes: list[Scrape], name: str, label: str) -> dict[str, float]:
 
 
 def _report(f: dict[str, Any], args: argparse.Namespace) -> None:
-    rows = [
-        ("agents × game hours", f"{f['agents']} × {f['game_hours']:g} (clock {f['clock_rate']:g}× "
-                                f"real time, offline mind)"),
-        ("wall time", f"{f['wall_s']:.0f} s"),
-        ("steps", f"{f['steps']} ({f['perceptions_sent']:,} perceptions sent, "
-                  f"{f['observations_stored']:,} stored)"),
-        ("step p50 / p99 / max (game)", f"{f['step_p50_ms']:.0f} / {f['step_p99_ms']:.0f} / "
-                                        f"{f['step_max_ms']:.0f} ms"),
-        ("step p50 / p99 (API, /metrics)", f"{f['server_step_p50_ms']} / "
-                                           f"{f['server_step_p99_ms']} ms"),
-        ("agents without action after first plan (max)",
-         f"{f['agents_without_action']} (in {f['steps_with_agents_without_action']} steps, first "
-         f"at {f['agents_without_action_first_at'] or '-'})"),
-        ("agents never planned", str(f["agents_never_planned"])),
-        ("first plan, game minutes after start p50 / max",
-         f"{f['first_plan_game_minutes_p50']} / {f['first_plan_game_minutes_max']}"),
-        ("current actions seen, by level", _pairs(f["action_levels"])),
-        ("task lead at the end, min / median", f"{f['plan_lead_min_s'] / 60:.0f} / "
-                                              f"{f['plan_lead_median_s'] / 60:.0f} game min"),
-        ("queue depth max / end", f"{_pairs(f['queue_depth_max'])} / "
-                                  f"{_pairs(f['queue_depth_end'])}"),
-        ("jobs per game hour (mean / max)", f"{f['jobs_per_game_hour']:,.0f} / "
-                                            f"{f['jobs_per_game_hour_max']:,}"),
-        ("job failures", str(f["job_failures"])),
-        ("jobs by task", _pairs(f["jobs_by_task"])),
-        ("job p50 by task (ms)", _pairs(f["job_p50_ms_by_task"])),
-        ("rows per game hour", _pairs(f["rows_per_game_hour"])),
-        ("model calls by operation", _pairs(f["model_calls_by_operation"])),
-        ("database size", f"{f['database_bytes'] / 2**20:,.0f} MB"),
-    ] + [(f"{p['role']}: peak memory, CPU", f"{p['peak_mb']:,.0f} MB ({p['processes']} processes),"
-          f" {p['cpu_s']:,.0f} CPU-s") for p in f["peak_memory"]] + [
-        ("CPU-s per game hour, all processes", f"{f['cpu_s_per_game_hour']:,.0f}"),
-        ("load average (1 min) at the end", f"{f['load_average']:.1f} on {f['cores']} cores"),
-    ]  # fmt: skip
+    rows = (
+        [
+            (
+                "agents × game hours",
+                f"{f['agents']} × {f['game_hours']:g} (clock {f['clock_rate']:g}× "
+                f"real time, offline mind)",
+            ),
+            ("wall time", f"{f['wall_s']:.0f} s"),
+            (
+                "steps",
+                f"{f['steps']} ({f['perceptions_sent']:,} perceptions sent, "
+                f"{f['observations_stored']:,} stored)",
+            ),
+            (
+                "step p50 / p99 / max (game)",
+                f"{f['step_p50_ms']:.0f} / {f['step_p99_ms']:.0f} / {f['step_max_ms']:.0f} ms",
+            ),
+            (
+                "step p50 / p99 (API, /metrics)",
+                f"{f['server_step_p50_ms']} / {f['server_step_p99_ms']} ms",
+            ),
+            (
+                "agents without action after first plan (max)",
+                f"{f['agents_without_action']} "
+                f"(in {f['steps_with_agents_without_action']} steps, "
+                f"first at {f['agents_without_action_first_at'] or '-'})",
+            ),
+            ("agents never planned", str(f["agents_never_planned"])),
+            (
+                "first plan, game minutes after start p50 / max",
+                f"{f['first_plan_game_minutes_p50']} / {f['first_plan_game_minutes_max']}",
+            ),
+            ("current actions seen, by level", _pairs(f["action_levels"])),
+            (
+                "task lead at the end, min / median",
+                f"{f['plan_lead_min_s'] / 60:.0f} / {f['plan_lead_median_s'] / 60:.0f} game min",
+            ),
+            (
+                "queue depth max / end",
+                f"{_pairs(f['queue_depth_max'])} / {_pairs(f['queue_depth_end'])}",
+            ),
+            (
+                "jobs per game hour (mean / max)",
+                f"{f['jobs_per_game_hour']:,.0f} / {f['jobs_per_game_hour_max']:,}",
+            ),
+            ("job failures", str(f["job_failures"])),
+            ("jobs by task", _pairs(f["jobs_by_task"])),
+            ("job p50 by task (ms)", _pairs(f["job_p50_ms_by_task"])),
+            ("rows per game hour", _pairs(f["rows_per_game_hour"])),
+            ("model calls by operation", _pairs(f["model_calls_by_operation"])),
+            ("database size", f"{f['database_bytes'] / 2**20:,.0f} MB"),
+        ]
+        + [
+            (
+                f"{p['role']}: peak memory, CPU",
+                f"{p['peak_mb']:,.0f} MB ({p['processes']} processes), {p['cpu_s']:,.0f} CPU-s",
+            )
+            for p in f["peak_memory"]
+        ]
+        + [
+            ("CPU-s per game hour, all processes", f"{f['cpu_s_per_game_hour']:,.0f}"),
+            ("load average (1 min) at the end", f"{f['load_average']:.1f} on {f['cores']} cores"),
+        ]
+    )
     width = max(len(name) for name, _ in rows)
     print(f"\n{'figure'.ljust(width)}  value\n{'-' * width}  {'-' * 40}")
     for name, value in rows:
@@ -320,8 +383,14 @@ def _report(f: dict[str, Any], args: argparse.Namespace) -> None:
 
 
 def _pairs(values: dict[str, Any]) -> str:
-    return ", ".join(f"{k} {v:,.0f}" if isinstance(v, int | float) else f"{k} {v}"
-                     for k, v in values.items() if v is not None) or "-"  # fmt: skip
+    return (
+        ", ".join(
+            f"{k} {v:,.0f}" if isinstance(v, int | float) else f"{k} {v}"
+            for k, v in values.items()
+            if v is not None
+        )
+        or "-"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -346,7 +415,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=1, help="town generator seed")
     parser.add_argument("--home", help="HEARTH_HOME to use (default: a temporary folder)")
-    parser.add_argument("--json", help="also write the figures to this file")  # fmt: skip
+    parser.add_argument("--json", help="also write the figures to this file")
     return parser
 
 

@@ -87,12 +87,14 @@ def step_body(all_spots: Sequence[Spot]) -> list[dict[str, Any]]:
     body = []
     for me in all_spots:
         seen = _perceived(me, by_area[area(me.place)])
-        body.append({
-            "agent_id": me.resident.agent_id,
-            "place": me.place,
-            "position": {"x": round(me.x, 1), "y": round(me.y, 1)},
-            "perceived": seen,
-        })  # fmt: skip
+        body.append(
+            {
+                "agent_id": me.resident.agent_id,
+                "place": me.place,
+                "position": {"x": round(me.x, 1), "y": round(me.y, 1)},
+                "perceived": seen,
+            }
+        )
     return body
 
 
@@ -107,9 +109,14 @@ def _perceived(me: Spot, here: Sequence[Spot]) -> list[dict[str, str]]:
         seen = {"kind": "agent", "subject": other.resident.name, "state": other.doing}
         near.append((same_room, distance, other.resident.name, seen))
         if other.object_path and other.object_state:
-            near.append((same_room, distance, other.object_path,
-                         {"kind": "object", "subject": other.object_path,
-                          "state": other.object_state}))  # fmt: skip
+            near.append(
+                (
+                    same_room,
+                    distance,
+                    other.object_path,
+                    {"kind": "object", "subject": other.object_path, "state": other.object_state},
+                )
+            )
     near.sort(key=lambda n: (n[0], n[1], n[2]))
     chosen: list[dict[str, str]] = []
     for *_, event in near:

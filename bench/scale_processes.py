@@ -66,10 +66,15 @@ class Watch:
             by_role[role].append(rss)
             cpu[role] += self.cpu_last.get((role, pid), 0.0) - self.cpu_first.get((role, pid), 0.0)
         return [
-            {"role": role, "processes": len(values), "peak_mb": round(max(values) / MB, 1),
-             "sum_of_peaks_mb": round(sum(values) / MB, 1), "cpu_s": round(cpu[role], 1)}
+            {
+                "role": role,
+                "processes": len(values),
+                "peak_mb": round(max(values) / MB, 1),
+                "sum_of_peaks_mb": round(sum(values) / MB, 1),
+                "cpu_s": round(cpu[role], 1),
+            }
             for role, values in sorted(by_role.items())
-        ]  # fmt: skip
+        ]
 
     def _processes(self) -> list[tuple[str, psutil.Process]]:
         found: list[tuple[str, psutil.Process]] = []
@@ -79,8 +84,9 @@ class Watch:
                 found += [(role, c) for c in process.children(recursive=True)]
             except psutil.Error:
                 continue
-        found += [("redis", p) for p in psutil.Process().children(recursive=True)
-                  if "redis" in p.name()]  # fmt: skip
+        found += [
+            ("redis", p) for p in psutil.Process().children(recursive=True) if "redis" in p.name()
+        ]
         postmaster = _postmaster(self.postgres_folder)
         if postmaster is not None:
             found += [("postgres", postmaster)]

@@ -63,22 +63,58 @@ class Kind:
 
 
 KINDS: tuple[Kind, ...] = (
-    Kind("{} Cafe", {"counter": ("coffee machine", "cash register"), "kitchen": ("stove",),
-                     "dining area": ("table",)},
-         "is a barista at {place}", "works at {place} from 7am to 3pm", 12),
-    Kind("{} Pharmacy", {"counter": ("register",), "storeroom": ("shelf",)},
-         "is a pharmacist filling prescriptions at {place}",
-         "works at {place} from 9am to 5pm", 10),
-    Kind("{} Supply Store", {"shop floor": ("shelf", "register"), "storeroom": ("crate",)},
-         "is a shopkeeper at {place}", "works at {place} from 8am to 6pm", 16),
-    Kind("{} Pub", {"bar": ("bar counter", "tap"), "back room": ("piano",)},
-         "is a bartender at {place}", "works at {place} from 4pm to midnight", 10, evening=True),
-    Kind("{} Garden", {"beds": ("flower bed", "vegetable patch"), "shed": ("tools",)},
-         "is a gardener at {place}", "works at {place} from 7am to 3pm", 10),
-    Kind("{} College", {"classroom": ("desk", "blackboard"), "library": ("bookshelf",),
-                        "lecture hall": ("podium",)},
-         "is a student taking classes at {place}", "attends classes at {place}", 60),
-)  # fmt: skip
+    Kind(
+        "{} Cafe",
+        {
+            "counter": ("coffee machine", "cash register"),
+            "kitchen": ("stove",),
+            "dining area": ("table",),
+        },
+        "is a barista at {place}",
+        "works at {place} from 7am to 3pm",
+        12,
+    ),
+    Kind(
+        "{} Pharmacy",
+        {"counter": ("register",), "storeroom": ("shelf",)},
+        "is a pharmacist filling prescriptions at {place}",
+        "works at {place} from 9am to 5pm",
+        10,
+    ),
+    Kind(
+        "{} Supply Store",
+        {"shop floor": ("shelf", "register"), "storeroom": ("crate",)},
+        "is a shopkeeper at {place}",
+        "works at {place} from 8am to 6pm",
+        16,
+    ),
+    Kind(
+        "{} Pub",
+        {"bar": ("bar counter", "tap"), "back room": ("piano",)},
+        "is a bartender at {place}",
+        "works at {place} from 4pm to midnight",
+        10,
+        evening=True,
+    ),
+    Kind(
+        "{} Garden",
+        {"beds": ("flower bed", "vegetable patch"), "shed": ("tools",)},
+        "is a gardener at {place}",
+        "works at {place} from 7am to 3pm",
+        10,
+    ),
+    Kind(
+        "{} College",
+        {
+            "classroom": ("desk", "blackboard"),
+            "library": ("bookshelf",),
+            "lecture hall": ("podium",),
+        },
+        "is a student taking classes at {place}",
+        "attends classes at {place}",
+        60,
+    ),
+)
 AT_HOME = (
     ("is a writer working on a novel", "writes at home"),
     ("is a painter working on a canvas", "paints in the home studio"),
@@ -111,8 +147,10 @@ def generate(agents: int, *, seed: int = 1) -> Town:
     rng = random.Random(seed)
     names = _names(agents, rng)
     households = _households(names, rng)
-    homes = [f"{10 + 2 * (i // len(STREETS))} {STREETS[i % len(STREETS)]} Street"
-             for i in range(len(households))]  # fmt: skip
+    homes = [
+        f"{10 + 2 * (i // len(STREETS))} {STREETS[i % len(STREETS)]} Street"
+        for i in range(len(households))
+    ]
     workplaces = _workplaces(agents, rng)
     town = Town(map=[], personas=[])
     for home, members in zip(homes, households, strict=True):
@@ -165,10 +203,13 @@ def _house(name: str) -> dict[str, Any]:
 
 
 def _place(name: str, rooms: dict[str, tuple[str, ...]]) -> dict[str, Any]:
-    return {"name": name, "children": [
-        {"name": room, "children": [{"name": thing} for thing in things]}
-        for room, things in rooms.items()
-    ]}  # fmt: skip
+    return {
+        "name": name,
+        "children": [
+            {"name": room, "children": [{"name": thing} for thing in things]}
+            for room, things in rooms.items()
+        ],
+    }
 
 
 def _persona(
@@ -221,10 +262,13 @@ def _colleagues(personas: list[dict[str, Any]], rng: random.Random) -> None:
         for persona in staff:
             mates = [p for p in staff if p is not persona]
             for mate in rng.sample(mates, min(3, len(mates))):
-                persona["relationships"].append({
-                    "other": mate["name"], "sentiment": 6,
-                    "summary": f"{persona['name'].split()[0]} works with {mate['name']}",
-                })  # fmt: skip
+                persona["relationships"].append(
+                    {
+                        "other": mate["name"],
+                        "sentiment": 6,
+                        "summary": f"{persona['name'].split()[0]} works with {mate['name']}",
+                    }
+                )
 
 
 def _grid(areas: list[str]) -> dict[str, tuple[int, int]]:

@@ -32,13 +32,24 @@ def hearth_up(
     """`hearth up` in `home` (with extra `HEARTH_*` settings); yields the API base URL, admin
     headers and the `up` process."""
     port, key = free_port(), f"hk_admin_{secrets.token_urlsafe(32)}"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HEARTH_HOME": str(home),
-           "HEARTH_API_PORT": str(port), "HEARTH_ADMIN_KEY": key, **(settings or {})}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "HEARTH_HOME": str(home),
+        "HEARTH_API_PORT": str(port),
+        "HEARTH_ADMIN_KEY": key,
+        **(settings or {}),
+    }
     for name in ("HEARTH_DATABASE_URL", "HEARTH_REDIS_URL"):
         env.pop(name, None)
     say(f"starting the stack in {home} …")
-    proc = subprocess.Popen([sys.executable, "-m", "service", "up"], env=env, cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service", "up"],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(base, proc)
@@ -53,16 +64,17 @@ def hearth_up(
 
 def workers(up: psutil.Process) -> list[psutil.Process]:
     """The Celery worker and beat processes of the stack (pool children included)."""
-    return [p for p in up.children(recursive=True)
-            if {"worker", "beat"} & set(p.cmdline())]  # fmt: skip
+    return [p for p in up.children(recursive=True) if {"worker", "beat"} & set(p.cmdline())]
 
 
 def pause_or_resume(processes: list[psutil.Process], signum: int) -> None:
     for process in processes:
         process.send_signal(signum)
     if processes:
-        say(f"{'paused' if signum == signal.SIGSTOP else 'resumed'} {len(processes)} "
-             "worker processes")  # fmt: skip
+        say(
+            f"{'paused' if signum == signal.SIGSTOP else 'resumed'} {len(processes)} "
+            "worker processes"
+        )
 
 
 def wait_ready(base: str, proc: subprocess.Popen[bytes]) -> None:
@@ -85,8 +97,10 @@ def drain(home: Path, load_end: float) -> float | None:
     Reflections the agents write meanwhile are left out: they are not the load."""
     postgres = EmbeddedPostgres(home / "postgres")
     engine = sa.create_engine(postgres.start())
-    waiting = sa.text("SELECT count(*) FROM memories WHERE kind = 'observation' "
-                      "AND (embedding IS NULL OR NOT importance_scored)")  # fmt: skip
+    waiting = sa.text(
+        "SELECT count(*) FROM memories WHERE kind = 'observation' "
+        "AND (embedding IS NULL OR NOT importance_scored)"
+    )
     try:
         while time.monotonic() - load_end < DRAIN_TIMEOUT_S:
             with engine.connect() as conn:

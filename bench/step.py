@@ -61,15 +61,18 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             redis.stop()
             postgres.stop()
-    print(f"\nstep of {args.agents} agents, {perceived:,} perceptions "
-          f"({len(wall)} steps after {WARM_UP} warm-up)")  # fmt: skip
+    print(
+        f"\nstep of {args.agents} agents, {perceived:,} perceptions "
+        f"({len(wall)} steps after {WARM_UP} warm-up)"
+    )
     print(f"wall  p50 {_q(wall, 0.5):6.1f} ms   p99 {_q(wall, 0.99):6.1f} ms")
     print(f"CPU   p50 {_q(cpu, 0.5):6.1f} ms   p99 {_q(cpu, 0.99):6.1f} ms  (this process)")
     return 0
 
 
-def _run(settings: Settings, town: Town, args: argparse.Namespace) -> tuple[
-    list[float], list[float], int]:  # fmt: skip
+def _run(
+    settings: Settings, town: Town, args: argparse.Namespace
+) -> tuple[list[float], list[float], int]:
     engine = make_engine(str(settings.database_url))
     sessions = make_session_factory(engine)
     key = generate_key("admin")
@@ -78,16 +81,26 @@ def _run(settings: Settings, town: Town, args: argparse.Namespace) -> tuple[
     headers = {"Authorization": f"Bearer {key}", "content-type": "application/json"}
     with TestClient(create_app(settings)) as client:
         clock = {"mode": "driven", "start": START.isoformat()}
-        world = client.post("/v1/worlds", json={"name": "Stepton", "clock": clock},
-                            headers=headers).json()["id"]  # fmt: skip
+        world = client.post(
+            "/v1/worlds", json={"name": "Stepton", "clock": clock}, headers=headers
+        ).json()["id"]
         residents = _import(client, headers, world, town)
         with session_scope(sessions) as session:
             for resident in residents:
                 stove = f"{resident.home}: kitchen: stove"
-                item = PlanItem(START - timedelta(hours=1), 12 * 60, "cook a big breakfast",
-                                stove, object_state="cooking")  # fmt: skip
-                save_items(session, agent_id=uuid.UUID(resident.agent_id), level=PlanLevel.DAY,
-                           items=[item])  # fmt: skip
+                item = PlanItem(
+                    START - timedelta(hours=1),
+                    12 * 60,
+                    "cook a big breakfast",
+                    stove,
+                    object_state="cooking",
+                )
+                save_items(
+                    session,
+                    agent_id=uuid.UUID(resident.agent_id),
+                    level=PlanLevel.DAY,
+                    items=[item],
+                )
         wall: list[float] = []
         cpu: list[float] = []
         actions: dict[str, Any] = {}
@@ -117,8 +130,9 @@ def _import(
 ) -> list[scale_game.Resident]:
     for at in range(0, len(town.personas), 500):
         pack = town.pack(at, at + 500, with_map=at == 0, relationships=False)
-        client.post(f"/v1/worlds/{world}/personas/import", json=pack,
-                    headers=headers).raise_for_status()  # fmt: skip
+        client.post(
+            f"/v1/worlds/{world}/personas/import", json=pack, headers=headers
+        ).raise_for_status()
         say(f"imported {min(at + 500, len(town.personas))}/{len(town.personas)} personas")
     homes = {p["name"]: p["living_area"].split(":")[0] for p in town.personas}
     found, cursor = [], None

@@ -119,7 +119,7 @@ def decompose(r: requests.Decompose) -> Ask[list[PlanItem]]:
         name=prompting.one_line(persona.name),
         today=prompting.day(item.start.date()),
         start=prompting.clock(item.start),
-        end=prompting.clock(item.start + timedelta(minutes=item.duration_min)),
+        end=prompting.clock(item.end),
         total=item.duration_min,
         description=prompting.text_or_empty(item.description),
         location=prompting.text_or_empty(item.location or ""),

@@ -86,7 +86,7 @@ def lay_out_steps(
     description, so the agent is never left without an action.
     """
     low, high = STEP_BOUNDS[granularity]
-    end = parent.start + timedelta(minutes=parent.duration_min)
+    end = parent.end
     placed: list[PlanItem] = []
     cursor = parent.start
     for description, minutes in steps:

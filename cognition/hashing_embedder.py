@@ -30,13 +30,9 @@ _BUCKET_CACHE_SIZE = 65536
 """Distinct features whose bucket is remembered; a game's vocabulary is far smaller."""
 
 _WORD = re.compile(r"\w+")
-# fmt: off
-_STOPWORDS = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "he", "her",
-    "his", "i", "in", "is", "it", "its", "of", "on", "or", "she", "so", "that", "the", "their",
-    "them", "they", "this", "to", "was", "were", "will", "with", "you"
-})
-# fmt: on
+_STOPWORD_TEXT = """a an and are as at be by for from has have he her his i in is it its of on
+or she so that the their them they this to was were will with you"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 """Function words that would make every English sentence look alike to a lexical embedder."""
 
 

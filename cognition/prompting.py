@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from functools import cache
 from importlib import resources
 from string import Template
@@ -114,7 +114,7 @@ def areas(places: Iterable[str]) -> list[str]:
 def schedule(items: Iterable[PlanItem]) -> str:
     """ "7:00 am–12:00 pm: work at the counter (The Copper Kettle)", one line an item."""
     lines = [
-        f"{clock(i.start)}–{clock(i.start + timedelta(minutes=i.duration_min))}: "
+        f"{clock(i.start)}–{clock(i.end)}: "
         f"{one_line(i.description)}" + (f" ({one_line(i.location)})" if i.location else "")
         for i in items
     ]

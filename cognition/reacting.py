@@ -39,7 +39,7 @@ from datetime import datetime
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
 from cognition.requests import React, SummarizeRelationship
-from cognition.schedule import ends_at, outside
+from cognition.schedule import outside
 from cognition.store import MemoryStore
 from cognition.types import Decision, Persona, PlanItem, Replan
 
@@ -143,11 +143,11 @@ def replan_from(day_items: Sequence[PlanItem], *, at: datetime, reaction_item: P
     `at` is taken to the minute, the plan's unit, so no part is left seconds apart.
     """
     reaction = replace(reaction_item, start=at.replace(second=0, microsecond=0))
-    until = ends_at(reaction)
+    until = reaction.end
     ordered = sorted(day_items, key=lambda i: i.start)
-    superseded = tuple(i for i in ordered if ends_at(i) > reaction.start)
+    superseded = tuple(i for i in ordered if i.end > reaction.start)
     return Replan(
-        kept=tuple(i for i in ordered if ends_at(i) <= reaction.start),
+        kept=tuple(i for i in ordered if i.end <= reaction.start),
         superseded=superseded,
         reaction=reaction,
         rewritten=tuple(tuple(outside(i, start=reaction.start, end=until)) for i in superseded),

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cognition.errors import EmbeddingSpaceMismatch, InvalidInput
+from cognition.tokens import estimate_tokens
 from cognition.types import (
     DEFAULT_RECENCY_DECAY,
     Component,
@@ -32,9 +33,6 @@ from cognition.types import (
 
 SECONDS_PER_HOUR = 3600.0
 """Recency decays per game hour; timedeltas are converted through seconds."""
-
-CHARS_PER_TOKEN = 4
-"""The usual rule of thumb for English text with GPT-style tokenizers: ~4 characters a token."""
 
 _Matrix = npt.NDArray[np.float64]
 
@@ -145,16 +143,11 @@ def rank(
     return scored[:k]
 
 
-def estimate_tokens(text: str) -> int:
-    """Approximate token count, ceil(len(text) / 4): a cheap, model-free budget estimate."""
-    return -(-len(text) // CHARS_PER_TOKEN)
-
-
 def fit_budget(scored: Sequence[ScoredMemory], budget_tokens: int) -> list[ScoredMemory]:
     """The longest prefix of `scored` whose descriptions fit `budget_tokens` in total.
 
     Stops at the first memory that does not fit (never skips it for a shorter one), so the
-    result is always the best-ranked memories. Token counts are `estimate_tokens`.
+    result is always the best-ranked memories. Token counts are `tokens.estimate_tokens`.
     """
     if budget_tokens < 0:
         raise InvalidInput(

@@ -1,9 +1,9 @@
 """Plan arithmetic: pure functions of plan items and game times, at any level of the plan.
 
-Spans (`ends_at`, `covering`, `active_at`), cutting a span out of items (`outside`, `around`),
-laying steps over their parent's span exactly (`tile`), and the just-in-time window of
-decomposition (`window_to_decompose`). No Mind, no store: the planning and reacting loops, the
-workers and the service share these rules.
+Spans (`covering`, `active_at`; an item ends at `PlanItem.end`), cutting a span out of items
+(`outside`, `around`), laying steps over their parent's span exactly (`tile`), and the
+just-in-time window of decomposition (`window_to_decompose`). No Mind, no store: the planning
+and reacting loops, the workers and the service share these rules.
 
 Just-in-time window: hour chunks for the current and the next day item, tasks for the current
 and the next hour chunk (DEFAULT_HORIZON = 2 at both levels), the next one once it starts
@@ -32,11 +32,6 @@ DEFAULT_LEAD = timedelta(minutes=30)
 """How long before it starts the next item is decomposed (see the module docstring)."""
 
 
-def ends_at(item: PlanItem) -> datetime:
-    """When a plan item ends."""
-    return item.start + timedelta(minutes=item.duration_min)
-
-
 def whole_minutes(delta: timedelta) -> int:
     """A span in whole minutes (rounded down), the unit of `PlanItem.duration_min`."""
     return int(delta // MINUTE)
@@ -44,12 +39,12 @@ def whole_minutes(delta: timedelta) -> int:
 
 def covering(items: Sequence[PlanItem], start: datetime, end: datetime) -> list[PlanItem]:
     """The items overlapping [start, end), in time order."""
-    return sorted((i for i in items if i.start < end and ends_at(i) > start), key=lambda i: i.start)
+    return sorted((i for i in items if i.start < end and i.end > start), key=lambda i: i.start)
 
 
 def active_at(items: Sequence[PlanItem], t: datetime) -> PlanItem | None:
     """The item under way at `t`; of overlapping items the latest started (the most specific)."""
-    current = [i for i in items if i.start <= t < ends_at(i)]
+    current = [i for i in items if i.start <= t < i.end]
     return max(current, key=lambda i: i.start, default=None)
 
 
@@ -58,12 +53,10 @@ def outside(item: PlanItem, *, start: datetime, end: datetime) -> list[PlanItem]
     the span [start, end) cut out (the whole item if it does not overlap the span)."""
     parts: list[PlanItem] = []
     if item.start < start:
-        parts.append(
-            replace(item, duration_min=whole_minutes(min(ends_at(item), start) - item.start))
-        )
-    if ends_at(item) > end:
+        parts.append(replace(item, duration_min=whole_minutes(min(item.end, start) - item.start)))
+    if item.end > end:
         begin = max(item.start, end)
-        parts.append(replace(item, start=begin, duration_min=whole_minutes(ends_at(item) - begin)))
+        parts.append(replace(item, start=begin, duration_min=whole_minutes(item.end - begin)))
     return [part for part in parts if part.duration_min > 0]
 
 
@@ -72,9 +65,7 @@ def around(items: Sequence[PlanItem], fixed: Sequence[PlanItem]) -> list[PlanIte
     around what is already planned there, which keeps its time."""
     laid = list(items)
     for keep in fixed:
-        laid = [
-            part for item in laid for part in outside(item, start=keep.start, end=ends_at(keep))
-        ]
+        laid = [part for item in laid for part in outside(item, start=keep.start, end=keep.end)]
     return sorted(laid, key=lambda i: i.start)
 
 
@@ -99,8 +90,8 @@ def window_to_decompose(
     days = _upcoming(day_items, now, horizon, before=now + lead)
     hours = _upcoming(hour_items, now, horizon, before=now + lead)
     return DecompositionWindow(
-        day_items=tuple(d for d in days if not covering(hour_items, d.start, ends_at(d))),
-        hour_items=tuple(h for h in hours if not covering(task_items, h.start, ends_at(h))),
+        day_items=tuple(d for d in days if not covering(hour_items, d.start, d.end)),
+        hour_items=tuple(h for h in hours if not covering(task_items, h.start, h.end)),
     )
 
 
@@ -133,8 +124,8 @@ def _tiles(parent: PlanItem, steps: Sequence[PlanItem], granularity: Granularity
         fits = shortest <= step.duration_min <= high and bool(step.description.strip())
         if step.start != cursor or not fits:
             return False
-        cursor = ends_at(step)
-    return bool(steps) and cursor == ends_at(parent)
+        cursor = step.end
+    return bool(steps) and cursor == parent.end
 
 
 def _rebalance_tail(steps: Sequence[PlanItem], *, low: int, high: int) -> list[PlanItem]:
@@ -147,7 +138,7 @@ def _rebalance_tail(steps: Sequence[PlanItem], *, low: int, high: int) -> list[P
     if total <= high:
         return [*steps[:-2], replace(before, duration_min=total)]
     first = replace(before, duration_min=total - low)
-    return [*steps[:-2], first, replace(last, start=ends_at(first), duration_min=low)]
+    return [*steps[:-2], first, replace(last, start=first.end, duration_min=low)]
 
 
 def _upcoming(
@@ -155,4 +146,4 @@ def _upcoming(
 ) -> list[PlanItem]:
     """The first `count` items, in time order, not over at `now` and starting by `before`."""
     ordered = sorted(items, key=lambda i: i.start)
-    return [i for i in ordered if ends_at(i) > now and i.start <= before][:count]
+    return [i for i in ordered if i.end > now and i.start <= before][:count]

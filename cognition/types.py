@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 
@@ -136,6 +136,13 @@ class Granularity(StrEnum):
     TASK = "task"
 
 
+def span_end(start: datetime, duration_min: int) -> datetime:
+    """When a plan step that starts at `start` and lasts `duration_min` whole minutes ends: the
+    one rule of a plan's end, for the domain value (`PlanItem.end`) and the row
+    (`db.models.Plan.end`, whose SQL side is the same sum)."""
+    return start + timedelta(minutes=duration_min)
+
+
 @dataclass(frozen=True)
 class PlanItem:
     """A plan step: start (game time), duration, what, and where (a place path)."""
@@ -146,6 +153,10 @@ class PlanItem:
     location: str | None = None
     emoji: str | None = None
     object_state: str | None = None
+
+    @property
+    def end(self) -> datetime:
+        return span_end(self.start, self.duration_min)
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,20 @@ def call_row(
     game_time: datetime | None,
 ) -> dict[str, object]:
     return {
-        "world_id": world_id, "agent_id": agent_id, "operation": call.operation,
-        "model": call.model, "tokens_in": call.tokens_in, "tokens_out": call.tokens_out,
-        "latency_ms": call.latency_ms, "cost_usd": Decimal(str(round(call.cost_usd, 6))),
-        "error": call.error, "degraded": call.degraded, "prompt": call.prompt,
-        "response": call.response, "game_time": game_time,
-    }  # fmt: skip
+        "world_id": world_id,
+        "agent_id": agent_id,
+        "operation": call.operation,
+        "model": call.model,
+        "tokens_in": call.tokens_in,
+        "tokens_out": call.tokens_out,
+        "latency_ms": call.latency_ms,
+        "cost_usd": Decimal(str(round(call.cost_usd, 6))),
+        "error": call.error,
+        "degraded": call.degraded,
+        "prompt": call.prompt,
+        "response": call.response,
+        "game_time": game_time,
+    }
 
 
 @contextmanager
@@ -53,8 +61,10 @@ def recorded_calls(
     finally:
         count_calls(sink.calls)
         if sink.calls:
-            rows = [call_row(c, world_id=world_id, agent_id=agent_id, game_time=game_time)
-                    for c in sink.calls]  # fmt: skip
+            rows = [
+                call_row(c, world_id=world_id, agent_id=agent_id, game_time=game_time)
+                for c in sink.calls
+            ]
             with sessions.begin() as session:
                 session.execute(sa.insert(LlmCall), rows)
 

@@ -59,10 +59,14 @@ def ensure_space(session: Session, embedder: Embedder) -> None:
     wanted = Space.of(embedder)
     session.execute(
         insert(EmbeddingSpace)
-        .values(id=SPACE_ROW_ID, provider=wanted.provider, model=wanted.model,
-                dimension=wanted.dimension)
+        .values(
+            id=SPACE_ROW_ID,
+            provider=wanted.provider,
+            model=wanted.model,
+            dimension=wanted.dimension,
+        )
         .on_conflict_do_nothing(index_elements=[EmbeddingSpace.id])
-    )  # fmt: skip
+    )
     row = session.get(EmbeddingSpace, SPACE_ROW_ID, with_for_update=True, populate_existing=True)
     assert row is not None
     stored = Space(row.provider, row.model, row.dimension)
@@ -79,19 +83,28 @@ def set_space(session: Session, space: Space) -> None:
     session.execute(
         sa.update(EmbeddingSpace)
         .where(EmbeddingSpace.id == SPACE_ROW_ID)
-        .values(provider=space.provider, model=space.model, dimension=space.dimension,
-                reembed_target=None, reembed_through_id=None)
-    )  # fmt: skip
+        .values(
+            provider=space.provider,
+            model=space.model,
+            dimension=space.dimension,
+            reembed_target=None,
+            reembed_through_id=None,
+        )
+    )
 
 
 def mismatch_message(stored: Space, wanted: Space, *, resuming: str | None) -> str:
     if resuming is not None:
-        return (f"an unfinished re-embed into {Space.parse(resuming)} left memories in two "
-                "spaces; run `hearth reembed` to finish it (into the configured embedder, "
-                f"now {wanted})")  # fmt: skip
-    return (f"memories are embedded with {stored} but this process is configured with {wanted}; "
-            "run `hearth reembed` to re-embed them all, or restore the HEARTH_EMBEDDING_* "
-            "settings")  # fmt: skip
+        return (
+            f"an unfinished re-embed into {Space.parse(resuming)} left memories in two "
+            "spaces; run `hearth reembed` to finish it (into the configured embedder, "
+            f"now {wanted})"
+        )
+    return (
+        f"memories are embedded with {stored} but this process is configured with {wanted}; "
+        "run `hearth reembed` to re-embed them all, or restore the HEARTH_EMBEDDING_* "
+        "settings"
+    )
 
 
 def _any_embedded(session: Session) -> bool:

@@ -26,7 +26,7 @@ DEFAULT_BATCH_SIZE = 500
 
 
 @dataclass(frozen=True)
-class Plan:
+class ReembedStart:
     """Where a re-embed starts: after `through_id`, with `done` of `total` memories behind it."""
 
     through_id: int
@@ -34,14 +34,18 @@ class Plan:
     total: int
 
 
-def begin(session: Session, target: Space) -> Plan | None:
+def begin(session: Session, target: Space) -> ReembedStart | None:
     """Record `target` as the re-embed in progress (resuming one already aimed at it).
 
     None when the database is already entirely in `target` and nothing is unfinished."""
     row = session.get(EmbeddingSpace, SPACE_ROW_ID, with_for_update=True)
     if row is None:
-        row = EmbeddingSpace(id=SPACE_ROW_ID, provider=target.provider, model=target.model,
-                             dimension=target.dimension)  # fmt: skip
+        row = EmbeddingSpace(
+            id=SPACE_ROW_ID,
+            provider=target.provider,
+            model=target.model,
+            dimension=target.dimension,
+        )
         session.add(row)
     elif row.reembed_target is None and Space(row.provider, row.model, row.dimension) == target:
         return None
@@ -49,7 +53,7 @@ def begin(session: Session, target: Space) -> Plan | None:
         row.reembed_target, row.reembed_through_id = target.key, 0
     session.flush()
     through = row.reembed_through_id or 0
-    return Plan(
+    return ReembedStart(
         through_id=through,
         done=_count(session, Memory.id <= through),
         total=_count(session, sa.true()),
@@ -82,8 +86,9 @@ def write_batch(session: Session, batch: Sequence[sa.Row[int, str]], *, embedder
         .where(table.c.id == sa.bindparam("b_id"))
         .values(embedding=sa.bindparam("b_embedding", type_=Vector()))
     )
-    session.execute(statement, [{"b_id": r.id, "b_embedding": by_text[r.description]}
-                                for r in batch])  # fmt: skip
+    session.execute(
+        statement, [{"b_id": r.id, "b_embedding": by_text[r.description]} for r in batch]
+    )
     last = batch[-1].id
     session.execute(
         sa.update(EmbeddingSpace)

@@ -14,19 +14,14 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cognition.dialogue import DEFAULT_LINE_SECONDS
-
-DEFAULT_REFLECTION_THRESHOLD = 150
-"""The paper's trigger: reflect once the importance of recent observations sums past 150."""
+from cognition.hashing_embedder import DEFAULT_DIMENSION
+from cognition.reflection import DEFAULT_REFLECTION_THRESHOLD
 
 DEFAULT_VISIBILITY_TIMEOUT_S = 600
 """How long Redis holds a delivered, unacknowledged job before another worker gets it."""
 
 DEFAULT_RETRIEVAL_CACHE_MB = 512
 """Per process: two 100k-memory agents at 384-d, or two hundred 1k-memory agents."""
-
-DEFAULT_EMBEDDING_DIMENSION = 384
-"""The hashing and OpenAI embedders' dimension: all-MiniLM-L6-v2's, so they can share a space
-size. WordLlama and MiniLM have their own fixed dimension (256, 384)."""
 
 
 def default_home() -> Path:
@@ -80,7 +75,7 @@ class Settings(BaseSettings):
         "local (MiniLM, the `local` extra) or openai (any OpenAI-compatible endpoint)",
     )
     embedding_model: str | None = None
-    embedding_dimension: int = Field(DEFAULT_EMBEDDING_DIMENSION, ge=8, le=4096)
+    embedding_dimension: int = Field(DEFAULT_DIMENSION, ge=8, le=4096)
     embedding_base_url: str | None = None
     embedding_send_dimensions: bool = Field(
         True, description="send `dimensions` to the embeddings endpoint (Ollama rejects it)"
@@ -118,9 +113,10 @@ class Settings(BaseSettings):
         None, description="default WARNING for text, INFO for json (a line per request)"
     )
     metrics_dir: Path | None = Field(
-        None, description="folder the processes of one host share their metrics in; "
+        None,
+        description="folder the processes of one host share their metrics in; "
         "default $HEARTH_HOME/metrics",
-    )  # fmt: skip
+    )
     visibility_timeout_s: int = Field(
         DEFAULT_VISIBILITY_TIMEOUT_S,
         ge=1,

@@ -5,8 +5,7 @@ planning code runs on this store in production and on an in-memory list in unit 
 Retrieval is the exact fast path in `db.retrieval`; touching the results is a separate
 statement, as the paper's function requires. The store never commits: its caller's edge does.
 
-The world's settings (`{"weights": {...}, "reflection_threshold": n}`) override the global
-settings per world; `effective_weights` and `reflection_threshold` resolve the two in one place.
+`world_store` opens one with its world's weights (`db.queries.worlds.effective_weights`).
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from db.models import Memory as MemoryRow
 from db.models import World
 from db.queries.memories import add_memories
 from db.queries.memory_rows import MEMORY_COLUMNS, to_memory
+from db.queries.worlds import effective_weights
 from db.retrieval.observed import observed_search
 from db.settings import Settings
 
@@ -107,16 +107,6 @@ class PgMemoryStore:
         return sa.select(*MEMORY_COLUMNS).where(MemoryRow.agent_id == self._agent_id)
 
 
-def effective_weights(world: World, settings: Settings) -> RetrievalWeights:
-    """The world's retrieval weights, each falling back to the HEARTH_WEIGHT_* setting."""
-    stored = (world.settings or {}).get("weights") or {}
-    return RetrievalWeights(
-        recency=float(stored.get("recency", settings.weight_recency)),
-        importance=float(stored.get("importance", settings.weight_importance)),
-        relevance=float(stored.get("relevance", settings.weight_relevance)),
-    )
-
-
 def world_store(
     session: Session, *, world: World, agent_id: uuid.UUID, embedder: Embedder, settings: Settings
 ) -> PgMemoryStore:
@@ -128,9 +118,3 @@ def world_store(
         embedder=embedder,
         weights_default=effective_weights(world, settings),
     )
-
-
-def reflection_threshold(world: World, settings: Settings) -> int:
-    """The importance sum that triggers the world's reflections (HEARTH_REFLECTION_THRESHOLD)."""
-    stored = (world.settings or {}).get("reflection_threshold")
-    return int(stored) if stored is not None else settings.reflection_threshold

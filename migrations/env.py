@@ -14,9 +14,13 @@ config = context.config
 target_metadata = Base.metadata
 
 ANALYST_VIEWS = {
-    "memory_stream", "reflection_evidence", "plan_tree", "dialogue", "relationships_now",
+    "memory_stream",
+    "reflection_evidence",
+    "plan_tree",
+    "dialogue",
+    "relationships_now",
     "llm_usage",
-}  # fmt: skip
+}
 
 
 def _url() -> str:

@@ -52,8 +52,14 @@ def create_app(settings: Settings) -> FastAPI:
         engine.dispose()
         app.state.redis.close()
 
-    app = FastAPI(title=API_TITLE, description=API_DESCRIPTION, version="0.1.0", lifespan=lifespan,
-                  docs_url=None, redoc_url=None)  # fmt: skip
+    app = FastAPI(
+        title=API_TITLE,
+        description=API_DESCRIPTION,
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
     app.state.settings = settings
     app.state.instance = instance_id(settings.home)
     app.state.engine = engine

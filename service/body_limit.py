@@ -56,9 +56,10 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = envelope(
-            413, "payload_too_large",
+            413,
+            "payload_too_large",
             f"the request body is larger than {self.max_bytes} bytes; split it",
-        )  # fmt: skip
+        )
         await response(scope, receive, send)
 
 

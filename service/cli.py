@@ -20,9 +20,10 @@ from collections.abc import Callable, Sequence
 
 import sqlalchemy as sa
 
-from db import migrate
+from db import jobs, migrate
 from db.logs import configure_logging
 from db.metrics import use_directory
+from db.reembed import DEFAULT_BATCH_SIZE
 from db.settings import Settings, load_settings
 from service.launcher import LaunchRefused, launched
 from service.reembed import MISMATCH_EXIT, check_space, run_reembed
@@ -41,8 +42,10 @@ def cmd_up(args: argparse.Namespace, settings: Settings) -> int:
                 f"hearth: data in {s.home} ({', '.join(up.stack.embedded) or 'external servers'})"
             )
             print(f"hearth: {_mind_line(s)}")
-            print(f"hearth: API listening on {up.base_url}  (docs: {up.base_url}/docs, "
-                  f"inspector: {up.base_url}/inspector)")  # fmt: skip
+            print(
+                f"hearth: API listening on {up.base_url}  (docs: {up.base_url}/docs, "
+                f"inspector: {up.base_url}/inspector)"
+            )
             if admin.generated_now:
                 print(f"hearth: admin key (shown once, saved in {admin.path}): {admin.key}")
             elif admin.path is not None:
@@ -77,8 +80,13 @@ def cmd_api(args: argparse.Namespace, settings: Settings) -> int:
         if not check_space(stack.settings):
             return MISMATCH_EXIT
         s = stack.settings
-        uvicorn.run(create_app(s), host=args.host or s.api_host, port=args.port or s.api_port,
-                    log_config=None, access_log=False)  # fmt: skip
+        uvicorn.run(
+            create_app(s),
+            host=args.host or s.api_host,
+            port=args.port or s.api_port,
+            log_config=None,
+            access_log=False,
+        )
     return 0
 
 
@@ -95,13 +103,23 @@ def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
         if not check_space(stack.settings):
             return MISMATCH_EXIT
         _export(stack)
-        app = make_celery(redis_url=stack.redis_url,
-                          visibility_timeout_s=stack.settings.visibility_timeout_s)  # fmt: skip
+        app = make_celery(
+            redis_url=stack.redis_url, visibility_timeout_s=stack.settings.visibility_timeout_s
+        )
         name = f"{queues.replace(',', '+')}@%h"
         app.worker_main(
-            ["worker", "-Q", queues, "-c", str(args.concurrency), "-n", name,
-             "--loglevel", args.loglevel or "WARNING"]
-        )  # fmt: skip
+            [
+                "worker",
+                "-Q",
+                queues,
+                "-c",
+                str(args.concurrency),
+                "-n",
+                name,
+                "--loglevel",
+                args.loglevel or "WARNING",
+            ]
+        )
     return 0
 
 
@@ -144,9 +162,11 @@ def cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
         except sa.exc.DBAPIError as exc:
             message = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
             print(f"hearth sql: {message}", file=sys.stderr)
-            print("hearth sql: the analyst role reads only the views memory_stream, "
-                  "reflection_evidence, plan_tree, dialogue, relationships_now, llm_usage",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                "hearth sql: the analyst role reads only the views memory_stream, "
+                "reflection_evidence, plan_tree, dialogue, relationships_now, llm_usage",
+                file=sys.stderr,
+            )
             return 1
         print(format_table(columns, rows) if columns else "OK")
     return 0
@@ -159,7 +179,7 @@ def cmd_ping(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     app = make_celery(redis_url=settings.redis_url)
     try:
-        answer = app.send_task("hearth.ping", queue=args.queue).get(timeout=args.timeout)
+        answer = app.send_task(jobs.PING.name, queue=args.queue).get(timeout=args.timeout)
     except Exception as exc:  # timeout or broker error: either way, not healthy
         print(f"hearth ping: no worker on '{args.queue}' answered ({type(exc).__name__})")
         return 1
@@ -247,18 +267,29 @@ def build_parser() -> argparse.ArgumentParser:
     ping.set_defaults(func=cmd_ping)
 
     reembed = sub.add_parser("reembed", help="re-embed every memory with the configured embedder")
-    reembed.add_argument("--batch-size", type=int, default=500, help="memories per transaction")
+    reembed.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH_SIZE,
+        help="memories per transaction",
+    )
     reembed.set_defaults(func=cmd_reembed)
 
     demo = sub.add_parser("demo", help="run the 25-agent demo town and report on it")
     demo.add_argument("--hours", type=float, default=12.0, help="game hours to run")
     demo.add_argument("--step-minutes", type=int, default=15, help="game minutes per step")
-    demo.add_argument("--settle", type=float, default=20.0,
-                      help="seconds a step may wait for the workers to plan")  # fmt: skip
-    demo.add_argument("--agents", type=_positive, default=None,
-                      help="only the town's first N characters (default: all 25)")  # fmt: skip
-    demo.add_argument("--keep", action="store_true",
-                      help="keep the stack serving after the report, until Ctrl-C")  # fmt: skip
+    demo.add_argument(
+        "--settle", type=float, default=20.0, help="seconds a step may wait for the workers to plan"
+    )
+    demo.add_argument(
+        "--agents",
+        type=_positive,
+        default=None,
+        help="only the town's first N characters (default: all 25)",
+    )
+    demo.add_argument(
+        "--keep", action="store_true", help="keep the stack serving after the report, until Ctrl-C"
+    )
     demo.set_defaults(func=cmd_demo)
 
     status = sub.add_parser("status", help="what is running and stored")

@@ -12,6 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.mind import Embedder, Mind
+from db.flows.faculties import Faculties
 from db.models import Agent, World
 from db.queries.agents import get_agent
 from db.queries.worlds import get_world
@@ -106,6 +107,18 @@ def _embedder(request: Request) -> Embedder:
 
 
 EmbedderDep = Annotated[Embedder, Depends(_embedder)]
+
+
+def _faculties(request: Request) -> Faculties:
+    """What the flows think with: the process's settings, Mind and Embedder; model calls are
+    audited through its session factory, apart from the request's transaction."""
+    state = request.app.state
+    return Faculties(
+        settings=state.settings, mind=state.mind, embedder=state.embedder, audit=state.sessions
+    )
+
+
+FacultiesDep = Annotated[Faculties, Depends(_faculties)]
 
 IdempotencyKeyHeader = Annotated[
     str | None,

@@ -39,17 +39,23 @@ def install_docs(app: FastAPI) -> None:
 
     @app.get("/docs", include_in_schema=False)
     def swagger_ui() -> HTMLResponse:
-        return _confined(get_swagger_ui_html(
-            openapi_url=openapi_url, title=f"{app.title} - Swagger UI",
-            swagger_js_url=f"{ASSETS_URL}/swagger-ui-bundle.js",
-            swagger_css_url=f"{ASSETS_URL}/swagger-ui.css",
-            swagger_favicon_url=f"{ASSETS_URL}/favicon.png",
-        ))  # fmt: skip
+        return _confined(
+            get_swagger_ui_html(
+                openapi_url=openapi_url,
+                title=f"{app.title} - Swagger UI",
+                swagger_js_url=f"{ASSETS_URL}/swagger-ui-bundle.js",
+                swagger_css_url=f"{ASSETS_URL}/swagger-ui.css",
+                swagger_favicon_url=f"{ASSETS_URL}/favicon.png",
+            )
+        )
 
     @app.get("/redoc", include_in_schema=False)
     def redoc() -> HTMLResponse:
-        page = get_redoc_html(openapi_url=openapi_url, title=f"{app.title} - ReDoc",
-                              redoc_js_url=f"{ASSETS_URL}/redoc.standalone.js",
-                              redoc_favicon_url=f"{ASSETS_URL}/favicon.png",
-                              with_google_fonts=False)  # fmt: skip
+        page = get_redoc_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} - ReDoc",
+            redoc_js_url=f"{ASSETS_URL}/redoc.standalone.js",
+            redoc_favicon_url=f"{ASSETS_URL}/favicon.png",
+            with_google_fonts=False,
+        )
         return _confined(page, extra_head=HIDE_CDN_LOGO)

@@ -9,24 +9,17 @@ from collections.abc import Sequence
 
 from celery import Celery
 
-log = logging.getLogger(__name__)
+from db import jobs
+from db.jobs import Job
 
-ENRICH_TASK = "hearth.enrich_memories"
+log = logging.getLogger(__name__)
 
 
 def enqueue_enrichment(celery: Celery, memory_ids: Sequence[int]) -> bool:
     """Ask the fast queue to embed and score these memories; False if the broker refused."""
     if not memory_ids:
         return True
-    try:
-        celery.send_task(ENRICH_TASK, args=[list(memory_ids)])
-        return True
-    except Exception:  # broker down: the sweep will pick the rows up
-        log.warning("could not enqueue enrichment of %d memories", len(memory_ids), exc_info=True)
-        return False
-
-
-REACT_TASK = "hearth.decide_reactions"
+    return _send(celery, jobs.enrich_memories(memory_ids), what="enrichment")
 
 
 def enqueue_reactions(celery: Celery, decisions: Sequence[tuple[uuid.UUID, int]]) -> bool:
@@ -36,9 +29,13 @@ def enqueue_reactions(celery: Celery, decisions: Sequence[tuple[uuid.UUID, int]]
     False if the broker refused."""
     if not decisions:
         return True
+    return _send(celery, jobs.decide_reactions(decisions), what="reaction decisions")
+
+
+def _send(celery: Celery, job: Job, *, what: str) -> bool:
     try:
-        celery.send_task(REACT_TASK, args=[[[str(a), m] for a, m in decisions]])
+        celery.send_task(job.name, args=list(job.args), task_id=job.key)
         return True
-    except Exception:  # broker down: those observations go undecided, the game goes on
-        log.warning("could not enqueue %d reaction decisions", len(decisions), exc_info=True)
+    except Exception:  # broker down: the sweep (or the backlog) finds the work again
+        log.warning("could not enqueue %s (%s)", what, job.name, exc_info=True)
         return False

@@ -47,18 +47,31 @@ class ApiError(Exception):
 
 
 STATUS_CODES = {
-    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-    405: "method_not_allowed", 409: "conflict", 413: "payload_too_large",
-    415: "unsupported_media_type", 422: "validation_error", 429: "rate_limited",
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    429: "rate_limited",
     503: "unavailable",
-}  # fmt: skip
+}
 
 
 def envelope(
     status: int, code: str, message: str, details: list[dict[str, Any]] | None = None
 ) -> JSONResponse:
-    body = {"error": {"code": code, "message": message, "details": details or [],
-                      "request_id": logs.request_id.get()}}  # fmt: skip
+    body = {
+        "error": {
+            "code": code,
+            "message": message,
+            "details": details or [],
+            "request_id": logs.request_id.get(),
+        }
+    }
     return JSONResponse(status_code=status, content=body)
 
 
@@ -109,9 +122,10 @@ def unexpected_error(method: str, path: str, exc: BaseException) -> JSONResponse
     """A bug: logged with its traceback (and the request id), answered opaquely."""
     log.error("unhandled error on %s %s", method, path, exc_info=exc)
     return envelope(
-        500, "internal_error", "internal error; the server log has the details (find it by the "
-        "request_id)",
-    )  # fmt: skip
+        500,
+        "internal_error",
+        "internal error; the server log has the details (find it by the request_id)",
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -52,8 +52,9 @@ def run_once(
 ) -> JSONResponse:
     """Run `create` (which writes and returns status + body) at most once per key; commit."""
     if key is not None and len(key) > MAX_KEY_LENGTH:
-        raise ApiError(422, "validation_error", "Idempotency-Key is too long",
-                       field="header.Idempotency-Key")  # fmt: skip
+        raise ApiError(
+            422, "validation_error", "Idempotency-Key is too long", field="header.Idempotency-Key"
+        )
     scope = f"{caller.key_id}:{operation}"
     digest = request_hash(body) if key is not None else ""
     if key is not None:
@@ -63,8 +64,16 @@ def run_once(
     status, payload = create()
     content = plain(payload)
     if key is not None:
-        session.add(IdempotencyKey(scope=scope, key=key, request_hash=digest, status_code=status,
-                                   response=content, world_id=world_id))  # fmt: skip
+        session.add(
+            IdempotencyKey(
+                scope=scope,
+                key=key,
+                request_hash=digest,
+                status_code=status,
+                response=content,
+                world_id=world_id,
+            )
+        )
     try:
         session.commit()
     except sa.exc.IntegrityError:
@@ -84,8 +93,12 @@ def _stored(session: Session, scope: str, key: str) -> IdempotencyKey | None:
 
 def _replay(stored: IdempotencyKey, digest: str) -> JSONResponse:
     if stored.request_hash != digest:
-        raise ApiError(409, "idempotency_conflict",
-                       "this Idempotency-Key was used with a different request body",
-                       field="header.Idempotency-Key")  # fmt: skip
-    return JSONResponse(status_code=stored.status_code, content=stored.response,
-                        headers={REPLAY_HEADER: "true"})  # fmt: skip
+        raise ApiError(
+            409,
+            "idempotency_conflict",
+            "this Idempotency-Key was used with a different request body",
+            field="header.Idempotency-Key",
+        )
+    return JSONResponse(
+        status_code=stored.status_code, content=stored.response, headers={REPLAY_HEADER: "true"}
+    )

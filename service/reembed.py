@@ -41,8 +41,11 @@ def check_space(settings: Settings, *, err: TextIO = sys.stderr) -> bool:
         print(f"hearth: {exc}", file=err)
     except sa.exc.DBAPIError as exc:
         first = str(exc.orig or exc).strip().splitlines()[0]
-        print(f"hearth: cannot check the embedding space ({first}); is the database up and "
-              "migrated (`hearth db upgrade`)?", file=err)  # fmt: skip
+        print(
+            f"hearth: cannot check the embedding space ({first}); is the database up and "
+            "migrated (`hearth db upgrade`)?",
+            file=err,
+        )
     finally:
         engine.dispose()
     return False
@@ -63,14 +66,14 @@ def run_reembed(
     sessions = make_session_factory(engine)
     try:
         with session_scope(sessions) as session:
-            plan = reembed.begin(session, target)
-        if plan is None:
+            start = reembed.begin(session, target)
+        if start is None:
             print(f"hearth reembed: every memory is already embedded with {target}", file=err)
             return 0
-        if plan.done:
-            print(f"hearth reembed: resuming after memory {plan.through_id}", file=err)
-        progress = Progress(total=plan.total, done=plan.done, out=err)
-        through = plan.through_id
+        if start.done:
+            print(f"hearth reembed: resuming after memory {start.through_id}", file=err)
+        progress = Progress(total=start.total, done=start.done, out=err)
+        through = start.through_id
         while True:
             with session_scope(sessions) as session:
                 batch = reembed.next_batch(session, after=through, limit=batch_size)
@@ -107,6 +110,7 @@ class Progress:
         percent = 100.0 if self.total == 0 else 100.0 * self.done / self.total
         elapsed = max(time.monotonic() - self.started, 1e-6)
         rate = (self.done - self.start_done) / elapsed
-        self.out.write(f"\rreembed {percent:5.1f}%  {self.done}/{self.total} memories  "
-                       f"{rate:,.0f}/s")  # fmt: skip
+        self.out.write(
+            f"\rreembed {percent:5.1f}%  {self.done}/{self.total} memories  {rate:,.0f}/s"
+        )
         self.out.flush()

@@ -74,7 +74,16 @@ def _record(scope: Scope, status: int, seconds: float) -> None:
     metrics().requests.labels(template, method, str(status)).observe(seconds)
     if log.isEnabledFor(logging.INFO):
         log.info(
-            "%s %s %d %.1f ms", method, template, status, seconds * 1000,
-            extra={"method": method, "route": template, "path": scope.get("path"),
-                   "status": status, "duration_ms": round(seconds * 1000, 2)},
-        )  # fmt: skip
+            "%s %s %d %.1f ms",
+            method,
+            template,
+            status,
+            seconds * 1000,
+            extra={
+                "method": method,
+                "route": template,
+                "path": scope.get("path"),
+                "status": status,
+                "duration_ms": round(seconds * 1000, 2),
+            },
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from db.models import Agent, Memory, World
 
@@ -24,6 +24,13 @@ def make_agent(session: Session, world: World, **fields: Any) -> Agent:
     session.add(agent)
     session.flush()
     return agent
+
+
+def committed_agent(sessions: sessionmaker[Session], **fields: Any) -> Agent:
+    """An agent of a new world, committed: for code under test that opens its own
+    transactions (enrichment, task bodies, the vector cache)."""
+    with sessions.begin() as session:
+        return make_agent(session, make_world(session), **fields)
 
 
 def make_memory(session: Session, agent: Agent, **fields: Any) -> Memory:

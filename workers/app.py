@@ -6,24 +6,17 @@ whichever app the process made. Nothing is configured or connected at import tim
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from celery import Celery
 
+from db import jobs
+from db.jobs import Queue
+from db.settings import DEFAULT_VISIBILITY_TIMEOUT_S
 from workers import observe  # noqa: F401  (job metrics and log context, by Celery's signals)
-
-
-class Queue(StrEnum):
-    """`fast` serves what the game waits on; `slow` thinks. A slow backlog never delays fast."""
-
-    FAST = "fast"
-    SLOW = "slow"
-
 
 TASK_MODULES = [
     "workers.tasks.health",
     "workers.tasks.sweep",
-    "workers.tasks.memories",
+    "workers.tasks.enrichment",
     "workers.tasks.reflections",
     "workers.tasks.plans",
     "workers.tasks.reactions",
@@ -31,32 +24,11 @@ TASK_MODULES = [
     "workers.tasks.summaries",
 ]
 
-TASK_QUEUES: dict[str, Queue] = {
-    "hearth.ping": Queue.FAST,
-    "hearth.sweep_worlds": Queue.FAST,
-    "hearth.enrich_memories": Queue.FAST,
-    "hearth.enrich_backlog": Queue.FAST,
-    "hearth.enrich_world": Queue.FAST,
-    "hearth.reflect": Queue.SLOW,
-    "hearth.plan_day": Queue.SLOW,
-    "hearth.decompose": Queue.SLOW,
-    "hearth.decide_reaction": Queue.FAST,
-    "hearth.decide_reactions": Queue.FAST,
-    "hearth.converse": Queue.FAST,
-    "hearth.converse_turn": Queue.FAST,
-    "hearth.end_conversation": Queue.FAST,
-    "hearth.summarize": Queue.SLOW,
-}
-"""Routing by task name; a task missing here goes to `fast`, the default queue."""
-
 DEFAULT_SWEEP_INTERVAL_S = 5.0
 """How often beat looks at each world's game clock for work that has come due."""
 
 DEFAULT_BACKLOG_INTERVAL_S = 30.0
 """How often beat looks for memories whose enrichment job was lost (`hearth.enrich_backlog`)."""
-
-DEFAULT_VISIBILITY_TIMEOUT_S = 600
-"""An unacknowledged job (its worker died) is redelivered after this long."""
 
 
 def make_celery(
@@ -78,7 +50,7 @@ def make_celery(
         task_acks_on_failure_or_timeout=True,
         worker_prefetch_multiplier=1,
         task_default_queue=Queue.FAST.value,
-        task_routes={name: {"queue": queue.value} for name, queue in TASK_QUEUES.items()},
+        task_routes={task.name: {"queue": task.queue.value} for task in jobs.TASKS},
         result_expires=3600,
         broker_connection_retry_on_startup=True,
         broker_transport_options=transport_options(
@@ -87,11 +59,11 @@ def make_celery(
         worker_hijack_root_logger=False,
         beat_schedule={
             "sweep-worlds": {
-                "task": "hearth.sweep_worlds",
+                "task": jobs.SWEEP_WORLDS.name,
                 "schedule": sweep_interval_s or DEFAULT_SWEEP_INTERVAL_S,
             },
             "enrich-backlog": {
-                "task": "hearth.enrich_backlog",
+                "task": jobs.ENRICH_BACKLOG.name,
                 "schedule": DEFAULT_BACKLOG_INTERVAL_S,
             },
         },

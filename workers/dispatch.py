@@ -1,28 +1,30 @@
 """Sending jobs from jobs: the one way a task or the sweep enqueues follow-up work.
 
-`Dispatch.send(name, args, key=…)` names the work by a deterministic key ("plan_day:<agent>:<day>")
-that is also its Celery task id. With Celery, a key is sent at most once while its job is
+`Dispatch.send(job)` sends a `db.jobs.Job`, whose deterministic key ("plan_day:<agent>:<day>")
+is also its Celery task id. With Celery, a key is sent at most once while its job is
 queued or running: a Redis `SET NX` guard (expiring after the broker's visibility timeout, in
 case the job is lost) is taken before sending and released when the job finishes, so a sweep
 every few seconds does not pile up copies of a slow job. The guard only saves queue space:
 each job's own result key in the database is what makes a duplicate harmless.
 
-Tests and the economy bench install `LocalDispatch`, which queues jobs in process.
+Tests and the economy bench install `workers.local_queue.LocalDispatch`, which queues jobs in
+process.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-from collections import deque
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
 import redis
 from celery import current_app
 from celery.signals import task_postrun
+
+from db.jobs import Job
+from db.settings import DEFAULT_VISIBILITY_TIMEOUT_S
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +33,8 @@ FINISHED_STATES = frozenset({"SUCCESS", "FAILURE"})
 
 
 class Dispatch(Protocol):
-    def send(self, name: str, args: Sequence[Any], *, key: str | None = None) -> bool:
-        """Enqueue `name(*args)`; False if not sent (already queued under `key`, or refused)."""
+    def send(self, job: Job) -> bool:
+        """Enqueue `job`; False if not sent (already queued under its key, or refused)."""
         ...
 
 
@@ -40,46 +42,25 @@ class Dispatch(Protocol):
 class CeleryDispatch:
     """Send through the process's Celery app (the worker's own, or the one the API built)."""
 
-    guard_ttl_s: int = 600
+    guard_ttl_s: int = DEFAULT_VISIBILITY_TIMEOUT_S
 
-    def send(self, name: str, args: Sequence[Any], *, key: str | None = None) -> bool:
+    def send(self, job: Job) -> bool:
         app = current_app
         try:
-            if key is not None and not _guard(app.conf.broker_url).set(
-                GUARD_PREFIX + key, "1", nx=True, ex=self.guard_ttl_s
+            if job.key is not None and not _guard(app.conf.broker_url).set(
+                GUARD_PREFIX + job.key, "1", nx=True, ex=self.guard_ttl_s
             ):
                 return False
-            app.send_task(name, args=list(args), task_id=key)
+            app.send_task(job.name, args=list(job.args), task_id=job.key)
             return True
         except redis.RedisError:  # broker down: the sweep finds the work again later
-            log.warning("could not enqueue %s %s", name, key, exc_info=True)
+            log.warning("could not enqueue %s %s", job.name, job.key, exc_info=True)
             return False
 
 
-@dataclass
-class LocalDispatch:
-    """Jobs queued in process, run by whoever drains `queue` (tests, the economy bench).
-    A key already waiting is not queued twice, as with the Redis guard. Thread-safe."""
-
-    queue: deque[tuple[str, tuple[Any, ...], str | None]] = field(default_factory=deque)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def send(self, name: str, args: Sequence[Any], *, key: str | None = None) -> bool:
-        with self._lock:
-            if key is not None and any(queued_key == key for _, _, queued_key in self.queue):
-                return False
-            self.queue.append((name, tuple(args), key))
-            return True
-
-    def take(self) -> tuple[str, tuple[Any, ...], str | None] | None:
-        """The oldest queued job, removed; None when the queue is empty."""
-        with self._lock:
-            return self.queue.popleft() if self.queue else None
-
-    def sent(self, name: str) -> list[tuple[Any, ...]]:
-        """The arguments of every queued job called `name`."""
-        with self._lock:
-            return [args for queued, args, _ in self.queue if queued == name]
+def send_all(dispatch: Dispatch, jobs: Iterable[Job]) -> int:
+    """Send each job (after the work that asked for them committed); how many were sent."""
+    return sum(dispatch.send(job) for job in jobs)
 
 
 @cache

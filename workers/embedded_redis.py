@@ -50,16 +50,17 @@ class EmbeddedRedis:
         return self.url
 
     def _arguments(self) -> list[str]:
-        return [
-            "--port", str(self.port),
-            "--bind", "127.0.0.1",
-            "--dir", str(self.folder),
-            "--appendonly", "yes",
-            "--appendfsync", "everysec",
-            "--save", "60 1",
-            "--daemonize", "no",
-            "--protected-mode", "yes",
-        ]  # fmt: skip
+        options = {
+            "--port": str(self.port),
+            "--bind": "127.0.0.1",
+            "--dir": str(self.folder),
+            "--appendonly": "yes",
+            "--appendfsync": "everysec",
+            "--save": "60 1",
+            "--daemonize": "no",
+            "--protected-mode": "yes",
+        }
+        return [word for option in options.items() for word in option]
 
     def _known_port(self) -> int | None:
         try:

@@ -17,6 +17,7 @@ from celery.signals import worker_process_init
 from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.mind import Embedder, Mind
+from db.flows.faculties import Faculties
 from db.providers import build_embedder, build_mind
 from db.retrieval.vector_cache import use_process_cache
 from db.session import make_engine, make_session_factory
@@ -37,6 +38,13 @@ class Runtime:
     dispatch: Dispatch = field(default_factory=CeleryDispatch)
     """How tasks enqueue follow-up work (tests and the bench install `LocalDispatch`)."""
 
+    @property
+    def faculties(self) -> Faculties:
+        """What the flows think with; the audit writes through this process's sessions."""
+        return Faculties(
+            settings=self.settings, mind=self.mind, embedder=self.embedder, audit=self.sessions
+        )
+
 
 _runtime: Runtime | None = None
 
@@ -46,9 +54,14 @@ def build_runtime(settings: Settings) -> Runtime:
         raise RuntimeError("workers need HEARTH_DATABASE_URL; start them with `hearth worker`")
     engine = make_engine(settings.database_url, pool_size=WORKER_POOL_SIZE, pre_ping=False)
     use_process_cache(settings.retrieval_cache_mb)
-    return Runtime(settings=settings, engine=engine, sessions=make_session_factory(engine),
-                   mind=build_mind(settings), embedder=build_embedder(settings),
-                   dispatch=CeleryDispatch(guard_ttl_s=settings.visibility_timeout_s))  # fmt: skip
+    return Runtime(
+        settings=settings,
+        engine=engine,
+        sessions=make_session_factory(engine),
+        mind=build_mind(settings),
+        embedder=build_embedder(settings),
+        dispatch=CeleryDispatch(guard_ttl_s=settings.visibility_timeout_s),
+    )
 
 
 def get_runtime() -> Runtime:

@@ -18,7 +18,7 @@ from typing import TypeVar, cast
 import openai
 
 from cognition import asks, prompting
-from cognition.adapters.chat import ChatChannel, Message
+from cognition.adapters.chat_endpoint import ChatChannel, Message
 from cognition.adapters.llm_config import LLMConfig, OutputMode
 from cognition.errors import InvalidInput, InvalidOutput, ModelError, Refused
 from cognition.mind import AuditSink, Mind, NullAudit

@@ -6,7 +6,6 @@ Building a client opens no connection, so constructing a mind never touches the 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -26,8 +25,6 @@ OutputMode = Literal["auto", "json_schema", "json_object", "text"]
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MAX_CONCURRENCY = 8
 TOKENS_PER_MILLION = 1_000_000
-CHARS_PER_TOKEN = 4
-"""The usual rough ratio for English text, used only when a server reports no usage."""
 
 PLACEHOLDER_API_KEY = "not-needed"
 """Local servers (Ollama, llama.cpp, vLLM) need no key, but the client refuses to start without."""
@@ -87,8 +84,3 @@ def cost_usd(
     """What a call cost by the price table, 0 for a model without a price."""
     price_in, price_out = prices.get(model, (0.0, 0.0))
     return (tokens_in * price_in + tokens_out * price_out) / TOKENS_PER_MILLION
-
-
-def estimate_tokens(text: str) -> int:
-    """Tokens in `text` when the server reports no usage: ceil(chars / 4)."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)

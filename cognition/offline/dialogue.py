@@ -406,8 +406,10 @@ def _mine(news: News, talk: Talk) -> bool:
 
 
 def _news_of(text: str, *, speaker: str) -> list[News]:
-    return [*knowledge.events_in(text, speaker=speaker),
-            *knowledge.candidacies_in(text, speaker=speaker)]  # fmt: skip
+    return [
+        *knowledge.events_in(text, speaker=speaker),
+        *knowledge.candidacies_in(text, speaker=speaker),
+    ]
 
 
 def _their_name(talk: Talk) -> str:

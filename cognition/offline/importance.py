@@ -139,8 +139,12 @@ _MUNDANE_INDEX = _index([(phrase, 1) for phrase in MUNDANE_PHRASES])
 def _matching(tokens: list[str], index: _Index) -> list[int]:
     """The weight of each vocabulary entry whose phrase occurs as consecutive whole tokens."""
     firsts = ["", *dict.fromkeys(tokens)]
-    return [weight for first in firsts for target, weight in index.get(first, ())
-            if _occurs(tokens, target)]  # fmt: skip
+    return [
+        weight
+        for first in firsts
+        for target, weight in index.get(first, ())
+        if _occurs(tokens, target)
+    ]
 
 
 def _occurs(tokens: list[str], target: tuple[str, ...]) -> bool:

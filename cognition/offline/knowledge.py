@@ -77,8 +77,10 @@ _EVENT = re.compile(
     rf"(?P<det>\b(?:a|an|the|her|his|their|my|our|{_NAME}(?:'s|’s))\s+)"
     rf"(?P<mods>(?:[\w'’-]+\s+){{0,{MODIFIER_WORDS}}}?)(?P<noun>{_NOUN_RE})\b",
 )
-_HOST = re.compile(rf"(?P<who>\bI|{_NAME})(?:'m|’m| am| is| are| was| has been| will be)?\s+"
-                   rf"(?:(?:also|still|now)\s+)?(?:{HOST_VERBS})\b")  # fmt: skip
+_HOST = re.compile(
+    rf"(?P<who>\bI|{_NAME})(?:'m|’m| am| is| are| was| has been| will be)?\s+"
+    rf"(?:(?:also|still|now)\s+)?(?:{HOST_VERBS})\b"
+)
 _PLACE = re.compile(r"\b(?:at|in)\s+(?P<place>(?:The\s+)?[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)")
 _DATE = re.compile(
     rf"\bon\s+(?:(?P<weekday>{'|'.join(WEEKDAYS)}),?\s+)?(?:the\s+)?"

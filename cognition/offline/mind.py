@@ -29,8 +29,8 @@ from cognition.offline import (
     relationships,
     summary,
 )
-from cognition.offline.text import estimate_tokens
 from cognition.requests import Request
+from cognition.tokens import estimate_tokens
 from cognition.types import CallRecord
 
 if TYPE_CHECKING:

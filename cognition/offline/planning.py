@@ -388,10 +388,15 @@ def _event_slots(day: Day, event: knowledge.Event) -> list[Slot]:
     if hosting:
         area = event.place or "the venue"
         return [
-            Slot(start - PREPARATION_MINUTES, start, f"get {area} ready for the {event.name}",
-                 place, kind=APPOINTMENT),
+            Slot(
+                start - PREPARATION_MINUTES,
+                start,
+                f"get {area} ready for the {event.name}",
+                place,
+                kind=APPOINTMENT,
+            ),
             Slot(start, end, f"host the {event.name}", place, kind=APPOINTMENT),
-        ]  # fmt: skip
+        ]
     whose = f"{event.host}'s" if event.host else "the"
     return [Slot(start, end, f"go to {whose} {event.name}", place, kind=APPOINTMENT)]
 

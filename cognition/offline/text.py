@@ -9,12 +9,8 @@ from Python's per-process salted `hash()`.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections.abc import Iterable
-
-CHARS_PER_TOKEN = 4
-"""The usual rule of thumb for English text; the audit only needs an order of magnitude."""
 
 MIN_STEM_LENGTH = 3
 """A suffix is stripped only if at least this many letters remain ("sing" stays "sing")."""
@@ -261,8 +257,3 @@ def stable_index(key: str, n: int) -> int:
         raise ValueError("n must be positive")
     digest = hashlib.sha256(key.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") % n
-
-
-def estimate_tokens(text: str) -> int:
-    """Tokens a model would have spent on `text`, estimated as ceil(characters / 4)."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)

@@ -1,6 +1,7 @@
 """Typed SQLAlchemy 2.0 models, one module per noun; importing this registers them all."""
 
 from db.models.agent import Agent
+from db.models.api_key import ApiKey
 from db.models.audit import LlmCall
 from db.models.base import Base
 from db.models.dialogue import Conversation, Relationship, Utterance
@@ -9,7 +10,7 @@ from db.models.memory import EmbeddingSpace, Memory, MemoryEvidence, ReflectionR
 from db.models.place import AgentPlace, Place
 from db.models.plan import Plan
 from db.models.reaction import ReactionDecision
-from db.models.world import ApiKey, World
+from db.models.world import World
 
 __all__ = [
     "Agent",

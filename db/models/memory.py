@@ -34,12 +34,17 @@ class Memory(Base):
         sa.CheckConstraint(_in("source", MEMORY_SOURCES), name="source"),
         sa.CheckConstraint("importance BETWEEN 1 AND 10", name="importance_range"),
         sa.CheckConstraint("(kind = 'reflection') = (depth > 0)", name="depth_by_kind"),
-        sa.Index("ix_memories_agent_created", "agent_id", sa.text("created_at DESC"),
-                 sa.text("id DESC")),
+        sa.Index(
+            "ix_memories_agent_created", "agent_id", sa.text("created_at DESC"), sa.text("id DESC")
+        ),
         sa.Index("ix_memories_agent_accessed", "agent_id", sa.text("last_accessed_at DESC")),
         sa.Index("ix_memories_agent_importance", "agent_id", sa.text("importance DESC")),
-        sa.Index("ix_memories_unenriched", "agent_id", "id",
-                 postgresql_where=sa.text("embedding IS NULL OR NOT importance_scored")),
+        sa.Index(
+            "ix_memories_unenriched",
+            "agent_id",
+            "id",
+            postgresql_where=sa.text("embedding IS NULL OR NOT importance_scored"),
+        ),
         sa.Index("ix_memories_content_hash", "content_hash"),
         # Retrieval (db/retrieval/): exact per-kind extremes of recency and
         # importance; extreme vector dimensions and norms (may the pass skip per-row checks);
@@ -47,24 +52,50 @@ class Memory(Base):
         # contiguous (the heap interleaves every agent of a world), in (importance, recency)
         # order; the few memories still awaiting their embedding.
         sa.Index("ix_memories_agent_kind_accessed", "agent_id", "kind", "last_accessed_at"),
-        sa.Index("ix_memories_agent_kind_importance", "agent_id", "kind", "importance",
-                 "last_accessed_at"),
-        sa.Index("ix_memories_agent_vector", "agent_id",
-                 sa.func.vector_dims(sa.column("embedding")), "embedding_norm",
-                 postgresql_where=sa.text("embedding IS NOT NULL")),
-        sa.Index("ix_memories_agent_vectors", "agent_id", "importance", "last_accessed_at",
-                 postgresql_include=["id", "kind", "embedding_norm", "embedding"],
-                 postgresql_where=sa.text(
-                     f"embedding IS NOT NULL AND vector_dims(embedding) <= {COVERED_DIMENSIONS}")),
-        sa.Index("ix_memories_agent_unembedded", "agent_id", "importance", "last_accessed_at",
-                 postgresql_where=sa.text("embedding IS NULL")),
+        sa.Index(
+            "ix_memories_agent_kind_importance",
+            "agent_id",
+            "kind",
+            "importance",
+            "last_accessed_at",
+        ),
+        sa.Index(
+            "ix_memories_agent_vector",
+            "agent_id",
+            sa.func.vector_dims(sa.column("embedding")),
+            "embedding_norm",
+            postgresql_where=sa.text("embedding IS NOT NULL"),
+        ),
+        sa.Index(
+            "ix_memories_agent_vectors",
+            "agent_id",
+            "importance",
+            "last_accessed_at",
+            postgresql_include=["id", "kind", "embedding_norm", "embedding"],
+            postgresql_where=sa.text(
+                f"embedding IS NOT NULL AND vector_dims(embedding) <= {COVERED_DIMENSIONS}"
+            ),
+        ),
+        sa.Index(
+            "ix_memories_agent_unembedded",
+            "agent_id",
+            "importance",
+            "last_accessed_at",
+            postgresql_where=sa.text("embedding IS NULL"),
+        ),
         # The rows an agent's in-memory copy must re-read (db/retrieval/vector_cache.py).
         sa.Index("ix_memories_agent_changed", "agent_id", "changed_xid"),
         # The step path: the state of an agent's latest observation of a subject.
-        sa.Index("ix_memories_agent_subject_latest", "agent_id", "subject",
-                 sa.text("created_at DESC"), sa.text("id DESC"), postgresql_include=["object"],
-                 postgresql_where=sa.text("kind = 'observation' AND subject IS NOT NULL")),
-    )  # fmt: skip
+        sa.Index(
+            "ix_memories_agent_subject_latest",
+            "agent_id",
+            "subject",
+            sa.text("created_at DESC"),
+            sa.text("id DESC"),
+            postgresql_include=["object"],
+            postgresql_where=sa.text("kind = 'observation' AND subject IS NOT NULL"),
+        ),
+    )
 
     id: Mapped[BigPk]
     world_id: Mapped[uuid.UUID] = world_fk()

@@ -6,8 +6,10 @@ import uuid
 from datetime import datetime
 
 import sqlalchemy as sa
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column
 
+from cognition.types import span_end
 from db.models.base import Base, BigPk, GameTime, WallTime, agent_fk
 
 PLAN_LEVELS = ("day", "hour", "task")
@@ -47,3 +49,13 @@ class Plan(Base):
     memory_id: Mapped[int | None] = mapped_column(sa.ForeignKey("memories.id", ondelete="SET NULL"))
     created_at: Mapped[WallTime]
     decided_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=False))
+
+    @hybrid_property
+    def end(self) -> datetime:
+        """When the step ends, in Python and in SQL alike (`cognition.types.span_end`)."""
+        return span_end(self.start, self.duration_min)
+
+    @end.inplace.expression
+    @classmethod
+    def _end_expression(cls) -> sa.ColumnElement[datetime]:
+        return cls.start + sa.func.make_interval(0, 0, 0, 0, 0, cls.duration_min)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 from typing import Any
 
@@ -10,6 +9,9 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from db.models.base import Base, GameTime, UUIDPk, WallTime
+
+DEFAULT_CLOCK_RATE = 60.0
+"""Game seconds per wall second of a running clock: a game minute per real second."""
 
 
 class World(Base):
@@ -25,7 +27,7 @@ class World(Base):
     id: Mapped[UUIDPk]
     name: Mapped[str] = mapped_column(sa.String(200))
     clock_mode: Mapped[str] = mapped_column(sa.String(16), default="driven")
-    clock_rate: Mapped[float] = mapped_column(default=60.0)
+    clock_rate: Mapped[float] = mapped_column(default=DEFAULT_CLOCK_RATE)
     game_time: Mapped[GameTime]
     clock_anchor: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
@@ -33,24 +35,3 @@ class World(Base):
     paused: Mapped[bool] = mapped_column(default=False)
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[WallTime]
-
-
-class ApiKey(Base):
-    """A hashed API key: admin (no world) or scoped to one world. The clear key is shown once."""
-
-    __tablename__ = "api_keys"
-    __table_args__ = (
-        sa.CheckConstraint("scope IN ('admin', 'world')", name="scope"),
-        sa.CheckConstraint("(scope = 'admin') = (world_id IS NULL)", name="scope_matches_world"),
-    )
-
-    id: Mapped[UUIDPk]
-    world_id: Mapped[uuid.UUID | None] = mapped_column(
-        sa.ForeignKey("worlds.id", ondelete="CASCADE"), index=True
-    )
-    scope: Mapped[str] = mapped_column(sa.String(16))
-    prefix: Mapped[str] = mapped_column(sa.String(16))
-    key_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
-    name: Mapped[str] = mapped_column(sa.String(200), default="")
-    created_at: Mapped[WallTime]
-    revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))

@@ -13,9 +13,16 @@ from cognition.types import Persona
 from db.models import Agent, Memory
 
 PERSONA_FIELDS = (
-    "name", "age", "innate", "background", "currently", "lifestyle", "living_area",
-    "daily_plan_requirement", "speaking_style",
-)  # fmt: skip
+    "name",
+    "age",
+    "innate",
+    "background",
+    "currently",
+    "lifestyle",
+    "living_area",
+    "daily_plan_requirement",
+    "speaking_style",
+)
 
 
 def create_agent(session: Session, *, world_id: uuid.UUID, fields: dict[str, Any]) -> Agent:

@@ -33,11 +33,15 @@ def store_key(
     stmt = (
         insert(ApiKey)
         .values(
-            id=uuid.uuid4(), world_id=world_id, scope=scope, prefix=key[:PREFIX_CHARS],
-            key_hash=hash_key(key), name=name,
+            id=uuid.uuid4(),
+            world_id=world_id,
+            scope=scope,
+            prefix=key[:PREFIX_CHARS],
+            key_hash=hash_key(key),
+            name=name,
         )
         .on_conflict_do_nothing(index_elements=[ApiKey.key_hash])
-    )  # fmt: skip
+    )
     session.execute(stmt)
     row = session.scalar(sa.select(ApiKey).where(ApiKey.key_hash == hash_key(key)))
     assert row is not None

@@ -149,11 +149,18 @@ def open_for_decision(
         return None
     conversation_id = session.scalar(
         insert(Conversation)
-        .values(world_id=world_id, initiator_id=initiator_id, partner_agent_id=partner_id,
-                topic=topic, status="open", started_at=at, decision_id=decision_id)
+        .values(
+            world_id=world_id,
+            initiator_id=initiator_id,
+            partner_agent_id=partner_id,
+            topic=topic,
+            status="open",
+            started_at=at,
+            decision_id=decision_id,
+        )
         .on_conflict_do_nothing(index_elements=[Conversation.decision_id])
         .returning(Conversation.id)
-    )  # fmt: skip
+    )
     if conversation_id is None:  # a concurrent delivery of the same decision opened it
         opened = session.scalar(
             sa.select(Conversation).where(Conversation.decision_id == decision_id)
@@ -183,9 +190,13 @@ def remember_utterance(
     """A spoken line as an utterance memory of both participants."""
     memory = NewMemory(
         description=f'{speaker.name} said to {listener.name}: "{turn.text}"',
-        kind=MemoryKind.UTTERANCE, created_at=turn.spoken_at, subject=speaker.name,
-        predicate=UTTERANCE_PREDICATE, object=turn.text, source=MemorySource.AGENT,
-    )  # fmt: skip
+        kind=MemoryKind.UTTERANCE,
+        created_at=turn.spoken_at,
+        subject=speaker.name,
+        predicate=UTTERANCE_PREDICATE,
+        object=turn.text,
+        source=MemorySource.AGENT,
+    )
     return add_for_agents(
         session,
         world_id=conversation.world_id,
@@ -312,8 +323,10 @@ def agent_transcripts(
     query = query.order_by(Conversation.started_at.desc(), Conversation.id.desc()).limit(limit)
     rows = session.execute(query).all()
     lines = _lines(session, [conversation.id for conversation, _, _ in rows])
-    return [Transcript(conversation, first, second or "", lines.get(conversation.id, []))
-            for conversation, first, second in rows]  # fmt: skip
+    return [
+        Transcript(conversation, first, second or "", lines.get(conversation.id, []))
+        for conversation, first, second in rows
+    ]
 
 
 def _lines(session: Session, conversation_ids: Sequence[int]) -> dict[int, list[Line]]:

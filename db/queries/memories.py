@@ -94,12 +94,21 @@ def _unseen(
 
 
 COLUMN_TYPES: dict[str, sa.types.TypeEngine[Any]] = {
-    "world_id": postgresql.UUID(), "agent_id": postgresql.UUID(), "kind": sa.String(),
-    "description": sa.Text(), "subject": sa.Text(), "predicate": sa.Text(), "object": sa.Text(),
-    "created_at": sa.DateTime(), "last_accessed_at": sa.DateTime(),
-    "importance": sa.SmallInteger(), "importance_scored": sa.Boolean(),
-    "content_hash": sa.String(), "depth": sa.SmallInteger(), "source": sa.String(),
-}  # fmt: skip
+    "world_id": postgresql.UUID(),
+    "agent_id": postgresql.UUID(),
+    "kind": sa.String(),
+    "description": sa.Text(),
+    "subject": sa.Text(),
+    "predicate": sa.Text(),
+    "object": sa.Text(),
+    "created_at": sa.DateTime(),
+    "last_accessed_at": sa.DateTime(),
+    "importance": sa.SmallInteger(),
+    "importance_scored": sa.Boolean(),
+    "content_hash": sa.String(),
+    "depth": sa.SmallInteger(),
+    "source": sa.String(),
+}
 """The columns a write sets, with their SQL types (for the arrays `insert_batch` sends)."""
 
 
@@ -132,16 +141,20 @@ def insert_for_agents(
     if not items:
         return []
     rows = [_row(world_id, agent_id, item, now) for agent_id, item in items]
-    arrays = [sa.bindparam(f"a_{name}", [r[name] for r in rows], type_=postgresql.ARRAY(kind))
-              for name, kind in COLUMN_TYPES.items()]  # fmt: skip
+    arrays = [
+        sa.bindparam(f"a_{name}", [r[name] for r in rows], type_=postgresql.ARRAY(kind))
+        for name, kind in COLUMN_TYPES.items()
+    ]
     source = sa.func.unnest(*arrays).table_valued(*COLUMN_TYPES, with_ordinality="ord")
     source = source.render_derived()
     ordered = sa.select(*(source.c[name] for name in COLUMN_TYPES)).order_by(source.c.ord)
     insert = sa.insert(Memory).from_select(list(COLUMN_TYPES), ordered)
     inserted = sorted(session.execute(insert.returning(*Memory.__table__.c)), key=_id)
-    evidence = [{"reflection_id": row.id, "evidence_id": cited}
-                for row, (_, item) in zip(inserted, items, strict=True)
-                for cited in item.evidence_ids]  # fmt: skip
+    evidence = [
+        {"reflection_id": row.id, "evidence_id": cited}
+        for row, (_, item) in zip(inserted, items, strict=True)
+        for cited in item.evidence_ids
+    ]
     if evidence:
         session.execute(sa.insert(MemoryEvidence), evidence)
     return inserted

@@ -14,11 +14,14 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from db.queries.schedule import running_worlds
+from db.models import Agent, Plan
+from db.queries.due import running_worlds
+from db.queries.plans import PLAN_REACH, current_leaves
 from db.queries.worlds import game_now
 
 NO_ACTION = "none"
@@ -60,33 +63,34 @@ def table_rows(session: Session) -> list[TableRows]:
     return [TableRows(name, int(live), int(inserted)) for name, live, inserted in rows]
 
 
-_PLANNING = sa.text("""
-SELECT a.id,
-       (SELECT p.level FROM plans p
-         WHERE p.agent_id = a.id AND p.status <> 'superseded'
-           AND p.start > :now - interval '1 day' AND p.start <= :now
-           AND p.start + make_interval(mins => p.duration_min) > :now
-         ORDER BY CASE p.level WHEN 'task' THEN 2 WHEN 'hour' THEN 1 ELSE 0 END DESC,
-                  p.start DESC, p.id DESC
-         LIMIT 1) AS level,
-       (SELECT max(p.start + make_interval(mins => p.duration_min)) FROM plans p
-         WHERE p.agent_id = a.id AND p.level = 'task' AND p.status <> 'superseded'
-           AND p.start > :now - interval '1 day' AND p.start < :now + interval '1 day') AS reach
-  FROM agents a
- WHERE a.world_id = :world
-""")
-"""A plan item lasts at most a day (an outline spans 24 hours), so the live items that matter
-now start within a day of it, as the sweep reads them (`plans.PLAN_REACH`)."""
+def _planning_of(world_id: uuid.UUID, now: datetime) -> sa.Select[Any]:
+    """Per agent of the world: the level of its current action (`plans.current_leaves`) and
+    the end of its furthest live task among those that started within a day of now."""
+    in_world = Plan.agent_id.in_(sa.select(Agent.id).where(Agent.world_id == world_id))
+    leaves = current_leaves(now, in_world, columns=(Plan.agent_id, Plan.level)).subquery()
+    reach = (
+        sa.select(Plan.agent_id, sa.func.max(Plan.end).label("reach"))
+        .where(in_world, Plan.level == "task", Plan.status != "superseded")
+        .where(Plan.start > now - PLAN_REACH, Plan.start < now + PLAN_REACH)
+        .group_by(Plan.agent_id)
+        .subquery()
+    )
+    return (
+        sa.select(Agent.id, leaves.c.level, reach.c.reach)
+        .outerjoin(leaves, leaves.c.agent_id == Agent.id)
+        .outerjoin(reach, reach.c.agent_id == Agent.id)
+        .where(Agent.world_id == world_id)
+    )
 
 
 def planning(session: Session) -> list[WorldPlanning]:
-    """Per running world at its game time now: `WorldPlanning`."""
+    """Per running world at its game time now: `WorldPlanning`, one statement each."""
     found = []
     for world in running_worlds(session):
         now = game_now(world)
         levels: Counter[str] = Counter()
         leads: list[float] = []
-        for _, level, reach in session.execute(_PLANNING, {"now": now, "world": world.id}):
+        for _, level, reach in session.execute(_planning_of(world.id, now)):
             levels[level or NO_ACTION] += 1
             leads.append(_lead(reach, now))
         found.append(WorldPlanning(world.id, dict(levels), leads))

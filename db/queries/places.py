@@ -41,7 +41,7 @@ from cognition.places import (
     normalize_path,
 )
 from db.models import Agent, AgentPlace, Place, Plan
-from db.queries.step import current_leaves
+from db.queries.plans import current_leaves
 
 
 @dataclass(frozen=True)

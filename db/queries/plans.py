@@ -10,12 +10,12 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from cognition.planning import lay_outline
-from cognition.schedule import ends_at
 from cognition.types import Granularity, PlanItem, PlanLevel
 from db import locks
 from db.models import Agent, Plan
@@ -27,15 +27,39 @@ matter now start within a day of it."""
 LEVEL_DEPTH = {PlanLevel.DAY.value: 0, PlanLevel.HOUR.value: 1, PlanLevel.TASK.value: 2}
 
 
-def end_of(plan: Plan) -> datetime:
-    return plan.start + timedelta(minutes=plan.duration_min)
+def current_leaves(
+    at: datetime | sa.ColumnElement[datetime],
+    *where: sa.ColumnElement[bool],
+    columns: Sequence[Any] = (Plan,),
+) -> sa.Select[Any]:
+    """What an agent is doing at `at`, the one rule: its deepest live plan covering `at` — a
+    task if its hour chunk was decomposed, else the hour chunk, else the day item; a later
+    start, then a higher id (the newer row of a re-plan), breaks a tie. One row per agent
+    matching `where` (`columns` of it), as a query to run or compose: the step, the sweep,
+    the plan route, occupancy and the operator's figures all read it. Only plans that
+    started within `PLAN_REACH` are read, each level a range of `ix_plans_agent_level_start`,
+    so the read does not grow with an agent's history. `at` may be a bound parameter (a
+    statement built once, `step.current_actions`)."""
+    depth = sa.case(LEVEL_DEPTH, value=Plan.level)
+    return (
+        sa.select(*columns)
+        .where(Plan.level.in_(list(LEVEL_DEPTH)), Plan.status != "superseded", *where)
+        .where(Plan.start >= at - PLAN_REACH, Plan.start <= at, Plan.end > at)
+        .order_by(Plan.agent_id, depth.desc(), Plan.start.desc(), Plan.id.desc())
+        .distinct(Plan.agent_id)
+    )
+
+
+def current_action(session: Session, *, agent_id: uuid.UUID, at: datetime) -> Plan | None:
+    """One agent's current action (`current_leaves`)."""
+    return session.scalars(current_leaves(at, Plan.agent_id == agent_id)).first()
 
 
 def status_at(plan: Plan, now: datetime) -> str:
     """superseded (stored) | done | active | planned, by the game clock."""
     if plan.status == "superseded":
         return "superseded"
-    if end_of(plan) <= now:
+    if plan.end <= now:
         return "done"
     return "active" if plan.start <= now else "planned"
 
@@ -51,11 +75,20 @@ def save_items(
 ) -> list[Plan]:
     """Insert one level of plan items under a parent (none for the day outline)."""
     rows = [
-        {"agent_id": agent_id, "parent_id": parent_id, "level": level.value, "start": i.start,
-         "duration_min": i.duration_min, "description": i.description, "location": i.location,
-         "emoji": i.emoji, "object_state": i.object_state, "decided_at": decided_at}
+        {
+            "agent_id": agent_id,
+            "parent_id": parent_id,
+            "level": level.value,
+            "start": i.start,
+            "duration_min": i.duration_min,
+            "description": i.description,
+            "location": i.location,
+            "emoji": i.emoji,
+            "object_state": i.object_state,
+            "decided_at": decided_at,
+        }
         for i in items
-    ]  # fmt: skip
+    ]
     if not rows:
         return []
     insert = sa.insert(Plan).returning(Plan, sort_by_parameter_order=True)
@@ -69,7 +102,7 @@ def live_plans(
     query = (
         sa.select(Plan)
         .where(Plan.agent_id == agent_id, Plan.status != "superseded", Plan.start < end)
-        .where(Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min) > start)
+        .where(Plan.end > start)
         .order_by(Plan.start, Plan.id)
     )
     return list(session.scalars(query))
@@ -78,10 +111,9 @@ def live_plans(
 def live_from(session: Session, *, agent_id: uuid.UUID, at: datetime) -> list[Plan]:
     """Non-superseded plans of every level not over at `at`, in start order: what a re-plan
     at `at` supersedes."""
-    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
     query = (
         sa.select(Plan)
-        .where(Plan.agent_id == agent_id, Plan.status != "superseded", ends > at)
+        .where(Plan.agent_id == agent_id, Plan.status != "superseded", Plan.end > at)
         .order_by(Plan.start, Plan.id)
     )
     return list(session.scalars(query))
@@ -96,14 +128,6 @@ def supersede(session: Session, *, plan_ids: Sequence[int], replacement_id: int 
             .values(status="superseded", superseded_by=replacement_id)
             .execution_options(synchronize_session="fetch")
         )
-
-
-def current_action(session: Session, *, agent_id: uuid.UUID, at: datetime) -> Plan | None:
-    """The deepest live plan covering `at`: a task if decomposed that far, else hour, else day."""
-    covering = live_plans(session, agent_id=agent_id, start=at, end=at + timedelta(microseconds=1))
-    if not covering:
-        return None
-    return max(covering, key=lambda p: (LEVEL_DEPTH[p.level], p.start, p.id))
 
 
 def supersede_from(
@@ -127,9 +151,14 @@ def day_around(session: Session, *, agent_id: uuid.UUID, at: datetime) -> list[P
 
 def to_item(plan: Plan) -> PlanItem:
     """Row → the domain value the planning loops read."""
-    return PlanItem(start=plan.start, duration_min=plan.duration_min,
-                    description=plan.description, location=plan.location, emoji=plan.emoji,
-                    object_state=plan.object_state)  # fmt: skip
+    return PlanItem(
+        start=plan.start,
+        duration_min=plan.duration_min,
+        description=plan.description,
+        location=plan.location,
+        emoji=plan.emoji,
+        object_state=plan.object_state,
+    )
 
 
 def lock_tree(session: Session, agent_id: uuid.UUID) -> None:
@@ -162,15 +191,16 @@ def save_outline(
     if claimed is None:
         return None
     start = min([decided_at, *(i.start for i in items)])
-    end = max([decided_at, *(ends_at(i) for i in items)])
+    end = max([decided_at, *(i.end for i in items)])
     planned = live_plans(session, agent_id=agent_id, start=start, end=end)
     laid = lay_outline(
         items,
         now=decided_at,
         planned=[to_item(p) for p in planned if p.level == PlanLevel.DAY.value],
     )
-    return save_items(session, agent_id=agent_id, items=laid, level=PlanLevel.DAY,
-                      decided_at=decided_at)  # fmt: skip
+    return save_items(
+        session, agent_id=agent_id, items=laid, level=PlanLevel.DAY, decided_at=decided_at
+    )
 
 
 def decomposable(
@@ -198,12 +228,20 @@ def save_children(
     """Steps under `parent`, unless a re-plan superseded it or another job decomposed it
     while the model was thinking (re-checked under the tree lock); then None."""
     lock_tree(session, parent.agent_id)
-    if decomposable(session, agent_id=parent.agent_id, plan_id=parent.id,
-                    granularity=granularity) is None:  # fmt: skip
+    if (
+        decomposable(session, agent_id=parent.agent_id, plan_id=parent.id, granularity=granularity)
+        is None
+    ):
         return None
     level = PlanLevel.HOUR if granularity is Granularity.HOUR else PlanLevel.TASK
-    return save_items(session, agent_id=parent.agent_id, items=items, level=level,
-                      parent_id=parent.id, decided_at=decided_at)  # fmt: skip
+    return save_items(
+        session,
+        agent_id=parent.agent_id,
+        items=items,
+        level=level,
+        parent_id=parent.id,
+        decided_at=decided_at,
+    )
 
 
 def lived_day(session: Session, *, agent_id: uuid.UUID, day: date) -> list[PlanItem]:

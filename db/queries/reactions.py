@@ -31,9 +31,8 @@ from cognition.schedule import outside
 from cognition.types import Decision, MemoryKind, NewMemory, PlanItem, PlanLevel
 from db.models import Agent, Conversation, Memory, Plan, ReactionDecision
 from db.queries.plans import (
-    end_of,
+    current_leaves,
     live_from,
-    live_plans,
     lock_tree,
     save_items,
     supersede,
@@ -274,7 +273,7 @@ def resize_span(
     changed = 0
     dropped: list[int] = []
     for row in rows:
-        row_end = end_of(row)
+        row_end = row.end
         if start <= row.start and row_end == end:
             if new_end <= row.start:
                 dropped.append(row.id)
@@ -313,12 +312,11 @@ def splice_task(
     lock. The economy profile interrupts a listener this way; a re-plan would throw away the
     rest of its day's steps and ask for them again."""
     lock_tree(session, agent_id)
-    covering = live_plans(session, agent_id=agent_id, start=item.start, end=item.start + _TICK)
-    hours = [row for row in covering if row.level == PlanLevel.HOUR.value]
-    if not hours:
+    under_way = current_leaves(item.start, Plan.agent_id == agent_id, Plan.level == "hour")
+    hour = session.scalars(under_way).first()  # the current-action rule, at the hour level
+    if hour is None:
         return None
-    hour = max(hours, key=lambda row: (row.start, row.id))
-    end = min(item.start + timedelta(minutes=item.duration_min), end_of(hour))
+    end = min(item.end, hour.end)
     span = replace(item, duration_min=_minutes(end - item.start))
     tasks = [
         row
@@ -344,6 +342,3 @@ def splice_task(
     )
     supersede(session, plan_ids=[row.id for row in tasks], replacement_id=spliced.id)
     return spliced
-
-
-_TICK = timedelta(microseconds=1)

@@ -11,9 +11,8 @@ element by element in Python (~40 µs per thousand values), and a step sends tho
   dead tuple for vacuum and a new entry in every index of `agents`.
 - `last_observations` reads, per (agent, subject) perceived, the latest observation of that
   subject (for `perception.unseen`) — one probe of `ix_memories_agent_subject_latest` per pair.
-- `current_actions` reads each agent's deepest live plan covering now from plans that started
-  within a day (no plan item lasts longer: an outline spans 24 hours), each level a range of
-  `ix_plans_agent_level_start`, so the read does not grow with the agent's history.
+- `current_actions` reads each agent's current action by the one rule
+  (`db.queries.plans.current_leaves`), for the whole batch in one statement.
 - `utterances_in_progress` reads only the lines said in the last line's time
   (`ix_utterances_spoken_at`), not every line the agents ever said.
 """
@@ -28,12 +27,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
+from sqlalchemy.types import NullType
 
 from cognition.perception import Observed, subject_key
 from cognition.types import NewMemory
 from db.models import Agent, Plan
-from db.queries.plans import LEVEL_DEPTH, PLAN_REACH
+from db.queries.plans import current_leaves
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,19 @@ class Current:
     start: datetime
     end: datetime
 
+    def as_json(self) -> dict[str, object]:
+        """The action as the step answers it and `action_changed` announces it."""
+        return {
+            "plan_id": self.id,
+            "level": self.level,
+            "description": self.description,
+            "location": self.location,
+            "emoji": self.emoji,
+            "object_state": self.object_state,
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat(),
+        }
+
 
 @dataclass(frozen=True)
 class Speech:
@@ -74,6 +88,14 @@ class Speech:
     speaker: str
     text: str
     spoken_at: datetime
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "conversation_id": self.conversation_id,
+            "speaker": self.speaker,
+            "text": self.text,
+            "spoken_at": self.spoken_at.isoformat(),
+        }
 
 
 _KNOWN = sa.text("SELECT id FROM agents WHERE world_id = :world AND id = ANY(CAST(:ids AS uuid[]))")
@@ -160,44 +182,34 @@ def last_observations(
     }
 
 
-def current_leaves(at: datetime, *where: sa.ColumnElement[bool]) -> sa.Select[Plan]:
-    """The deepest live plan covering `at` of each agent matching `where`, as a query to
-    compose (occupancy joins it): the same rule `current_actions` reads in one statement."""
-    depth = sa.case(LEVEL_DEPTH, value=Plan.level)
-    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
-    return (
-        sa.select(Plan)
-        .where(Plan.status != "superseded", Plan.start <= at, ends > at, *where)
-        .where(Plan.start >= at - PLAN_REACH)
-        .order_by(Plan.agent_id, depth.desc(), Plan.start.desc(), Plan.id.desc())
-        .distinct(Plan.agent_id)
-    )
-
-
-_CURRENT = sa.text("""
-SELECT DISTINCT ON (p.agent_id)
-       p.id, p.agent_id, p.level, p.description, p.location, p.emoji, p.object_state, p.start,
-       p.start + make_interval(mins => p.duration_min) AS "end"
-  FROM plans AS p
- WHERE p.agent_id = ANY(CAST(:ids AS uuid[])) AND p.level IN ('day', 'hour', 'task')
-   AND p.status <> 'superseded'
-   AND p.start >= :reach AND p.start <= :at
-   AND p.start + make_interval(mins => p.duration_min) > :at
- ORDER BY p.agent_id, CASE p.level WHEN 'task' THEN 2 WHEN 'hour' THEN 1 ELSE 0 END DESC,
-          p.start DESC, p.id DESC
-""")
+_CURRENT = current_leaves(
+    sa.bindparam("at", type_=sa.DateTime()),
+    Plan.agent_id == sa.any_(sa.cast(sa.bindparam("ids", type_=NullType()), ARRAY(sa.Uuid))),
+    columns=(
+        Plan.id,
+        Plan.agent_id,
+        Plan.level,
+        Plan.description,
+        Plan.location,
+        Plan.emoji,
+        Plan.object_state,
+        Plan.start,
+        Plan.end.label("end"),
+    ),
+)
+"""The one rule (`plans.current_leaves`) for a batch: the ids travel as one untyped uuid[]
+literal, which PostgreSQL parses once (a text-typed one would be cast again for every row)."""
 
 
 def current_actions(
     session: Session, agent_ids: Sequence[uuid.UUID], at: datetime
 ) -> dict[uuid.UUID, Current]:
-    """Each agent's deepest live plan covering `at` (later start, then higher id, breaks
-    ties), in one query."""
+    """Each agent's current action (`plans.current_leaves`), in one query."""
     if not agent_ids:
         return {}
-    params = {"ids": id_array(agent_ids), "at": at, "reach": at - PLAN_REACH}
-    rows = session.execute(_CURRENT, params).all()
-    return {row[1]: Current(*tuple(row)) for row in rows}
+    params = {"at": at, "ids": id_array(agent_ids)}
+    rows = session.connection().execute(_CURRENT, params).all()  # Core rows, no ORM loading
+    return {row[1]: Current(*row) for row in rows}
 
 
 _LINES_NOW = sa.text("""

@@ -60,9 +60,16 @@ def _where(world_id: uuid.UUID, span: UsageRange) -> list[Any]:
 
 
 def _row(key: str, label: str, r: Any) -> UsageRow:
-    return UsageRow(key=key, label=label, calls=r.calls, tokens_in=r.tokens_in,
-                    tokens_out=r.tokens_out, cost_usd=Decimal(r.cost_usd), errors=r.errors,
-                    degraded=r.degraded)  # fmt: skip
+    return UsageRow(
+        key=key,
+        label=label,
+        calls=r.calls,
+        tokens_in=r.tokens_in,
+        tokens_out=r.tokens_out,
+        cost_usd=Decimal(r.cost_usd),
+        errors=r.errors,
+        degraded=r.degraded,
+    )
 
 
 def usage_by_agent(session: Session, world_id: uuid.UUID, span: UsageRange) -> list[UsageRow]:

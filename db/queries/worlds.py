@@ -1,4 +1,7 @@
-"""Worlds and their game clocks.
+"""Worlds, their game clocks and their settings.
+
+The world's settings (`{"weights": {...}, "reflection_threshold": n}`) override the global
+settings per world; `effective_weights` and `reflection_threshold` resolve the two in one place.
 
 A running clock reads `game_time + rate × (wall now − anchor)`; a driven or paused clock reads
 `game_time`. Every change first freezes the clock at its current reading, so changing rate,
@@ -14,7 +17,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from cognition.types import RetrievalWeights
 from db.models import World
+from db.models.world import DEFAULT_CLOCK_RATE
+from db.settings import Settings
 
 
 def wall_now() -> datetime:
@@ -35,13 +41,19 @@ def create_world(
     name: str,
     start: datetime,
     mode: str = "driven",
-    rate: float = 60.0,
+    rate: float = DEFAULT_CLOCK_RATE,
     settings: dict[str, Any] | None = None,
 ) -> World:
     world = World(
-        id=uuid.uuid4(), name=name, clock_mode=mode, clock_rate=rate, game_time=start,
-        clock_anchor=wall_now(), paused=False, settings=settings or {},
-    )  # fmt: skip
+        id=uuid.uuid4(),
+        name=name,
+        clock_mode=mode,
+        clock_rate=rate,
+        game_time=start,
+        clock_anchor=wall_now(),
+        paused=False,
+        settings=settings or {},
+    )
     session.add(world)
     session.flush()
     return world
@@ -97,3 +109,19 @@ def configure_clock(
     if paused is not None:
         world.paused = paused
     session.flush()
+
+
+def effective_weights(world: World, settings: Settings) -> RetrievalWeights:
+    """The world's retrieval weights, each falling back to the HEARTH_WEIGHT_* setting."""
+    stored = (world.settings or {}).get("weights") or {}
+    return RetrievalWeights(
+        recency=float(stored.get("recency", settings.weight_recency)),
+        importance=float(stored.get("importance", settings.weight_importance)),
+        relevance=float(stored.get("relevance", settings.weight_relevance)),
+    )
+
+
+def reflection_threshold(world: World, settings: Settings) -> int:
+    """The importance sum that triggers the world's reflections (HEARTH_REFLECTION_THRESHOLD)."""
+    stored = (world.settings or {}).get("reflection_threshold")
+    return int(stored) if stored is not None else settings.reflection_threshold

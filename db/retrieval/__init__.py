@@ -8,7 +8,7 @@ The map, from the entry point down:
   picks the rows `rank` must see, from int8 estimates (`quantized`) and then float32 ones.
 - `in_sql`: the answer from PostgreSQL when the agent is not cached: `probe` (what the stats
   and probe statement tells: exact extremes, the query, how relevance may be estimated, the
-  search's `Context`), `statements` (the SQL), `cuts` (what the pass captures, repair
+  search's `Givens`), `statements` (the SQL), `cuts` (what the pass captures, repair
   windows), `candidates` (what has been seen, the k-th best bound, survivors).
 - `bounds`: the error bounds both fast paths prune with; `trace`: what a search did.
 """

@@ -24,7 +24,7 @@ from db.retrieval.bounds import (
     kth_largest,
     score_bounds,
 )
-from db.retrieval.probe import Context
+from db.retrieval.probe import Givens
 from db.retrieval.statements import PassResult, Relevance, StatsRow
 
 IdArray = npt.NDArray[np.int64]
@@ -80,7 +80,7 @@ class Candidates:
         known: FloatArray = self._r[~np.isnan(self._r)]
         return known
 
-    def score_bounds(self, ctx: Context, rel: RelevanceRange, now_epoch: float) -> Scores:
+    def score_bounds(self, ctx: Givens, rel: RelevanceRange, now_epoch: float) -> Scores:
         known = ~np.isnan(self._r)
         low, high = score_bounds(
             ctx.weights,
@@ -91,7 +91,7 @@ class Candidates:
         t_valid = kth_largest(low, ctx.k)
         return Scores(t_valid, set(self._ids[known][high >= t_valid].tolist()))
 
-    def near_extremes(self, ctx: Context, result: PassResult) -> set[int]:
+    def near_extremes(self, ctx: Givens, result: PassResult) -> set[int]:
         """Memories whose estimate is within 2ε of an estimated extreme: the exact minimum and
         maximum relevance are among them (an estimate errs by at most ε either way)."""
         if not ctx.has_query or result.r_min is None or result.r_max is None:

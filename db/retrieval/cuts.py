@@ -25,7 +25,7 @@ import numpy as np
 from cognition.retrieval import SECONDS_PER_HOUR
 from cognition.types import DEFAULT_RECENCY_DECAY
 from db.retrieval.bounds import RECENCY_TOLERANCE, FloatArray, RelevanceRange, score_tolerance
-from db.retrieval.probe import Context
+from db.retrieval.probe import Givens
 
 CAPTURE_QUANTILE = 0.02
 """The inner cut sits at this quantile of the probe's r: about that share of the agent's
@@ -59,7 +59,7 @@ class Window:
 NO_CUTS = Cuts(-math.inf, math.inf)
 
 
-def probe_cuts(ctx: Context, probe_r: FloatArray) -> Cuts:
+def probe_cuts(ctx: Givens, probe_r: FloatArray) -> Cuts:
     """Cuts from the probe: 2ε inside its extreme on the side the relevance weight does not
     favour, at its CAPTURE_QUANTILE on the side it does."""
     if not ctx.has_query or probe_r.size == 0:
@@ -72,7 +72,7 @@ def probe_cuts(ctx: Context, probe_r: FloatArray) -> Cuts:
     return Cuts(float(ordered[inner]) + margin, float(ordered[-1]) - margin)
 
 
-def exact_cuts(ctx: Context, r_min: float | None, r_max: float | None) -> Cuts:
+def exact_cuts(ctx: Givens, r_min: float | None, r_max: float | None) -> Cuts:
     """Cuts that capture just the memories near the estimated extremes (a second pass, when
     the probe had nothing to estimate)."""
     if not ctx.has_query or r_min is None or r_max is None:
@@ -81,7 +81,7 @@ def exact_cuts(ctx: Context, r_min: float | None, r_max: float | None) -> Cuts:
 
 
 def repair_windows(
-    ctx: Context, cuts: Cuts, rel: RelevanceRange, t_valid: float, now: datetime
+    ctx: Givens, cuts: Cuts, rel: RelevanceRange, t_valid: float, now: datetime
 ) -> list[Window]:
     """Per importance level, the last-access window outside which a memory the pass did not
     capture cannot reach t_valid (a proven lower bound of the k-th best score)."""
@@ -101,7 +101,7 @@ def repair_windows(
     return windows
 
 
-def _recency_window(ctx: Context, level: int, needed: float, now: datetime) -> Window | None:
+def _recency_window(ctx: Givens, level: int, needed: float, now: datetime) -> Window | None:
     """The memories whose recency term a × rec_n can reach `needed` (None: no memory can).
     rec_n = (rec − rec_lo)/rec_span and rec = decay^hours are monotone, so a bound on rec_n is
     one on hours, hence on last_accessed_at; RECENCY_TOLERANCE covers the roundings."""

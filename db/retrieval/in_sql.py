@@ -41,7 +41,7 @@ from db.retrieval import statements as sql
 from db.retrieval.bounds import SMALLEST_RECENCY, RelevanceRange
 from db.retrieval.candidates import EPOCH, Candidates
 from db.retrieval.cuts import NO_CUTS, Cuts, exact_cuts, probe_cuts, repair_windows
-from db.retrieval.probe import Context
+from db.retrieval.probe import Givens
 from db.retrieval.trace import SearchTrace
 
 MAX_UNKNOWN = 256
@@ -102,7 +102,7 @@ def search(
 def _needed(
     session: Session,
     trace: SearchTrace,
-    ctx: Context,
+    ctx: Givens,
     source: sql.Source,
     candidates: Candidates,
     params: dict[str, Any],

@@ -51,8 +51,8 @@ class UnitQuery:
 
 
 @dataclass(frozen=True)
-class Context:
-    """What is exactly known before the pass: weights, recency and importance extremes."""
+class Givens:
+    """What is given, exactly, before the pass: weights, recency and importance extremes, ε."""
 
     weights: RetrievalWeights
     recency: Scale
@@ -130,10 +130,10 @@ def build(
     k: int,
     params: dict[str, Any],
     kinds: list[str] | None,
-) -> tuple[Context, sql.Source]:
+) -> tuple[Givens, sql.Source]:
     """Exact recency and importance extremes, and how the pass may estimate relevance."""
     relevance, epsilon = relevance_mode(session, extremes, query, params, kinds)
-    ctx = Context(
+    ctx = Givens(
         weights=weights,
         recency=Scale(
             recency(extremes["accessed_min"][0].last_accessed_at, now),

@@ -29,8 +29,9 @@ from service.personas import (
 from service.schemas.agents import AgentCreate, AgentRead, AgentUpdate
 from service.schemas.common import Page
 
-router = APIRouter(prefix="/v1/worlds/{world_id}/agents", tags=["agents"],
-                   responses=ERROR_RESPONSES)  # fmt: skip
+router = APIRouter(
+    prefix="/v1/worlds/{world_id}/agents", tags=["agents"], responses=ERROR_RESPONSES
+)
 
 
 def agent_read(session: Session, agent: Agent) -> AgentRead:
@@ -47,21 +48,42 @@ def create(
 ) -> JSONResponse:
     def make() -> tuple[int, AgentRead]:
         _require_free_name(session, world.id, body.name)
-        placement = resolve_placement(session, world_id=world.id, start_place=body.start_place,
-                                      known_places=body.known_places, field="body")  # fmt: skip
-        agent = create_persona(session, world=world, fields=body.model_dump(
-            exclude=set(PLACEMENT_FIELDS)), placement=placement, now=game_now(world))  # fmt: skip
+        placement = resolve_placement(
+            session,
+            world_id=world.id,
+            start_place=body.start_place,
+            known_places=body.known_places,
+            field="body",
+        )
+        agent = create_persona(
+            session,
+            world=world,
+            fields=body.model_dump(exclude=set(PLACEMENT_FIELDS)),
+            placement=placement,
+            now=game_now(world),
+        )
         session.refresh(agent)
         return 201, agent_read(session, agent)
 
-    return run_once(session, caller=caller, key=idempotency_key, operation="create_agent",
-                    body=body, world_id=world.id, create=make)  # fmt: skip
+    return run_once(
+        session,
+        caller=caller,
+        key=idempotency_key,
+        operation="create_agent",
+        body=body,
+        world_id=world.id,
+        create=make,
+    )
 
 
 def _require_free_name(session: Session, world_id: uuid.UUID, name: str) -> None:
     if find_agent_by_name(session, world_id=world_id, name=name) is not None:
-        raise ApiError(409, "conflict", f"an agent named {name!r} already exists in this world",
-                       field="body.name")  # fmt: skip
+        raise ApiError(
+            409,
+            "conflict",
+            f"an agent named {name!r} already exists in this world",
+            field="body.name",
+        )
 
 
 @router.get("", response_model=Page[AgentRead], summary="List agents (cursor pages)")
@@ -88,19 +110,28 @@ def read(agent: CurrentAgent, session: SessionDep) -> AgentRead:
     return agent_read(session, agent)
 
 
-@router.patch("/{agent_id}", response_model=AgentRead,
-              summary="Change persona fields, move the agent, teach it places")  # fmt: skip
+@router.patch(
+    "/{agent_id}",
+    response_model=AgentRead,
+    summary="Change persona fields, move the agent, teach it places",
+)
 def update(
     body: AgentUpdate, agent: CurrentAgent, world: CurrentWorld, session: SessionDep
 ) -> AgentRead:
     changes = body.model_dump(exclude_unset=True, exclude=set(PLACEMENT_FIELDS))
     if "name" in changes and changes["name"] is not None and changes["name"] != agent.name:
         _require_free_name(session, agent.world_id, changes["name"])
-    placement = resolve_placement(session, world_id=world.id, start_place=body.start_place,
-                                  known_places=body.known_places or [], field="body")  # fmt: skip
+    placement = resolve_placement(
+        session,
+        world_id=world.id,
+        start_place=body.start_place,
+        known_places=body.known_places or [],
+        field="body",
+    )
     fields = {name: value for name, value in changes.items() if value is not None}
-    changed = update_persona(session, agent=agent, fields=fields, placement=placement,
-                             move=True, now=game_now(world))  # fmt: skip
+    changed = update_persona(
+        session, agent=agent, fields=fields, placement=placement, move=True, now=game_now(world)
+    )
     announce_update(session, agent, changed)
     session.commit()
     return agent_read(session, agent)
@@ -109,7 +140,11 @@ def update(
 @router.delete("/{agent_id}", status_code=204, summary="Delete an agent and all it remembers")
 def delete(agent: CurrentAgent, session: SessionDep) -> Response:
     delete_agent(session, agent.id)
-    emit(session, world_id=agent.world_id, type="agent_deleted",
-         payload={"agent_id": str(agent.id), "name": agent.name})  # fmt: skip
+    emit(
+        session,
+        world_id=agent.world_id,
+        type="agent_deleted",
+        payload={"agent_id": str(agent.id), "name": agent.name},
+    )
     session.commit()
     return Response(status_code=204)

@@ -14,8 +14,11 @@ from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, 
 from service.schemas.common import Page
 from service.schemas.conversations import ConversationRead, LineRead
 
-router = APIRouter(prefix="/v1/worlds/{world_id}/agents/{agent_id}", tags=["conversations"],
-                   responses=ERROR_RESPONSES)  # fmt: skip
+router = APIRouter(
+    prefix="/v1/worlds/{world_id}/agents/{agent_id}",
+    tags=["conversations"],
+    responses=ERROR_RESPONSES,
+)
 
 
 @router.get(
@@ -45,8 +48,14 @@ def _position(values: list[object]) -> tuple[datetime, int]:
 def _read(transcript: Transcript) -> ConversationRead:
     c = transcript.conversation
     return ConversationRead(
-        id=c.id, initiator_id=c.initiator_id, initiator=transcript.initiator,
-        partner_agent_id=c.partner_agent_id, partner=transcript.partner, topic=c.topic,
-        status=c.status, started_at=c.started_at, ended_at=c.ended_at,
+        id=c.id,
+        initiator_id=c.initiator_id,
+        initiator=transcript.initiator,
+        partner_agent_id=c.partner_agent_id,
+        partner=transcript.partner,
+        topic=c.topic,
+        status=c.status,
+        started_at=c.started_at,
+        ended_at=c.ended_at,
         lines=[LineRead.model_validate(line, from_attributes=True) for line in transcript.lines],
-    )  # fmt: skip
+    )

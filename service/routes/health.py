@@ -11,7 +11,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from workers.app import Queue
+from db import jobs
+from db.jobs import Queue
 
 router = APIRouter(tags=["health"])
 
@@ -85,7 +86,7 @@ def _check_redis(url: str) -> Check:
 
 
 def _check_worker(celery: Any, queue: Queue) -> Check:
-    result = celery.send_task("hearth.ping", queue=queue.value, expires=WORKER_PING_TIMEOUT_S)
+    result = celery.send_task(jobs.PING.name, queue=queue.value, expires=WORKER_PING_TIMEOUT_S)
     try:
         answer = result.get(timeout=WORKER_PING_TIMEOUT_S)
         return Check(ok=True, detail=f"pid {answer['pid']} on {answer['host']}")

@@ -19,8 +19,8 @@ from cognition.retrieval import fit_budget
 from cognition.types import MemoryKind, MemorySource, NewMemory, RetrievalWeights, ScoredMemory
 from db.models import Memory
 from db.queries.memories import evidence_tree, get_memory, insert_batch, list_memories
-from db.queries.worlds import game_now
-from db.store import PgMemoryStore, effective_weights
+from db.queries.worlds import effective_weights, game_now
+from db.store import PgMemoryStore
 from service.deps import (
     CallerDep,
     CurrentAgent,
@@ -50,28 +50,43 @@ from service.schemas.memories import (
     WeightsRead,
 )
 
-router = APIRouter(prefix="/v1/worlds/{world_id}/agents/{agent_id}/memories",
-                   tags=["memories"], responses=ERROR_RESPONSES)  # fmt: skip
+router = APIRouter(
+    prefix="/v1/worlds/{world_id}/agents/{agent_id}/memories",
+    tags=["memories"],
+    responses=ERROR_RESPONSES,
+)
 
 MemoryId = Annotated[int, Path(ge=1, le=2**63 - 1)]
 
 
 def memory_read(row: Memory | sa.Row[Any]) -> MemoryRead:
     return MemoryRead(
-        id=row.id, kind=MemoryKind(row.kind), description=row.description,
-        created_at=row.created_at, last_accessed_at=row.last_accessed_at,
-        importance=row.importance, importance_scored=row.importance_scored, depth=row.depth,
-        source=row.source, embedded=row.embedding is not None, subject=row.subject,
-        predicate=row.predicate, object=row.object,
-    )  # fmt: skip
+        id=row.id,
+        kind=MemoryKind(row.kind),
+        description=row.description,
+        created_at=row.created_at,
+        last_accessed_at=row.last_accessed_at,
+        importance=row.importance,
+        importance_scored=row.importance_scored,
+        depth=row.depth,
+        source=row.source,
+        embedded=row.embedding is not None,
+        subject=row.subject,
+        predicate=row.predicate,
+        object=row.object,
+    )
 
 
 def new_memory(item: MemoryCreate) -> NewMemory:
     return NewMemory(
-        description=item.description, kind=MemoryKind(item.kind), created_at=item.created_at,
-        source=MemorySource(item.source), subject=item.subject, predicate=item.predicate,
+        description=item.description,
+        kind=MemoryKind(item.kind),
+        created_at=item.created_at,
+        source=MemorySource(item.source),
+        subject=item.subject,
+        predicate=item.predicate,
         object=item.object,
-    )  # fmt: skip
+    )
 
 
 @router.post("", status_code=201, response_model=MemoryPage, summary="Write memories (a batch)")
@@ -85,19 +100,31 @@ def create(
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     if len(body.memories) > MAX_BATCH:
-        raise ApiError(413, "payload_too_large", f"at most {MAX_BATCH} memories per request; "
-                       f"got {len(body.memories)}", field="body.memories")  # fmt: skip
+        raise ApiError(
+            413,
+            "payload_too_large",
+            f"at most {MAX_BATCH} memories per request; got {len(body.memories)}",
+            field="body.memories",
+        )
     written: list[int] = []
 
     def make() -> tuple[int, MemoryPage]:
         items = [new_memory(m) for m in body.memories]
-        rows = insert_batch(session, world_id=world.id, agent_id=agent.id, items=items,
-                            now=game_now(world))  # fmt: skip
+        rows = insert_batch(
+            session, world_id=world.id, agent_id=agent.id, items=items, now=game_now(world)
+        )
         written.extend(row.id for row in rows)
         return 201, MemoryPage(items=[memory_read(row) for row in rows])
 
-    response = run_once(session, caller=caller, key=idempotency_key, operation="create_memories",
-                        body=body, world_id=world.id, create=make)  # fmt: skip
+    response = run_once(
+        session,
+        caller=caller,
+        key=idempotency_key,
+        operation="create_memories",
+        body=body,
+        world_id=world.id,
+        create=make,
+    )
     enqueue_enrichment(request.app.state.celery, written)
     return response
 
@@ -116,9 +143,16 @@ def index(
     ] = None,
 ) -> MemoryPage:
     before = decode_cursor(cursor, _position)
-    rows = list_memories(session, agent_id=agent.id, limit=limit + 1, before=before,
-                         kinds=[k.value for k in kind or []], since=since, until=until,
-                         text=text)  # fmt: skip
+    rows = list_memories(
+        session,
+        agent_id=agent.id,
+        limit=limit + 1,
+        before=before,
+        kinds=[k.value for k in kind or []],
+        since=since,
+        until=until,
+        text=text,
+    )
     page, more = rows[:limit], len(rows) > limit
     last = page[-1] if more else None
     next_cursor = encode_cursor([last.created_at.isoformat(), last.id]) if last else None
@@ -130,8 +164,11 @@ def _position(values: list[object]) -> tuple[datetime, int]:
     return datetime.fromisoformat(str(created)), int(str(memory_id))
 
 
-@router.get("/{memory_id}", response_model=MemoryDetail,
-            summary="Read a memory; a reflection with the tree of evidence it cites")  # fmt: skip
+@router.get(
+    "/{memory_id}",
+    response_model=MemoryDetail,
+    summary="Read a memory; a reflection with the tree of evidence it cites",
+)
 def read(memory_id: MemoryId, agent: CurrentAgent, session: SessionDep) -> MemoryDetail:
     row = get_memory(session, agent_id=agent.id, memory_id=memory_id)
     if row is None:
@@ -179,8 +216,11 @@ def _detail(
     return MemoryDetail(**memory_read(row).model_dump(), evidence=evidence)
 
 
-@router.post("/search", response_model=SearchResponse,
-             summary="Retrieve by the paper's score: recency + importance + relevance")  # fmt: skip
+@router.post(
+    "/search",
+    response_model=SearchResponse,
+    summary="Retrieve by the paper's score: recency + importance + relevance",
+)
 def search(
     body: SearchRequest,
     world: CurrentWorld,
@@ -192,16 +232,18 @@ def search(
     at = body.at or game_now(world)
     weights = _weights(body.weights, effective_weights(world, settings))
     embedder: Embedder = request.app.state.embedder
-    store = PgMemoryStore(session, world_id=world.id, agent_id=agent.id, embedder=embedder,
-                          weights_default=weights)  # fmt: skip
+    store = PgMemoryStore(
+        session, world_id=world.id, agent_id=agent.id, embedder=embedder, weights_default=weights
+    )
     scored = store.retrieve(body.query, k=body.k, now=at, kinds=body.kinds, touch=False)
     if body.budget_tokens is not None:
         scored = fit_budget(scored, body.budget_tokens)
     if body.touch:
         store.touch([s.memory.id for s in scored], now=at)
     session.commit()
-    return SearchResponse(results=[_result(s) for s in scored], at=at,
-                          weights=WeightsRead(**vars(weights)))  # fmt: skip
+    return SearchResponse(
+        results=[_result(s) for s in scored], at=at, weights=WeightsRead(**vars(weights))
+    )
 
 
 def _weights(asked: SearchWeights | None, default: RetrievalWeights) -> RetrievalWeights:
@@ -217,9 +259,20 @@ def _weights(asked: SearchWeights | None, default: RetrievalWeights) -> Retrieva
 
 def _result(item: ScoredMemory) -> SearchResult:
     memory = item.memory
-    parts = {name: ComponentRead(raw=c.raw, normalized=c.normalized)
-             for name, c in (("recency", item.recency), ("importance", item.importance),
-                             ("relevance", item.relevance))}  # fmt: skip
-    return SearchResult(id=memory.id, description=memory.description, kind=memory.kind,
-                        created_at=memory.created_at, importance=memory.importance,
-                        score=item.score, components=Components(**parts))  # fmt: skip
+    parts = {
+        name: ComponentRead(raw=c.raw, normalized=c.normalized)
+        for name, c in (
+            ("recency", item.recency),
+            ("importance", item.importance),
+            ("relevance", item.relevance),
+        )
+    }
+    return SearchResult(
+        id=memory.id,
+        description=memory.description,
+        kind=memory.kind,
+        created_at=memory.created_at,
+        importance=memory.importance,
+        score=item.score,
+        components=Components(**parts),
+    )

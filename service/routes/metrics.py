@@ -19,10 +19,10 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 from sqlalchemy.orm import Session, sessionmaker
 
+from db.jobs import Queue
 from db.metrics import render
 from db.queries import operations
 from service.deps import AdminDep
-from workers.app import Queue
 
 router = APIRouter(tags=["operations"])
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -82,9 +82,10 @@ def _database(session: Session) -> Iterator[Metric]:
     yield size
     live = GaugeMetricFamily("hearth_db_rows", "Rows per table (estimate)", labels=["table"])
     inserted = CounterMetricFamily(
-        "hearth_db_rows_inserted", "Rows inserted per table since statistics began",
+        "hearth_db_rows_inserted",
+        "Rows inserted per table since statistics began",
         labels=["table"],
-    )  # fmt: skip
+    )
     for table in operations.table_rows(session):
         live.add_metric([table.table], float(table.live))
         inserted.add_metric([table.table], float(table.inserted))

@@ -13,12 +13,22 @@ from service.deps import CurrentAgent, CurrentWorld, SessionDep
 from service.errors import ERROR_RESPONSES
 from service.schemas.plans import PlanDay, PlanNodeRead
 
-router = APIRouter(prefix="/v1/worlds/{world_id}/agents/{agent_id}", tags=["plans"],
-                   responses=ERROR_RESPONSES)  # fmt: skip
+router = APIRouter(
+    prefix="/v1/worlds/{world_id}/agents/{agent_id}", tags=["plans"], responses=ERROR_RESPONSES
+)
 
 
-PLAN_FIELDS = ("id", "level", "start", "duration_min", "location", "description", "emoji",
-               "object_state", "superseded_by")  # fmt: skip
+PLAN_FIELDS = (
+    "id",
+    "level",
+    "start",
+    "duration_min",
+    "location",
+    "description",
+    "emoji",
+    "object_state",
+    "superseded_by",
+)
 
 
 def node_read(plan: Plan, now: datetime, children: list[PlanNodeRead]) -> PlanNodeRead:
@@ -41,6 +51,8 @@ def plans(
     roots = day_tree(session, agent_id=agent.id, day=day or now.date())
     current = current_action(session, agent_id=agent.id, at=now)
     return PlanDay(
-        day=day or now.date(), now=now, items=[tree_read(r, now) for r in roots],
+        day=day or now.date(),
+        now=now,
+        items=[tree_read(r, now) for r in roots],
         current_action=node_read(current, now, []) if current is not None else None,
-    )  # fmt: skip
+    )

@@ -13,8 +13,11 @@ from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, 
 from service.schemas.common import Page
 from service.schemas.relationships import RelationshipRead
 
-router = APIRouter(prefix="/v1/worlds/{world_id}/agents/{agent_id}", tags=["relationships"],
-                   responses=ERROR_RESPONSES)  # fmt: skip
+router = APIRouter(
+    prefix="/v1/worlds/{world_id}/agents/{agent_id}",
+    tags=["relationships"],
+    responses=ERROR_RESPONSES,
+)
 
 
 @router.get(

@@ -1,9 +1,6 @@
-"""`POST /v1/worlds/{id}/step`: the game's hot path. Positions and perceptions in, each agent's
-current action out — answered from stored state; no model is called and nothing waits on one.
-
-Perceptions become observations through `cognition.perception` (its wording, and its rule for
-leaving out repeats); an agent that arrives somewhere learns what it sees there, and one that
-perceives an object learns it in that state (`db.queries.places`)."""
+"""`POST /v1/worlds/{id}/step`: the game's hot path (`db.flows.step`). Positions and perceptions
+in, each agent's current action out — answered from stored state; no model is called and
+nothing waits on one. Also what one agent, or a page of agents, is doing now."""
 
 from __future__ import annotations
 
@@ -17,25 +14,10 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
 
-from cognition.perception import canonical_subject, new_observation, subject_key, unseen
-from cognition.types import MemorySource, NewMemory
+from db.flows import step as game_step
 from db.queries.agents import list_agents
-from db.queries.events import emit, last_event_id
-from db.queries.memories import insert_for_agents
-from db.queries.places import learn_arrivals, learn_sightings
-from db.queries.reactions import candidates as reaction_candidates
-from db.queries.step import (
-    Current,
-    Move,
-    Speech,
-    Whereabouts,
-    agent_names,
-    current_actions,
-    known_agent_ids,
-    last_observations,
-    move_agents,
-    utterances_in_progress,
-)
+from db.queries.events import last_event_id
+from db.queries.step import Current, known_agent_ids
 from db.queries.worlds import game_now
 from db.settings import Settings
 from service.deps import CurrentAgent, CurrentWorld, SessionDep, SettingsDep
@@ -48,7 +30,6 @@ from service.schemas.step import (
     AgentAction,
     AgentDoing,
     AgentStep,
-    Perceived,
     SpeechRead,
     StepRequest,
     StepResponse,
@@ -66,58 +47,31 @@ def step(
     request: Request,
 ) -> Response:
     ids = _validated_ids(session, world.id, body.agents)
-    now = game_now(world)
-    moved = move_agents(
-        session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents]
-    )
-    _learn_places(session, world.id, body.agents, moved=moved, now=now)
-    observations, before = _new_observations(session, body.agents)
-    stored = insert_for_agents(session, world_id=world.id, items=observations, now=now)
-    to_decide = reaction_candidates(
-        session,
-        world_id=world.id,
-        memories=stored,
-        focal=not settings.paper,
-        names=agent_names(session, world.id) if stored else {},
-        states_before={m.id: state for m, state in zip(stored, before, strict=True)},
-    )
-    if moved:
-        emit(session, world_id=world.id, type="agents_moved", payload=_moves(moved))
+    stepped = game_step.report(session, world=world, agents=body.agents, focal=not settings.paper)
     session.commit()
-    enqueue_enrichment(request.app.state.celery, [m.id for m in stored])
-    enqueue_reactions(request.app.state.celery, to_decide)
-    counts = Counter(m.agent_id for m in stored)
-    actions = current_actions(session, ids, now)
-    speech = utterances_in_progress(session, ids, now=now, line=_line(settings))
-    return _step_answer(now, ids, actions, speech, counts)
+    enqueue_enrichment(request.app.state.celery, [m.id for m in stepped.stored])
+    enqueue_reactions(request.app.state.celery, stepped.to_decide)
+    counts = Counter(m.agent_id for m in stepped.stored)
+    doing = game_step.doing(session, ids, now=stepped.now, line=_line(settings))
+    return _step_answer(stepped.now, ids, doing, counts)
 
 
 def _step_answer(
-    now: datetime,
-    ids: Sequence[uuid.UUID],
-    actions: Mapping[uuid.UUID, Current],
-    speech: Mapping[uuid.UUID, Speech],
-    counts: Mapping[uuid.UUID, int],
+    now: datetime, ids: Sequence[uuid.UUID], doing: game_step.Doing, counts: Mapping[uuid.UUID, int]
 ) -> Response:
     """`StepResponse` as JSON, written directly: a thousand agents' answers as pydantic models,
     validated again and serialised by FastAPI, cost more than the step's SQL."""
     agents = []
     for agent_id in ids:
-        plan, line = actions.get(agent_id), speech.get(agent_id)
-        agents.append({
-            "agent_id": str(agent_id),
-            "action": None if plan is None else {
-                "plan_id": plan.id, "level": plan.level, "description": plan.description,
-                "location": plan.location, "emoji": plan.emoji,
-                "object_state": plan.object_state, "start": plan.start.isoformat(),
-                "end": plan.end.isoformat(),
-            },
-            "utterance": None if line is None else {
-                "conversation_id": line.conversation_id, "speaker": line.speaker,
-                "text": line.text, "spoken_at": line.spoken_at.isoformat(),
-            },
-            "stored": counts.get(agent_id, 0),
-        })  # fmt: skip
+        plan, line = doing.actions.get(agent_id), doing.speech.get(agent_id)
+        agents.append(
+            {
+                "agent_id": str(agent_id),
+                "action": plan.as_json() if plan is not None else None,
+                "utterance": line.as_json() if line is not None else None,
+                "stored": counts.get(agent_id, 0),
+            }
+        )
     body = json.dumps({"now": now.isoformat(), "agents": agents}, ensure_ascii=False)
     return Response(body.encode(), media_type="application/json")
 
@@ -130,23 +84,18 @@ def action(
 ) -> AgentAction:
     """The same answer a step gives for one agent, without reporting anything."""
     now = game_now(world)
-    current = current_actions(session, [agent.id], now).get(agent.id)
-    speech = utterances_in_progress(session, [agent.id], now=now, line=_line(settings)).get(
-        agent.id
-    )
+    doing = game_step.doing(session, [agent.id], now=now, line=_line(settings))
     return AgentAction(
-        agent_id=agent.id, now=now, action=_action(current), utterance=_speech(speech)
+        agent_id=agent.id,
+        now=now,
+        action=_action(doing.actions.get(agent.id)),
+        utterance=_speech(doing.speech.get(agent.id)),
     )
 
 
 def _line(settings: Settings) -> timedelta:
     """How long a line of a conversation is heard: `HEARTH_CONVERSATION_LINE_S`."""
     return timedelta(seconds=settings.conversation_line_s)
-
-
-def _moves(moved: Sequence[Move]) -> dict[str, object]:
-    return {"moves": [{"agent_id": str(m.agent_id), "name": m.name, "place": m.place,
-                       "previous": m.previous} for m in moved]}  # fmt: skip
 
 
 @router.get(
@@ -169,14 +118,18 @@ def actions(
     rows = list_agents(session, world_id=world.id, after=position, limit=limit + 1)
     page, more = rows[:limit], len(rows) > limit
     now, ids = game_now(world), [a.id for a in page]
-    doing = current_actions(session, ids, now)
-    speech = utterances_in_progress(session, ids, now=now, line=_line(settings))
+    doing = game_step.doing(session, ids, now=now, line=_line(settings))
     last = page[-1] if more else None
     items = [
-        AgentDoing(agent_id=a.id, name=a.name, place=a.place, action=_action(doing.get(a.id)),
-                   utterance=_speech(speech.get(a.id)))
+        AgentDoing(
+            agent_id=a.id,
+            name=a.name,
+            place=a.place,
+            action=_action(doing.actions.get(a.id)),
+            utterance=_speech(doing.speech.get(a.id)),
+        )
         for a in page
-    ]  # fmt: skip
+    ]
     next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)]) if last else None
     return ActionsPage(items=items, next_cursor=next_cursor, now=now, last_event_id=last_event)
 
@@ -209,57 +162,6 @@ def _validated_ids(
             )
         seen.add(agent_id)
     return ids
-
-
-def _learn_places(
-    session: Session,
-    world_id: uuid.UUID,
-    agents: Sequence[AgentStep],
-    *,
-    moved: Sequence[Move],
-    now: datetime,
-) -> None:
-    """What each agent sees where it arrived, and the objects it perceived in their state."""
-    arrivals = [
-        (m.agent_id, m.place)
-        for m in moved
-        if canonical_subject(m.place) != canonical_subject(m.previous or "")
-    ]
-    learn_arrivals(session, world_id=world_id, arrivals=arrivals, at=now)
-    sightings = [
-        (a.agent_id, p.subject, p.state)
-        for a in agents
-        for p in a.perceived
-        if p.kind == "object" and p.subject and p.state
-    ]
-    learn_sightings(session, world_id=world_id, sightings=sightings, at=now)
-
-
-def observation(seen: Perceived) -> NewMemory:
-    """The paper's observation, "<subject> is <state>" (`perception.new_observation`), or an
-    event's own words."""
-    if seen.kind == "event":
-        return NewMemory(description=str(seen.description), source=MemorySource.GAME)
-    return new_observation(str(seen.subject), str(seen.state), doing=seen.kind == "agent")
-
-
-def _new_observations(
-    session: Session, agents: Sequence[AgentStep]
-) -> tuple[list[tuple[uuid.UUID, NewMemory]], list[str | None]]:
-    """Perceptions as memories, minus repeats (`perception.unseen`: the same subject in the
-    same state as the agent last observed it, in the stream or earlier in this batch), and for
-    each the state its subject was last seen in (None: never, or no subject)."""
-    perceived = [(a.agent_id, observation(seen)) for a in agents for seen in a.perceived]
-    last = last_observations(session, [(i, m.subject) for i, m in perceived if m.subject])
-    fresh = unseen(perceived, dict(last))
-    before: list[str | None] = []
-    for agent_id, memory in fresh:
-        key = (agent_id, subject_key(memory.subject or ""))
-        previous = last.get(key) if memory.subject else None
-        before.append(previous.object if previous is not None else None)
-        if memory.subject:
-            last[key] = memory
-    return fresh, before
 
 
 def _action(plan: Current | None) -> ActionRead | None:

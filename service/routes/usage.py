@@ -53,11 +53,13 @@ def usage(
     if basis == "wall":
         span = UsageRange(basis=basis, since=_aware(since), until=_aware(until))
     return UsageReport(
-        basis=basis, since=since, until=until,
+        basis=basis,
+        since=since,
+        until=until,
         total=UsageFigures.model_validate(_figures(usage_total(session, world.id, span))),
         by_agent=[_agent(r) for r in usage_by_agent(session, world.id, span)],
         by_operation=[_operation(r) for r in usage_by_operation(session, world.id, span)],
-    )  # fmt: skip
+    )
 
 
 MAX_BUCKETS = 2000
@@ -87,14 +89,22 @@ def timeline(
         return UsageTimeline(bucket_minutes=bucket_minutes, since=since, until=until, buckets=[])
     origin = since or datetime.combine(extent[0].date(), time())
     if (extent[1] - origin) / bucket >= MAX_BUCKETS:
-        raise ApiError(422, "validation_error", f"more than {MAX_BUCKETS} buckets: use larger "
-                       "buckets or a shorter range", field="query.bucket_minutes")  # fmt: skip
+        raise ApiError(
+            422,
+            "validation_error",
+            f"more than {MAX_BUCKETS} buckets: use larger buckets or a shorter range",
+            field="query.bucket_minutes",
+        )
     by_agent = usage_over_time(session, world.id, span, bucket=bucket, origin=origin, by="agent")
     by_operation = usage_over_time(
         session, world.id, span, bucket=bucket, origin=origin, by="operation"
     )
-    return UsageTimeline(bucket_minutes=bucket_minutes, since=since, until=until,
-                         buckets=_buckets(by_agent, by_operation))  # fmt: skip
+    return UsageTimeline(
+        bucket_minutes=bucket_minutes,
+        since=since,
+        until=until,
+        buckets=_buckets(by_agent, by_operation),
+    )
 
 
 def _buckets(by_agent: list[Bucket], by_operation: list[Bucket]) -> list[UsageBucket]:
@@ -105,10 +115,14 @@ def _buckets(by_agent: list[Bucket], by_operation: list[Bucket]) -> list[UsageBu
     for item in by_operation:
         operations[item.start].append(item.row)
     return [
-        UsageBucket(start=start, total=_sum(rows), by_agent=[_agent(r) for r in agents[start]],
-                    by_operation=[_operation(r) for r in rows])
+        UsageBucket(
+            start=start,
+            total=_sum(rows),
+            by_agent=[_agent(r) for r in agents[start]],
+            by_operation=[_operation(r) for r in rows],
+        )
         for start, rows in sorted(operations.items())
-    ]  # fmt: skip
+    ]
 
 
 def _agent(row: UsageRow) -> AgentUsage:

@@ -40,14 +40,19 @@ router = APIRouter(prefix="/v1/worlds", tags=["worlds"], responses=ERROR_RESPONS
 
 
 def clock_read(world: World) -> ClockRead:
-    return ClockRead(mode=world.clock_mode, rate=world.clock_rate, now=game_now(world),
-                     paused=world.paused)  # fmt: skip
+    return ClockRead(
+        mode=world.clock_mode, rate=world.clock_rate, now=game_now(world), paused=world.paused
+    )
 
 
 def world_read(world: World) -> WorldRead:
-    return WorldRead(id=world.id, name=world.name, clock=clock_read(world),
-                     settings=WorldSettings.model_validate(world.settings),
-                     created_at=world.created_at)  # fmt: skip
+    return WorldRead(
+        id=world.id,
+        name=world.name,
+        clock=clock_read(world),
+        settings=WorldSettings.model_validate(world.settings),
+        created_at=world.created_at,
+    )
 
 
 @router.post("", status_code=201, response_model=WorldCreated, summary="Create a world (admin)")
@@ -59,16 +64,28 @@ def create(
 ) -> JSONResponse:
     def make() -> tuple[int, WorldCreated]:
         start = body.clock.start or datetime.now(UTC).replace(tzinfo=None, microsecond=0)
-        world = create_world(session, name=body.name, start=start, mode=body.clock.mode,
-                             rate=body.clock.rate,
-                             settings=body.settings.model_dump(exclude_none=True))  # fmt: skip
+        world = create_world(
+            session,
+            name=body.name,
+            start=start,
+            mode=body.clock.mode,
+            rate=body.clock.rate,
+            settings=body.settings.model_dump(exclude_none=True),
+        )
         key = generate_key("world")
         store_key(session, key, world_id=world.id, name="created with the world")
         session.refresh(world)
         return 201, WorldCreated(**world_read(world).model_dump(), api_key=key)
 
-    return run_once(session, caller=caller, key=idempotency_key, operation="create_world",
-                    body=body, world_id=None, create=make)  # fmt: skip
+    return run_once(
+        session,
+        caller=caller,
+        key=idempotency_key,
+        operation="create_world",
+        body=body,
+        world_id=None,
+        create=make,
+    )
 
 
 @router.get("", response_model=Page[WorldRead], summary="List worlds (admin; cursor pages)")
@@ -108,14 +125,19 @@ def update_clock(body: ClockUpdate, world: CurrentWorld, session: SessionDep) ->
     return clock_read(world)
 
 
-@router.post("/{world_id}/keys", status_code=201, response_model=KeyCreated,
-             summary="Issue another key for the world (rotation; admin)")  # fmt: skip
+@router.post(
+    "/{world_id}/keys",
+    status_code=201,
+    response_model=KeyCreated,
+    summary="Issue another key for the world (rotation; admin)",
+)
 def create_key(world: CurrentWorld, caller: AdminDep, session: SessionDep) -> KeyCreated:
     key = generate_key("world")
     row = store_key(session, key, world_id=world.id, name="rotated")
     session.commit()
-    return KeyCreated(id=row.id, prefix=row.prefix, created_at=row.created_at,
-                      revoked_at=None, api_key=key)  # fmt: skip
+    return KeyCreated(
+        id=row.id, prefix=row.prefix, created_at=row.created_at, revoked_at=None, api_key=key
+    )
 
 
 @router.get("/{world_id}/keys", response_model=list[KeyRead], summary="List keys (admin)")
@@ -123,8 +145,10 @@ def list_keys(world: CurrentWorld, caller: AdminDep, session: SessionDep) -> lis
     rows = session.scalars(
         sa.select(ApiKey).where(ApiKey.world_id == world.id).order_by(ApiKey.created_at)
     )
-    return [KeyRead(id=r.id, prefix=r.prefix, created_at=r.created_at, revoked_at=r.revoked_at)
-            for r in rows]  # fmt: skip
+    return [
+        KeyRead(id=r.id, prefix=r.prefix, created_at=r.created_at, revoked_at=r.revoked_at)
+        for r in rows
+    ]
 
 
 @router.delete("/{world_id}/keys/{key_id}", status_code=204, summary="Revoke a key (admin)")

@@ -95,9 +95,11 @@ class SearchRequest(BaseModel):
     weights: SearchWeights | None = None
     at: GameTime | None = Field(None, description="game time to score at; default: world now")
     budget_tokens: int | None = Field(
-        None, ge=0, le=MAX_BUDGET_TOKENS,
+        None,
+        ge=0,
+        le=MAX_BUDGET_TOKENS,
         description="keep the best results whose descriptions fit (≈4 characters a token)",
-    )  # fmt: skip
+    )
     touch: bool = Field(True, description="mark the results accessed at `at` (the paper does)")
 
 

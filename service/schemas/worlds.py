@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from db.models.world import DEFAULT_CLOCK_RATE
 from service.schemas.common import GameTime, Name
 
 MAX_RATE = 86_400.0
@@ -19,7 +20,9 @@ class ClockSpec(BaseModel):
     mode: Literal["driven", "running"] = Field(
         "driven", description="driven: the game sets the time; running: it advances at `rate`"
     )
-    rate: float = Field(60.0, gt=0, le=MAX_RATE, description="game seconds per real second")
+    rate: float = Field(
+        DEFAULT_CLOCK_RATE, gt=0, le=MAX_RATE, description="game seconds per real second"
+    )
     start: GameTime | None = Field(None, description="game time to start at; default: now (UTC)")
 
 

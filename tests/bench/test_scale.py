@@ -12,13 +12,16 @@ import pytest
 
 from bench.scale_town import generate
 from tests.conftest import REPO
+from tests.hash_seeds import printed_under_seeds
 
+SMALL_RUN = "--agents 5 --hours 1 --minutes 0.25 --step-interval 0.5"
 REQUIRED = {"wall_s", "step_p50_ms", "step_p99_ms", "agents_without_action"}
 
 
-def test_the_town_is_the_same_for_a_seed_and_fits_the_map_limit() -> None:
+def test_the_town_is_the_same_for_a_seed_in_every_process_and_fits_the_map_limit() -> None:
     town = generate(1000, seed=3)
-    assert town == generate(1000, seed=3) and town != generate(1000, seed=4)
+    code = "from bench.scale_town import generate; print(repr(generate(1000, seed=3)))"
+    assert set(printed_under_seeds(code)) == {repr(town)} and town != generate(1000, seed=4)
     names = [p["name"] for p in town.personas]
     assert len(set(names)) == 1000
 
@@ -34,10 +37,12 @@ def test_the_town_is_the_same_for_a_seed_and_fits_the_map_limit() -> None:
 def test_bench_scale_runs_a_small_town_and_writes_its_figures(tmp_path: Path) -> None:
     out = tmp_path / "scale.json"
     run = subprocess.run(
-        [sys.executable, "-m", "bench.scale", "--agents", "5", "--hours", "1", "--minutes",
-         "0.25", "--step-interval", "0.5", "--json", str(out)],
-        cwd=REPO, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+        [sys.executable, "-m", "bench.scale", *SMALL_RUN.split(), "--json", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     figures = json.loads(out.read_text())
     assert figures.keys() >= REQUIRED

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.offline import OfflineMind
 from cognition.types import PlanItem, PlanLevel
-from db.enrichment import enrich
+from db.flows.enrichment import enrich
 from db.models import Agent, Memory
 from db.providers import build_embedder
 from db.queries.plans import save_items
@@ -87,17 +87,27 @@ def build(
     with Hearth(base_url, api_key=world["api_key"]) as client:
         client.import_personas(world_id, load_town())
         ids = {a["name"]: a["id"] for a in client.list_agents(world_id)}
-        client.step(world_id, [{"agent_id": ids[name], "place": place}
-                               for name, place, _, _ in BUSY])  # fmt: skip
+        client.step(
+            world_id, [{"agent_id": ids[name], "place": place} for name, place, _, _ in BUSY]
+        )
         junie = ids["Junie Halvorsen"]
-        written = client.add_memories(world_id, junie, [
-            {"description": text, "created_at": _at(clock).isoformat()} for clock, text in MEMORIES
-        ])  # fmt: skip
+        written = client.add_memories(
+            world_id,
+            junie,
+            [
+                {"description": text, "created_at": _at(clock).isoformat()}
+                for clock, text in MEMORIES
+            ],
+        )
     memory_ids = [m["id"] for m in written]
     with sessions.begin() as session:
         scene = _minds(session, uuid.UUID(world_id), ids, memory_ids)
-    enrich(sessions, _memory_ids(sessions, uuid.UUID(world_id)),
-           embedder=build_embedder(settings), mind=OfflineMind())  # fmt: skip
+    enrich(
+        sessions,
+        _memory_ids(sessions, uuid.UUID(world_id)),
+        embedder=build_embedder(settings),
+        mind=OfflineMind(),
+    )
     return Scene(world_id=world_id, world_key=world["api_key"], agents=ids, **scene)
 
 
@@ -115,40 +125,64 @@ def _minds(
         sa.update(Agent).where(Agent.id == junie).values(summary=JUNIE, summary_at=MORNING)
     )
     reflection = seed.reflection(
-        session, world_id=world_id, agent_id=junie, depth=1, at=_at("09:10"),
+        session,
+        world_id=world_id,
+        agent_id=junie,
+        depth=1,
+        at=_at("09:10"),
         text="Junie's regulars are excited about the Valentine's Day party",
         cites=[memory_ids[1], memory_ids[2], memory_ids[4]],
-    )  # fmt: skip
+    )
     deep = seed.reflection(
-        session, world_id=world_id, agent_id=junie, depth=2, at=_at("09:30"),
+        session,
+        world_id=world_id,
+        agent_id=junie,
+        depth=2,
+        at=_at("09:30"),
         text="Junie's party is bringing Larkspur together, and Felix hopes to see Noor there",
         cites=[reflection, memory_ids[5]],
-    )  # fmt: skip
+    )
     seed.conversation(
-        session, world_id=world_id, initiator=junie, partner=tomas, at=_at("07:20"),
-        topic="the Valentine's Day party", lines=[
+        session,
+        world_id=world_id,
+        initiator=junie,
+        partner=tomas,
+        at=_at("07:20"),
+        topic="the Valentine's Day party",
+        lines=[
             (junie, "Morning, love! You're coming to the party tonight, aren't you?"),
             (tomas, "Wouldn't miss it. Do you need a hand with the decorations?"),
             (junie, "Would you? I've got boxes of paper hearts that need hanging."),
             (tomas, "I'll come by at noon and carry them in."),
         ],
-    )  # fmt: skip
+    )
     seed.conversation(
-        session, world_id=world_id, initiator=felix, partner=junie, at=_at("08:50"),
-        topic="who is coming", lines=[
+        session,
+        world_id=world_id,
+        initiator=felix,
+        partner=junie,
+        at=_at("08:50"),
+        topic="who is coming",
+        lines=[
             (felix, "Junie, is Noor coming to the party, do you know?"),
             (junie, "I invited her this morning, love. Why do you ask?"),
             (felix, "No reason! Just wondering."),
         ],
-    )  # fmt: skip
+    )
     hiro = agent["Hiro Tanaka"]
     seed.conversation(
-        session, world_id=world_id, initiator=hiro, partner=tomas, at=_at("09:34"),
-        topic="the party", ended=False, lines=[
+        session,
+        world_id=world_id,
+        initiator=hiro,
+        partner=tomas,
+        at=_at("09:34"),
+        topic="the party",
+        ended=False,
+        lines=[
             (hiro, "Are you going to Junie's party tonight?"),
             (tomas, "Of course! I'm hanging the paper hearts at noon."),
         ],
-    )  # fmt: skip
+    )
     seed.relationship(
         session,
         agent_id=junie,
@@ -168,17 +202,33 @@ def _minds(
         at=_at("08:55"),
         views=[("a shy student with a crush on Noor", 7)],
     )
-    seed.relationship(session, agent_id=junie, other="Walter Brigg", at=_at("07:00"),
-                      other_agent_id=agent["Walter Brigg"],
-                      views=[("a grumpy customer who never tips", 3)])  # fmt: skip
-    seed.model_calls(session, world_id=world_id, calls=[
-        (agent[name], operation, MORNING.replace(hour=hour, minute=5 * i), 300 + 40 * i)
-        for i, name in enumerate(["Junie Halvorsen", "Tomas Ferreira", "Felix Moreau"])
-        for hour in (6, 7, 8, 9)
-        for operation in ("plan_day", "decompose", "react")[: 1 + hour % 3]
-    ])  # fmt: skip
-    return {"junie": str(junie), "tomas": str(tomas), "felix": str(felix), "plan": plan,
-            "reflection": reflection, "deep_reflection": deep, "cited": memory_ids}  # fmt: skip
+    seed.relationship(
+        session,
+        agent_id=junie,
+        other="Walter Brigg",
+        at=_at("07:00"),
+        other_agent_id=agent["Walter Brigg"],
+        views=[("a grumpy customer who never tips", 3)],
+    )
+    seed.model_calls(
+        session,
+        world_id=world_id,
+        calls=[
+            (agent[name], operation, MORNING.replace(hour=hour, minute=5 * i), 300 + 40 * i)
+            for i, name in enumerate(["Junie Halvorsen", "Tomas Ferreira", "Felix Moreau"])
+            for hour in (6, 7, 8, 9)
+            for operation in ("plan_day", "decompose", "react")[: 1 + hour % 3]
+        ],
+    )
+    return {
+        "junie": str(junie),
+        "tomas": str(tomas),
+        "felix": str(felix),
+        "plan": plan,
+        "reflection": reflection,
+        "deep_reflection": deep,
+        "cited": memory_ids,
+    }
 
 
 def _memory_ids(sessions: sessionmaker[Session], world_id: uuid.UUID) -> list[int]:

@@ -35,8 +35,9 @@ def test_town_transcripts_relationships_and_usage(
     rosa = client.create_agent(world_id, {"name": "Rosa"})["id"]
     tomas = client.create_agent(world_id, {"name": "Tomas"})["id"]
     client.step(world_id, [{"agent_id": rosa, "place": "Hobbs Cafe"}])
-    client.add_memories(world_id, rosa, [{"description": "Rosa bakes bread"},
-                                         {"description": "Rosa reads"}])  # fmt: skip
+    client.add_memories(
+        world_id, rosa, [{"description": "Rosa bakes bread"}, {"description": "Rosa reads"}]
+    )
     with sessions.begin() as session:
         wid, r, t = uuid.UUID(world_id), uuid.UUID(rosa), uuid.UUID(tomas)
         seed.conversation(
@@ -55,7 +56,7 @@ def test_town_transcripts_relationships_and_usage(
             at=NOON,
             views=[("a neighbour", 6)],
         )
-        seed.model_calls(session, world_id=wid, calls=[(r, "react", NOON, 30)])  # fmt: skip
+        seed.model_calls(session, world_id=wid, calls=[(r, "react", NOON, 30)])
     town = {a["name"]: a for a in client.actions(world_id, page_size=1)}
     assert town["Rosa"]["place"] == "Hobbs Cafe" and town["Tomas"]["place"] is None
     [talk] = client.list_conversations(world_id, rosa)
@@ -65,7 +66,8 @@ def test_town_transcripts_relationships_and_usage(
     [bucket] = client.usage_timeline(world_id, bucket_minutes=30)["buckets"]
     assert bucket["start"] == "2023-02-13T12:00:00" and bucket["total"]["calls"] == 1
     assert [m["description"] for m in client.list_memories(world_id, rosa, text="BREAD")] == [
-        "Rosa bakes bread"]  # fmt: skip
+        "Rosa bakes bread"
+    ]
 
     async def from_async() -> tuple[list[str], list[int]]:
         async with AsyncHearth(base_url, api_key=_key(client), retry=FAST_RETRY) as aclient:

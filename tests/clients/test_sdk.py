@@ -8,7 +8,7 @@ import pytest
 from hearth_client import Conflict, Hearth, NotFound, Unauthorized, ValidationError
 
 from tests.clients.conftest import FAST_RETRY
-from tests.service.maps import small_map
+from tests.service.api import small_map
 
 World = tuple[str, Hearth]
 

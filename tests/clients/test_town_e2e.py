@@ -6,9 +6,9 @@ evidence appear. Beat's sweep is sent by the test after each clock advance, as b
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from hearth_client import Hearth
@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.settings import Settings
 from tests.clients.conftest import FAST_RETRY, WORLD_START
+from tests.polling import wait_until
 from workers.app import make_celery
 
 TOWN_SIZE = 6
@@ -117,10 +118,11 @@ def test_a_town_lives_through_the_api(town: tuple[Hearth, TownRun], settings: Se
 
 
 def _wait_for_reflection(client: Hearth, world_id: str, agent_id: str) -> int:
-    deadline = time.monotonic() + REFLECTION_WAIT_S
-    while time.monotonic() < deadline:
-        found = list(client.list_memories(world_id, agent_id, kinds=["reflection"]))
-        if found:
-            return int(found[0]["id"])
-        time.sleep(POLL_S)
-    raise AssertionError("no reflection appeared")
+    found: list[dict[str, Any]] = []
+
+    def reflected() -> bool:
+        found[:] = client.list_memories(world_id, agent_id, kinds=["reflection"])
+        return bool(found)
+
+    wait_until(reflected, "a reflection", timeout_s=REFLECTION_WAIT_S, every_s=POLL_S)
+    return int(found[0]["id"])

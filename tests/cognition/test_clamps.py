@@ -56,7 +56,7 @@ def test_steps_tile_the_parent_span_exactly(
     steps = lay_out_steps(parent, [(f"s{i}", m) for i, m in enumerate(minutes)], granularity)
     assert steps[0].start == START
     for before, after in pairwise(steps):
-        assert after.start == before.start + timedelta(minutes=before.duration_min)
+        assert after.start == before.end
     assert sum(s.duration_min for s in steps) == span
     _, high = STEP_BOUNDS[granularity]
     assert all(0 < s.duration_min <= high for s in steps)

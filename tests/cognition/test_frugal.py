@@ -104,9 +104,13 @@ def test_the_reaction_gate() -> None:
     assert "they are busy" in (reaction_gate(busy, now=NOW) or "")
     free = GateFacts(subject_is_agent=True, subject_reacted_at=NOW - timedelta(minutes=15))
     assert reaction_gate(free, now=NOW) is None
-    crying = GateFacts(subject_is_agent=True, importance=7, asleep=True,
-                       last_decided_about=NOW - timedelta(minutes=5),
-                       last_talked_with=NOW - timedelta(minutes=30),
-                       last_reacted_at=NOW - timedelta(minutes=5),
-                       subject_reacted_at=NOW - timedelta(minutes=5))  # fmt: skip
+    crying = GateFacts(
+        subject_is_agent=True,
+        importance=7,
+        asleep=True,
+        last_decided_about=NOW - timedelta(minutes=5),
+        last_talked_with=NOW - timedelta(minutes=30),
+        last_reacted_at=NOW - timedelta(minutes=5),
+        subject_reacted_at=NOW - timedelta(minutes=5),
+    )
     assert reaction_gate(crying, now=NOW) is None  # notable: always considered

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -14,6 +11,7 @@ from cognition.errors import InvalidInput
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.mind import Embedder
 from cognition.retrieval import cosine
+from tests.hash_seeds import printed_under_seeds
 
 TEXTS = ["the stove is burning in the kitchen", "Isabella reads a novel", "!!!"]
 
@@ -52,17 +50,11 @@ def test_same_text_same_vector_and_case_is_ignored() -> None:
 def test_vectors_are_identical_across_processes_with_different_hash_seeds() -> None:
     """Python's hash() is salted per process; a stored vector must not depend on it."""
     script = (
-        "import json, sys; from cognition.hashing_embedder import HashingEmbedder; "
+        "import json; from cognition.hashing_embedder import HashingEmbedder; "
         f"print(json.dumps(HashingEmbedder().embed({TEXTS!r})))"
     )
-    outputs = []
-    for seed in ("1", "2"):
-        env = os.environ | {"PYTHONHASHSEED": seed}
-        done = subprocess.run(
-            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
-        )
-        outputs.append(json.loads(done.stdout))
-    assert outputs[0] == outputs[1] == HashingEmbedder().embed(TEXTS)
+    outputs = [json.loads(printed) for printed in printed_under_seeds(script)]
+    assert outputs == [HashingEmbedder().embed(TEXTS)] * len(outputs)
 
 
 def test_similar_texts_are_closer_than_unrelated_ones() -> None:

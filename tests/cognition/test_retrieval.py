@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from cognition.errors import EmbeddingSpaceMismatch, InvalidInput
 from cognition.retrieval import (
     cosine,
-    estimate_tokens,
     fit_budget,
     normalize,
     rank,
     recency,
     relevances,
 )
+from cognition.tokens import estimate_tokens
 from cognition.types import Memory, MemoryKind, RetrievalWeights, ScoredMemory
 
 NOW = datetime(2024, 2, 13, 12, 0)

@@ -48,8 +48,14 @@ def test_analyst_cannot_write_through_a_view(database_url: str, seeded: None) ->
 
 
 def test_every_analyst_view_answers(database_url: str) -> None:
-    for view in ("memory_stream", "reflection_evidence", "plan_tree", "dialogue",
-                 "relationships_now", "llm_usage"):  # fmt: skip
+    for view in (
+        "memory_stream",
+        "reflection_evidence",
+        "plan_tree",
+        "dialogue",
+        "relationships_now",
+        "llm_usage",
+    ):
         columns, _ = run_query(analyst_url(database_url), f"SELECT * FROM {view} LIMIT 1")
         assert columns, view
 
@@ -62,12 +68,26 @@ def test_reflection_evidence_walks_the_tree_with_levels(
     with sessions.begin() as session:
         agent = make_agent(session, make_world(session))
         seen = make_memory(session, agent, description="Klaus reads about gentrification")
-        inner = make_memory(session, agent, kind="reflection", depth=1,
-                            description="Klaus is dedicated to his research")  # fmt: skip
-        outer = make_memory(session, agent, kind="reflection", depth=2,
-                            description="Klaus cares about his neighbourhood")  # fmt: skip
-        session.add_all([MemoryEvidence(reflection_id=inner.id, evidence_id=seen.id),
-                         MemoryEvidence(reflection_id=outer.id, evidence_id=inner.id)])  # fmt: skip
+        inner = make_memory(
+            session,
+            agent,
+            kind="reflection",
+            depth=1,
+            description="Klaus is dedicated to his research",
+        )
+        outer = make_memory(
+            session,
+            agent,
+            kind="reflection",
+            depth=2,
+            description="Klaus cares about his neighbourhood",
+        )
+        session.add_all(
+            [
+                MemoryEvidence(reflection_id=inner.id, evidence_id=seen.id),
+                MemoryEvidence(reflection_id=outer.id, evidence_id=inner.id),
+            ]
+        )
         outer_id, seen_id = outer.id, seen.id
     _, rows = run_query(
         analyst_url(database_url),

@@ -95,7 +95,9 @@ def test_reembed_switches_the_space_and_resumes_after_an_interruption(
     with sessions() as session:
         row = session.get(EmbeddingSpace, 1)
         assert row is not None and (row.reembed_target, row.reembed_through_id) == (
-            "hashing|hashing-v1|64", 4)  # fmt: skip
+            "hashing|hashing-v1|64",
+            4,
+        )
     with pytest.raises(EmbeddingSpaceMismatch, match="unfinished"):
         ensure(sessions, HashingEmbedder(64))
 

@@ -16,11 +16,11 @@ from cognition.mind import AuditSink
 from cognition.offline import OfflineMind
 from cognition.requests import RateImportance, Request
 from cognition.types import MemoryKind, NewMemory
-from db.enrichment import Enriched, after_enrichment, backlog, enrich
+from db.flows.enrichment import Enriched, after_enrichment, backlog, enrich
 from db.models import Agent, LlmCall, Memory
 from db.queries.memories import add_memories
 from db.settings import Settings
-from tests.factories import GAME_START, make_agent, make_world
+from tests.factories import GAME_START, committed_agent, make_agent, make_world
 
 T = TypeVar("T")
 
@@ -40,8 +40,9 @@ class CountingEmbedder(HashingEmbedder):
 class FixedMind(OfflineMind):
     """Rates every memory `score` (audited like the offline mind) and remembers each call."""
 
-    def __init__(self, score: int = 7, calls: list[list[str]] | None = None,
-                 audit: AuditSink | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, score: int = 7, calls: list[list[str]] | None = None, audit: AuditSink | None = None
+    ) -> None:
         super().__init__(audit)
         self.score = score
         self.calls: list[list[str]] = [] if calls is None else calls
@@ -59,16 +60,15 @@ class FixedMind(OfflineMind):
 
 @pytest.fixture
 def agent(sessions: sessionmaker[Session]) -> Agent:
-    with sessions.begin() as session:
-        world = make_world(session)
-        return make_agent(session, world)
+    return committed_agent(sessions)
 
 
 def write(sessions: sessionmaker[Session], agent: Agent, *items: str | NewMemory) -> list[int]:
     memories = [NewMemory(description=i) if isinstance(i, str) else i for i in items]
     with sessions.begin() as session:
-        rows = add_memories(session, world_id=agent.world_id, agent_id=agent.id, items=memories,
-                            now=GAME_START)  # fmt: skip
+        rows = add_memories(
+            session, world_id=agent.world_id, agent_id=agent.id, items=memories, now=GAME_START
+        )
         return [row.id for row in rows]
 
 
@@ -87,8 +87,9 @@ def accumulator(sessions: sessionmaker[Session], agent: Agent) -> int:
 
 def rows(sessions: sessionmaker[Session], ids: list[int]) -> list[Memory]:
     with sessions() as session:
-        return list(session.scalars(sa.select(Memory).where(Memory.id.in_(ids))
-                                    .order_by(Memory.id)))  # fmt: skip
+        return list(
+            session.scalars(sa.select(Memory).where(Memory.id.in_(ids)).order_by(Memory.id))
+        )
 
 
 def test_a_batch_is_one_embed_call_and_one_rate_call(
@@ -196,7 +197,10 @@ def test_backlog_finds_old_unenriched_memories_only(
     old, _young, done = write(sessions, agent, "old", "young", "done")
     run(sessions, [done], CountingEmbedder(), FixedMind())
     with sessions.begin() as session:
-        session.execute(sa.update(Memory).where(Memory.id.in_([old, done]))
-                        .values(inserted_at=sa.func.now() - timedelta(minutes=5)))  # fmt: skip
+        session.execute(
+            sa.update(Memory)
+            .where(Memory.id.in_([old, done]))
+            .values(inserted_at=sa.func.now() - timedelta(minutes=5))
+        )
         assert backlog(session) == [old]
     assert run(sessions, [10**12], CountingEmbedder(), FixedMind()) == Enriched()  # unknown id

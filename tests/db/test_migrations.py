@@ -38,8 +38,14 @@ def test_upgrade_creates_every_table_and_view_and_downgrade_removes_them(scratch
     migrate.upgrade(scratch_url)
     created = _tables(scratch_url)
     assert set(Base.metadata.tables) <= created
-    assert {"memory_stream", "reflection_evidence", "plan_tree", "dialogue",
-            "relationships_now", "llm_usage"} <= created  # fmt: skip
+    assert {
+        "memory_stream",
+        "reflection_evidence",
+        "plan_tree",
+        "dialogue",
+        "relationships_now",
+        "llm_usage",
+    } <= created
 
     migrate.downgrade(scratch_url, "base")
     assert _tables(scratch_url) == set()

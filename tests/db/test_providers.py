@@ -27,8 +27,13 @@ def test_no_model_means_the_offline_mind(tmp_path: Path) -> None:
 
 def test_a_configured_model_is_called_over_http(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(reply('{"ratings": [2, 9]}'))
-    settings = _settings(tmp_path, llm_base_url=fake_openai.base_url, llm_model="gpt-test",
-                         llm_api_key="k", llm_prices={"gpt-test": (1.0, 2.0)})  # fmt: skip
+    settings = _settings(
+        tmp_path,
+        llm_base_url=fake_openai.base_url,
+        llm_model="gpt-test",
+        llm_api_key="k",
+        llm_prices={"gpt-test": (1.0, 2.0)},
+    )
     audit = ListAudit()
     mind = build_mind(settings).with_audit(audit)
     assert mind.think(RateImportance(["brushed teeth", "got engaged"])) == [2, 9]
@@ -40,8 +45,13 @@ def test_a_failing_model_falls_back_to_the_offline_mind(
     tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     fake_openai.script_chat(*[server_error() for _ in range(4)])
-    settings = _settings(tmp_path, llm_base_url=fake_openai.base_url, llm_model="gpt-test",
-                         llm_api_key="k", llm_max_retries=1)  # fmt: skip
+    settings = _settings(
+        tmp_path,
+        llm_base_url=fake_openai.base_url,
+        llm_model="gpt-test",
+        llm_api_key="k",
+        llm_max_retries=1,
+    )
     audit = ListAudit()
     ratings = build_mind(settings).with_audit(audit).think(RateImportance(["the stove is burning"]))
     assert 1 <= ratings[0] <= 10

@@ -10,32 +10,44 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.types import MemoryKind, NewMemory, RetrievalWeights
 from db.models import Agent, World
+from db.queries.worlds import effective_weights, reflection_threshold
 from db.settings import Settings
-from db.store import PgMemoryStore, effective_weights, reflection_threshold
-from tests.factories import GAME_START, make_agent, make_world
+from db.store import PgMemoryStore
+from tests.factories import GAME_START, committed_agent
 
 
 @pytest.fixture
 def agent(sessions: sessionmaker[Session]) -> Agent:
-    with sessions.begin() as session:
-        return make_agent(session, make_world(session))
+    return committed_agent(sessions)
 
 
 def store(session: Session, agent: Agent) -> PgMemoryStore:
-    return PgMemoryStore(session, world_id=agent.world_id, agent_id=agent.id,
-                         embedder=HashingEmbedder())  # fmt: skip
+    return PgMemoryStore(
+        session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+    )
 
 
 def test_add_get_and_recent(sessions: sessionmaker[Session], agent: Agent) -> None:
     with sessions.begin() as session:
         added = store(session, agent).add(
-            [NewMemory(description="Klaus reads", created_at=GAME_START),
-             NewMemory(description="Hi", kind=MemoryKind.UTTERANCE,
-                       created_at=GAME_START + timedelta(minutes=1)),
-             NewMemory(description="Klaus studies", kind=MemoryKind.REFLECTION, importance=8,
-                       evidence_ids=(), depth=1, created_at=GAME_START + timedelta(minutes=2))],
+            [
+                NewMemory(description="Klaus reads", created_at=GAME_START),
+                NewMemory(
+                    description="Hi",
+                    kind=MemoryKind.UTTERANCE,
+                    created_at=GAME_START + timedelta(minutes=1),
+                ),
+                NewMemory(
+                    description="Klaus studies",
+                    kind=MemoryKind.REFLECTION,
+                    importance=8,
+                    evidence_ids=(),
+                    depth=1,
+                    created_at=GAME_START + timedelta(minutes=2),
+                ),
+            ],
             now=GAME_START,
-        )  # fmt: skip
+        )
     ids = [m.id for m in added]
     with sessions() as session:
         mine = store(session, agent)
@@ -63,8 +75,12 @@ def test_world_settings_override_the_global_ones(
     sessions: sessionmaker[Session], settings: Settings
 ) -> None:
     plain = World(settings={})
-    tuned = World(settings={"weights": {"recency": 0.5, "importance": 2, "relevance": 3},
-                            "reflection_threshold": 40})  # fmt: skip
+    tuned = World(
+        settings={
+            "weights": {"recency": 0.5, "importance": 2, "relevance": 3},
+            "reflection_threshold": 40,
+        }
+    )
     assert effective_weights(plain, settings) == RetrievalWeights()
     assert effective_weights(tuned, settings) == RetrievalWeights(0.5, 2.0, 3.0)
     assert reflection_threshold(plain, settings) == settings.reflection_threshold == 150

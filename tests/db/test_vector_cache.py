@@ -33,7 +33,7 @@ from db.retrieval.vector_cache import (
 )
 from db.settings import DEFAULT_RETRIEVAL_CACHE_MB, Settings
 from service.app import create_app
-from tests.factories import GAME_START, make_agent, make_world
+from tests.factories import GAME_START, committed_agent
 from workers.runtime import build_runtime
 
 NOW = GAME_START + timedelta(days=3)
@@ -41,10 +41,7 @@ DIMENSION = 8
 
 
 def _agent(sessions: sessionmaker[Session]) -> uuid.UUID:
-    with sessions() as session:
-        agent = make_agent(session, make_world(session))
-        session.commit()
-        return agent.id
+    return committed_agent(sessions).id
 
 
 def _add(session: Session, agent_id: uuid.UUID, n: int, *, seed: int, dim: int = DIMENSION) -> None:

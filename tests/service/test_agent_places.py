@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.service.maps import create_agent, fields, put_map, small_map, url
+from tests.service.api import create_agent, fields, put_map, small_map, url
 
 
 def test_an_agent_knows_its_places_and_their_ancestors(

@@ -35,8 +35,11 @@ def test_background_phrases_become_seed_memories(
         seeds = session.scalars(
             sa.select(Memory.description).where(Memory.kind == "seed").order_by(Memory.id)
         ).all()
-    assert seeds == ["Isabella runs Hobbs Cafe", "she loves to make people feel welcome",
-                     "she is planning a Valentine's Day party"]  # fmt: skip
+    assert seeds == [
+        "Isabella runs Hobbs Cafe",
+        "she loves to make people feel welcome",
+        "she is planning a Valentine's Day party",
+    ]
 
 
 def test_duplicate_names_conflict_on_the_name(client: TestClient, world: dict[str, Any]) -> None:
@@ -88,5 +91,9 @@ def test_unknown_agent_is_404(client: TestClient, world: dict[str, Any]) -> None
     url = f"/v1/worlds/{world['id']}/agents/00000000-0000-0000-0000-000000000000"
     response = client.get(url, headers=world["headers"])
     assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
-    assert client.get(f"/v1/worlds/{world['id']}/agents/not-a-uuid",
-                      headers=world["headers"]).status_code == 422  # fmt: skip
+    assert (
+        client.get(
+            f"/v1/worlds/{world['id']}/agents/not-a-uuid", headers=world["headers"]
+        ).status_code
+        == 422
+    )

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.models import LlmCall, Memory
+from tests.service.api import create_agent
 
 
 def _agent(client: TestClient, world: dict[str, Any]) -> str:
@@ -19,8 +20,7 @@ def _agent(client: TestClient, world: dict[str, Any]) -> str:
         "innate": "friendly",
         "background": "Isabella runs the cafe; Isabella is planning a Valentine's party",
     }
-    response = client.post(f"/v1/worlds/{world['id']}/agents", json=body, headers=world["headers"])
-    return str(response.json()["id"])
+    return str(create_agent(client, world, **body)["id"])
 
 
 def _url(world: dict[str, Any], agent: str, tail: str) -> str:

@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from db.settings import Settings
+from tests.polling import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,15 +26,22 @@ def hearth(
     return subprocess.run(
         [sys.executable, "-m", "service", *args],
         env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
-        capture_output=True, text=True, timeout=timeout, cwd=REPO,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+    )
 
 
 @pytest.mark.parametrize(
     ("variable", "value"),
-    [("HEARTH_API_PORT", "eighty"), ("HEARTH_REFLECTION_THRESHOLD", "0"),
-     ("HEARTH_EMBEDDING_PROVIDER", "magic"), ("HEARTH_DATABASE_URL", "localhost")],
-)  # fmt: skip
+    [
+        ("HEARTH_API_PORT", "eighty"),
+        ("HEARTH_REFLECTION_THRESHOLD", "0"),
+        ("HEARTH_EMBEDDING_PROVIDER", "magic"),
+        ("HEARTH_DATABASE_URL", "localhost"),
+    ],
+)
 def test_a_bad_setting_stops_start_up_naming_the_variable(variable: str, value: str) -> None:
     result = hearth("status", env={variable: value})
     assert result.returncode != 0
@@ -76,14 +84,22 @@ def _free_port() -> int:
 
 def test_up_starts_everything_and_one_ctrl_c_stops_it_all(tmp_path: Path) -> None:
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HEARTH_HOME": str(tmp_path / "home"),
-           "HEARTH_API_PORT": str(port)}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "HEARTH_HOME": str(tmp_path / "home"),
+        "HEARTH_API_PORT": str(port),
+    }
     for name in ("HEARTH_DATABASE_URL", "HEARTH_REDIS_URL", "HEARTH_ADMIN_KEY"):
         env.pop(name, None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "service", "up"],
-        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     output: list[str] = []
     try:
         assert proc.stdout is not None
@@ -102,8 +118,11 @@ def test_up_starts_everything_and_one_ctrl_c_stops_it_all(tmp_path: Path) -> Non
         assert len(descendants) >= 4  # api, two workers, beat (+ worker pool children)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 0
-        time.sleep(0.5)
-        assert not [p for p in descendants if p.is_running() and p.status() != "zombie"]
+        wait_until(
+            lambda: not [p for p in descendants if p.is_running() and p.status() != "zombie"],
+            "every child's exit",
+            timeout_s=10,
+        )
         assert (tmp_path / "home" / "admin.key").read_text().startswith("hk_admin_")
     finally:
         if proc.poll() is None:

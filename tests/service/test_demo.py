@@ -98,9 +98,13 @@ def _hearth(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
         if name not in env:
             full.pop(name, None)
     return subprocess.Popen(
-        [sys.executable, "-m", "service", *args], env=full, cwd=REPO, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [sys.executable, "-m", "service", *args],
+        env=full,
+        cwd=REPO,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _read_until(proc: subprocess.Popen[str], marker: str, timeout_s: float) -> str:
@@ -163,10 +167,20 @@ def test_demo_joins_the_hearth_up_of_its_home(
     with sessions.begin() as session:
         store_key(session, key)
     with serve(create_app(settings)) as url:
-        proc = _hearth("demo", "--hours", "0.25", "--agents", "1", "--settle", "1", env={
-            "HEARTH_HOME": str(settings.home), "HEARTH_API_PORT": str(_port(url)),
-            "HEARTH_ADMIN_KEY": key,
-        })  # fmt: skip
+        proc = _hearth(
+            "demo",
+            "--hours",
+            "0.25",
+            "--agents",
+            "1",
+            "--settle",
+            "1",
+            env={
+                "HEARTH_HOME": str(settings.home),
+                "HEARTH_API_PORT": str(_port(url)),
+                "HEARTH_ADMIN_KEY": key,
+            },
+        )
         out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0, out
     assert f"using the Hearth already serving this HEARTH_HOME at {url}" in out

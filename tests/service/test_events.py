@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.service.maps import create_agent, events, fields, put_map, small_map, url
+from tests.service.api import create_agent, create_world, events, fields, put_map, small_map, url
 
 
 def _activity(client: TestClient, world: dict[str, Any]) -> None:
@@ -62,7 +62,7 @@ def test_resume_after_an_id_loses_and_repeats_nothing(
         params={"once": "true", "after": 0},
         headers={**world["headers"], "Last-Event-ID": str(cut)},
     )
-    from tests.service.maps import parse_sse
+    from tests.service.api import parse_sse
 
     assert parse_sse(by_header.text) == everything[3:]
     assert events(client, world, after=cut) == everything[3:]
@@ -72,9 +72,7 @@ def test_resume_after_an_id_loses_and_repeats_nothing(
 def test_events_are_per_world(
     client: TestClient, world: dict[str, Any], admin_headers: dict[str, str]
 ) -> None:
-    from tests.service.conftest import make_world
-
-    other = make_world(client, admin_headers, name="Elsewhere")
+    other = create_world(client, admin_headers, name="Elsewhere")
     _activity(client, world)
     assert events(client, other) == []
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.places import MAX_MAP_DEPTH, MAX_MAP_NODES
 from db.models import Place
-from tests.service.maps import (
+from tests.service.api import (
     SMALL_MAP_PLACES,
     create_agent,
     events,

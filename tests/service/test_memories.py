@@ -13,17 +13,14 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.models import Memory, MemoryEvidence
 from service.schemas.memories import MAX_BATCH
-from tests.service.conftest import make_world
+from tests.service.api import create_agent, create_world
 
 START = datetime(2023, 2, 13, 7, 0)
 
 
 @pytest.fixture
 def agent(client: TestClient, world: dict[str, Any]) -> dict[str, Any]:
-    response = client.post(f"/v1/worlds/{world['id']}/agents", json={"name": "Isabella"},
-                           headers=world["headers"])  # fmt: skip
-    assert response.status_code == 201
-    body: dict[str, Any] = response.json()
+    body = create_agent(client, world, name="Isabella")
     body["url"] = f"/v1/worlds/{world['id']}/agents/{body['id']}/memories"
     body["headers"] = world["headers"]
     return body
@@ -31,8 +28,9 @@ def agent(client: TestClient, world: dict[str, Any]) -> dict[str, Any]:
 
 def post(client: TestClient, agent: dict[str, Any], *memories: Any, **headers: str) -> Any:
     items = [{"description": m} if isinstance(m, str) else m for m in memories]
-    return client.post(agent["url"], json={"memories": items},
-                       headers={**agent["headers"], **headers})  # fmt: skip
+    return client.post(
+        agent["url"], json={"memories": items}, headers={**agent["headers"], **headers}
+    )
 
 
 def count(sessions: sessionmaker[Session]) -> int:
@@ -50,9 +48,21 @@ def test_one_memory_gets_every_default(client: TestClient, agent: dict[str, Any]
     assert memory["created_at"] == memory["last_accessed_at"] == START.isoformat()
     assert 1 <= memory["importance"] <= 10 and memory["importance_scored"] is False
     assert memory["depth"] == 0 and memory["embedded"] is False
-    assert set(memory) == {"id", "kind", "description", "created_at", "last_accessed_at",
-                           "importance", "importance_scored", "depth", "source", "embedded",
-                           "subject", "predicate", "object"}  # fmt: skip
+    assert set(memory) == {
+        "id",
+        "kind",
+        "description",
+        "created_at",
+        "last_accessed_at",
+        "importance",
+        "importance_scored",
+        "depth",
+        "source",
+        "embedded",
+        "subject",
+        "predicate",
+        "object",
+    }
 
 
 def test_many_memories_keep_their_order_and_fields(
@@ -60,14 +70,23 @@ def test_many_memories_keep_their_order_and_fields(
 ) -> None:
     later = (START + timedelta(hours=2)).isoformat()
     response = post(
-        client, agent,
+        client,
+        agent,
         "Klaus is reading",
-        {"description": "Maria said hi", "kind": "utterance", "source": "player",
-         "created_at": later},
+        {
+            "description": "Maria said hi",
+            "kind": "utterance",
+            "source": "player",
+            "created_at": later,
+        },
         {"description": "Be kind to strangers", "kind": "directive", "source": "admin"},
-        {"description": "The stove is burning", "subject": "stove", "predicate": "is",
-         "object": "burning"},
-    )  # fmt: skip
+        {
+            "description": "The stove is burning",
+            "subject": "stove",
+            "predicate": "is",
+            "object": "burning",
+        },
+    )
     assert response.status_code == 201
     items = response.json()["items"]
     assert [m["description"] for m in items] == [
@@ -151,8 +170,14 @@ def test_a_replayed_batch_is_a_no_op(
 def test_list_pages_newest_first_with_filters(client: TestClient, agent: dict[str, Any]) -> None:
     times = [(START + timedelta(minutes=i)).isoformat() for i in range(7)]
     kinds = ["observation", "utterance"] * 3 + ["seed"]
-    post(client, agent, *[{"description": f"m{i}", "created_at": t, "kind": k}
-                          for i, (t, k) in enumerate(zip(times, kinds, strict=True))])  # fmt: skip
+    post(
+        client,
+        agent,
+        *[
+            {"description": f"m{i}", "created_at": t, "kind": k}
+            for i, (t, k) in enumerate(zip(times, kinds, strict=True))
+        ],
+    )
     seen, cursor = [], None
     while True:
         params: dict[str, Any] = {"limit": 3, **({"cursor": cursor} if cursor else {})}
@@ -220,10 +245,19 @@ def test_shared_evidence_is_given_once_however_deep_the_reflections(
 def _reflection(
     session: Session, agent: dict[str, Any], text: str, *, depth: int, cites: list[int]
 ) -> int:
-    row = Memory(world_id=uuid.UUID(agent["world_id"]), agent_id=uuid.UUID(agent["id"]),
-                 kind="reflection", description=text, created_at=START, last_accessed_at=START,
-                 importance=7, importance_scored=True, content_hash="0" * 64, depth=depth,
-                 source="agent")  # fmt: skip
+    row = Memory(
+        world_id=uuid.UUID(agent["world_id"]),
+        agent_id=uuid.UUID(agent["id"]),
+        kind="reflection",
+        description=text,
+        created_at=START,
+        last_accessed_at=START,
+        importance=7,
+        importance_scored=True,
+        content_hash="0" * 64,
+        depth=depth,
+        source="agent",
+    )
     session.add(row)
     session.flush()
     session.add_all(MemoryEvidence(reflection_id=row.id, evidence_id=i) for i in cites)
@@ -244,14 +278,22 @@ def test_search_explains_every_score(client: TestClient, agent: dict[str, Any]) 
     assert len(body["results"]) == 2
     first = body["results"][0]
     assert first["description"] == "The cafe kitchen is on fire!"
-    assert set(first) == {"id", "description", "kind", "created_at", "importance", "score",
-                          "components"}  # fmt: skip
+    assert set(first) == {
+        "id",
+        "description",
+        "kind",
+        "created_at",
+        "importance",
+        "score",
+        "components",
+    }
     parts = first["components"]
     assert set(parts) == {"recency", "importance", "relevance"}
     assert all(set(c) == {"raw", "normalized"} for c in parts.values())
     assert first["score"] == pytest.approx(sum(c["normalized"] for c in parts.values()))
-    weighted = search(client, agent, query="x", weights={"importance": 0, "relevance": 0},
-                      touch=False).json()  # fmt: skip
+    weighted = search(
+        client, agent, query="x", weights={"importance": 0, "relevance": 0}, touch=False
+    ).json()
     assert weighted["weights"] == {"recency": 1.0, "importance": 0.0, "relevance": 0.0}
 
 
@@ -294,10 +336,13 @@ def _all(sessions: sessionmaker[Session]) -> list[Memory]:
 
 
 def test_search_rejects_bad_requests(client: TestClient, agent: dict[str, Any]) -> None:
-    for body, field in [({"query": ""}, "body.query"), ({"query": "x", "k": 0}, "body.k"),
-                        ({"query": "x", "k": 101}, "body.k"),
-                        ({"query": "x", "kinds": ["dream"]}, "body.kinds.0"),
-                        ({"query": "x", "budget_tokens": -1}, "body.budget_tokens")]:  # fmt: skip
+    for body, field in [
+        ({"query": ""}, "body.query"),
+        ({"query": "x", "k": 0}, "body.k"),
+        ({"query": "x", "k": 101}, "body.k"),
+        ({"query": "x", "kinds": ["dream"]}, "body.kinds.0"),
+        ({"query": "x", "budget_tokens": -1}, "body.budget_tokens"),
+    ]:
         response = search(client, agent, **body)
         assert response.status_code == 422, body
         assert response.json()["error"]["details"][0]["field"] == field
@@ -307,7 +352,7 @@ def test_another_worlds_key_sees_nothing(
     client: TestClient, admin_headers: dict[str, str], agent: dict[str, Any]
 ) -> None:
     [memory] = post(client, agent, "a secret").json()["items"]
-    stranger = make_world(client, admin_headers, name="Elsewhere")["headers"]
+    stranger = create_world(client, admin_headers, name="Elsewhere")["headers"]
     attempts = [
         client.post(agent["url"], json={"memories": [{"description": "x"}]}, headers=stranger),
         client.get(agent["url"], headers=stranger),

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bench.prometheus import Scrape
 from cognition.types import PlanItem, PlanLevel
 from db.queries.plans import save_items
+from tests.service.api import agent_ids
 
 NOON = datetime(2023, 2, 13, 12, 0)
 
@@ -51,10 +52,7 @@ def test_metrics_count_what_the_api_did(
     before = _scrape(client, admin_headers)
     headers, base = world["headers"], f"/v1/worlds/{world['id']}"
     client.post(f"{base}/clock", json={"set": NOON.isoformat()}, headers=headers)
-    planned, idle = (
-        client.post(f"{base}/agents", json={"name": name}, headers=headers).json()["id"]
-        for name in ("Rosa", "Tomas")
-    )
+    planned, idle = (str(agent) for agent in agent_ids(client, world, "Rosa", "Tomas"))
     with sessions.begin() as session:
         day = PlanItem(datetime(2023, 2, 13, 11), 120, "bake bread", "Bakery: kitchen")
         save_items(session, agent_id=uuid.UUID(planned), level=PlanLevel.DAY, items=[day])
@@ -65,15 +63,20 @@ def test_metrics_count_what_the_api_did(
     client.post(memories, json={"memories": [{"description": "Rosa baked rye"}]}, headers=headers)
     for _ in range(2):
         client.post(f"{memories}/search", json={"query": "rye", "k": 3}, headers=headers)
-    interview = client.post(f"{base}/agents/{planned}/interview", headers=headers,
-                            json={"question": "What did you bake?"})  # fmt: skip
+    interview = client.post(
+        f"{base}/agents/{planned}/interview",
+        headers=headers,
+        json={"question": "What did you bake?"},
+    )
     assert interview.status_code == 200
     run = _scrape(client, admin_headers).minus(before)
 
     route = "/v1/worlds/{world_id}/step"
     assert run.total("hearth_http_request_duration_seconds_count", route=route, status="200") == 3
-    assert not any("Rosa" in str(k) or planned in str(k)  # templates, never raw paths
-                   for k in run.samples["hearth_http_request_duration_seconds_count"])  # fmt: skip
+    assert not any(
+        "Rosa" in str(k) or planned in str(k)  # templates, never raw paths
+        for k in run.samples["hearth_http_request_duration_seconds_count"]
+    )
     assert run.quantile(0.5, "hearth_http_request_duration_seconds", route=route) is not None
     assert run.total("hearth_model_calls_total") >= 1  # the interview's answer, audited
     assert run.by("hearth_model_calls_total", "outcome").keys() <= {"ok", "error"}

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.models import Memory
-from tests.service.maps import create_agent, events, fields, put_map, small_map, url
+from tests.service.api import create_agent, events, fields, put_map, small_map, url
 
 STOVE = "Lin house: kitchen: stove"
 

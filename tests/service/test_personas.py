@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.models import Agent, Memory, Relationship
-from tests.service.maps import create_agent, events, fields, small_map, url
+from tests.service.api import create_agent, events, fields, small_map, url
 
 PACK: dict[str, Any] = {
     "map": small_map(),

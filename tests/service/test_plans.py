@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.types import PlanItem, PlanLevel
 from db.queries.plans import current_action, save_items, supersede_from
+from tests.service.api import agent_ids
 
 DAY = datetime(2023, 2, 13)
 
@@ -22,32 +23,47 @@ def _at(hour: int, minute: int = 0) -> datetime:
 
 def _seed_plan(sessions: sessionmaker[Session], agent_id: uuid.UUID) -> dict[str, int]:
     with sessions.begin() as session:
-        day = save_items(session, agent_id=agent_id, level=PlanLevel.DAY, items=[
-            PlanItem(_at(7), 60, "wake up and complete the morning routine", "home: bedroom"),
-            PlanItem(_at(8), 240, "open the cafe and serve breakfast", "cafe: counter"),
-        ])  # fmt: skip
-        hours = save_items(session, agent_id=agent_id, level=PlanLevel.HOUR, parent_id=day[1].id,
-                           items=[PlanItem(_at(8), 60, "open the cafe"),
-                                  PlanItem(_at(9), 60, "serve breakfast")])  # fmt: skip
-        tasks = save_items(session, agent_id=agent_id, level=PlanLevel.TASK,
-                           parent_id=hours[0].id,
-                           items=[PlanItem(_at(8), 15, "unlock the door", emoji="🔑"),
-                                  PlanItem(_at(8, 15), 15, "turn on the coffee machine",
-                                           "cafe: counter: coffee machine", "☕", "brewing"),
-                                  PlanItem(_at(8, 30), 30, "wipe the tables")])  # fmt: skip
+        day = save_items(
+            session,
+            agent_id=agent_id,
+            level=PlanLevel.DAY,
+            items=[
+                PlanItem(_at(7), 60, "wake up and complete the morning routine", "home: bedroom"),
+                PlanItem(_at(8), 240, "open the cafe and serve breakfast", "cafe: counter"),
+            ],
+        )
+        hours = save_items(
+            session,
+            agent_id=agent_id,
+            level=PlanLevel.HOUR,
+            parent_id=day[1].id,
+            items=[PlanItem(_at(8), 60, "open the cafe"), PlanItem(_at(9), 60, "serve breakfast")],
+        )
+        tasks = save_items(
+            session,
+            agent_id=agent_id,
+            level=PlanLevel.TASK,
+            parent_id=hours[0].id,
+            items=[
+                PlanItem(_at(8), 15, "unlock the door", emoji="🔑"),
+                PlanItem(
+                    _at(8, 15),
+                    15,
+                    "turn on the coffee machine",
+                    "cafe: counter: coffee machine",
+                    "☕",
+                    "brewing",
+                ),
+                PlanItem(_at(8, 30), 30, "wipe the tables"),
+            ],
+        )
         return {"day": day[1].id, "hour": hours[0].id, "task": tasks[1].id}
-
-
-def _agent(client: TestClient, world: dict[str, Any]) -> uuid.UUID:
-    response = client.post(f"/v1/worlds/{world['id']}/agents", json={"name": "Rosa"},
-                           headers=world["headers"])  # fmt: skip
-    return uuid.UUID(response.json()["id"])
 
 
 def test_tree_statuses_and_current_action(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    agent_id = _agent(client, world)
+    agent_id = agent_ids(client, world, "Rosa")[0]
     ids = _seed_plan(sessions, agent_id)
     clock = f"/v1/worlds/{world['id']}/clock"
     client.post(clock, json={"set": "2023-02-13T08:20:00"}, headers=world["headers"])
@@ -68,7 +84,7 @@ def test_tree_statuses_and_current_action(
 def test_superseded_plans_stay_visible(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    agent_id = _agent(client, world)
+    agent_id = agent_ids(client, world, "Rosa")[0]
     _seed_plan(sessions, agent_id)
     with sessions.begin() as session:
         count = supersede_from(session, agent_id=agent_id, at=_at(8, 30), replacement_id=None)
@@ -83,7 +99,7 @@ def test_superseded_plans_stay_visible(
 
 
 def test_a_day_without_plans_is_empty(client: TestClient, world: dict[str, Any]) -> None:
-    agent_id = _agent(client, world)
+    agent_id = agent_ids(client, world, "Rosa")[0]
     url = f"/v1/worlds/{world['id']}/agents/{agent_id}/plans?day=2023-03-01"
     body = client.get(url, headers=world["headers"]).json()
     assert body["items"] == [] and body["current_action"] is None

@@ -20,11 +20,22 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def hearth(settings: Settings, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    variables = {**os.environ, "PYTHONPATH": str(REPO), "HEARTH_HOME": str(settings.home),
-                 "HEARTH_DATABASE_URL": str(settings.database_url),
-                 "HEARTH_REDIS_URL": str(settings.redis_url), **env}  # fmt: skip
-    return subprocess.run([sys.executable, "-m", "service", *args], env=variables, cwd=REPO,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    variables = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "HEARTH_HOME": str(settings.home),
+        "HEARTH_DATABASE_URL": str(settings.database_url),
+        "HEARTH_REDIS_URL": str(settings.redis_url),
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "service", *args],
+        env=variables,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_a_changed_embedder_refuses_to_start_until_reembedded(

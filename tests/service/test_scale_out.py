@@ -16,9 +16,8 @@ import json
 import socket
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,15 +25,16 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from bench.prometheus import scrape
+from db.jobs import Queue
 from db.models import Agent, Memory, ReflectionRun
 from db.settings import Settings
 from tests.conftest import REPO, child_env
-from workers.app import Queue, make_celery
+from tests.polling import broker_idle, wait_until
+from workers.app import make_celery
 
 BROKER_DB = "7"
 """A Redis database of its own: the session's worker (database 0) takes none of these jobs."""
@@ -57,8 +57,13 @@ def _free_port() -> int:
 
 def _hearth(env: dict[str, str], *args: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
-        return subprocess.Popen([sys.executable, "-m", "service", *args], env=env, cwd=REPO,
-                                stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+        return subprocess.Popen(
+            [sys.executable, "-m", "service", *args],
+            env=env,
+            cwd=REPO,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +75,10 @@ def deployment(
     base = child_env(settings) | {"HEARTH_REDIS_URL": redis_url}
     processes, apis = [], []
     for n in range(2):  # each API and worker pair as on its own host: own metrics folder
-        env = base | {"HEARTH_METRICS_DIR": str(folder / f"metrics-{n}"),
-                      "HEARTH_LOG_FORMAT": "json" if n else "text"}  # fmt: skip
+        env = base | {
+            "HEARTH_METRICS_DIR": str(folder / f"metrics-{n}"),
+            "HEARTH_LOG_FORMAT": "json" if n else "text",
+        }
         port = _free_port()
         processes.append(_hearth(env, "api", "--port", str(port), log=folder / f"api-{n}.log"))
         for queue in Queue:
@@ -95,14 +102,14 @@ def _wait_for_processes(
     apis: list[str], redis_url: str, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     app = make_celery(redis_url=redis_url)
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
+
+    def started() -> bool:
         dead = [p.args for p in processes if p.poll() is not None]
         assert not dead, f"exited: {dead}"
         answering = len(app.control.ping(timeout=0.5) or [])
-        if answering == 4 and all(_answers(api) for api in apis):
-            return
-    raise AssertionError("the two APIs and four workers did not all start in time")
+        return answering == 4 and all(_answers(api) for api in apis)
+
+    wait_until(started, "the two APIs and four workers' start", timeout_s=START_TIMEOUT_S)
 
 
 def _answers(api: str) -> bool:
@@ -122,11 +129,14 @@ def world(
     assert created.status_code == 201, created.text
     headers = {"Authorization": f"Bearer {created.json()['api_key']}"}
     world_id = created.json()["id"]
-    agent = httpx.post(f"{deployment.apis[0]}/v1/worlds/{world_id}/agents",
-                       json={"name": "Isabella Rodriguez"}, headers=headers)  # fmt: skip
+    agent = httpx.post(
+        f"{deployment.apis[0]}/v1/worlds/{world_id}/agents",
+        json={"name": "Isabella Rodriguez"},
+        headers=headers,
+    )
     assert agent.status_code == 201, agent.text
     yield world_id, agent.json()["id"], headers
-    _drain(deployment.redis_url)
+    broker_idle(deployment.redis_url, timeout_s=WAIT_S)
 
 
 def test_a_memory_written_through_one_api_is_found_through_the_other_at_once(
@@ -138,8 +148,11 @@ def test_a_memory_written_through_one_api_is_found_through_the_other_at_once(
     world_id, agent_id, headers = world
     first, second = deployment.apis
     memories = f"/v1/worlds/{world_id}/agents/{agent_id}/memories"
-    newest_first = {"k": 1, "touch": False,
-                    "weights": {"recency": 1, "importance": 0, "relevance": 0}}  # fmt: skip
+    newest_first = {
+        "k": 1,
+        "touch": False,
+        "weights": {"recency": 1, "importance": 0, "relevance": 0},
+    }
     hits_before = _cache(second, admin_headers).get("hit", 0.0)
     for n in range(6):
         writer, reader = (first, second) if n % 2 == 0 else (second, first)
@@ -147,8 +160,11 @@ def test_a_memory_written_through_one_api_is_found_through_the_other_at_once(
         written = httpx.post(f"{writer}{memories}", headers=headers, json=line)
         assert written.status_code == 201, written.text
         [memory] = written.json()["items"]
-        found = httpx.post(f"{reader}{memories}/search", headers=headers,
-                           json={**newest_first, "query": f"bell {n}"})  # fmt: skip
+        found = httpx.post(
+            f"{reader}{memories}/search",
+            headers=headers,
+            json={**newest_first, "query": f"bell {n}"},
+        )
         assert found.status_code == 200, found.text
         assert [r["id"] for r in found.json()["results"]] == [memory["id"]]
     cache = _cache(second, admin_headers)
@@ -161,25 +177,41 @@ def test_one_threshold_crossing_gives_one_reflection_with_two_worker_pairs(
     world_id, agent_id, headers = world
     memories = f"/v1/worlds/{world_id}/agents/{agent_id}/memories"
     seeds = [{"description": f"Isabella served customer number {n} at the cafe"} for n in range(8)]
-    assert httpx.post(f"{deployment.apis[0]}{memories}", headers=headers,
-                      json={"memories": seeds}).status_code == 201  # fmt: skip
-    _until(lambda: _unenriched(sessions) == 0)
+    assert (
+        httpx.post(
+            f"{deployment.apis[0]}{memories}", headers=headers, json={"memories": seeds}
+        ).status_code
+        == 201
+    )
+    wait_until(lambda: _unenriched(sessions) == 0, "the enrichment", timeout_s=WAIT_S)
     with sessions.begin() as session:  # one point short of a crossing (strictly above 150)
         session.execute(sa.update(Agent).values(importance_since_reflection=150))
     batches = [
         (api, [{"description": f"Isabella saw a fire start in the kitchen, batch {n}"}])
-        for n in range(4) for api in deployment.apis
-    ]  # fmt: skip
+        for n in range(4)
+        for api in deployment.apis
+    ]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        statuses = list(pool.map(
-            lambda job: httpx.post(f"{job[0]}{memories}", headers=headers,
-                                   json={"memories": job[1]}).status_code, batches))  # fmt: skip
+        statuses = list(
+            pool.map(
+                lambda job: (
+                    httpx.post(
+                        f"{job[0]}{memories}", headers=headers, json={"memories": job[1]}
+                    ).status_code
+                ),
+                batches,
+            )
+        )
     assert statuses == [201] * len(batches)
     celery = make_celery(redis_url=deployment.redis_url)
     for copy in range(3):  # the job delivered again, to whichever pair takes it
         celery.send_task("hearth.reflect", args=[agent_id, 1], task_id=f"again-{copy}")
-    _until(lambda: _done(sessions) >= 1 and _unenriched(sessions) == 0)
-    _drain(deployment.redis_url)
+    wait_until(
+        lambda: _done(sessions) >= 1 and _unenriched(sessions) == 0,
+        "one reflection and the enrichment",
+        timeout_s=WAIT_S,
+    )
+    broker_idle(deployment.redis_url, timeout_s=WAIT_S)
     with sessions() as session:
         runs = session.scalars(sa.select(ReflectionRun)).all()
         agent = session.get_one(Agent, uuid.UUID(agent_id))
@@ -192,8 +224,10 @@ def test_the_second_api_logs_json_lines_with_request_ids(
     deployment: Deployment, world: tuple[str, str, dict[str, str]]
 ) -> None:
     world_id, _, headers = world
-    missing = httpx.get(f"{deployment.apis[1]}/v1/worlds/{world_id}/agents/"
-                        "00000000-0000-0000-0000-000000000000", headers=headers)  # fmt: skip
+    missing = httpx.get(
+        f"{deployment.apis[1]}/v1/worlds/{world_id}/agents/00000000-0000-0000-0000-000000000000",
+        headers=headers,
+    )
     assert missing.status_code == 404
     request_id = missing.json()["error"]["request_id"]
     assert request_id == missing.headers["x-request-id"]
@@ -202,7 +236,11 @@ def test_the_second_api_logs_json_lines_with_request_ids(
         lines = deployment.api_log.read_text().splitlines()
         return [json.loads(line) for line in lines if line.startswith("{")]
 
-    _until(lambda: any(e.get("request_id") == request_id for e in logged()))
+    wait_until(
+        lambda: any(e.get("request_id") == request_id for e in logged()),
+        "the request's log line",
+        timeout_s=WAIT_S,
+    )
     [line] = [e for e in logged() if e.get("request_id") == request_id]
     assert line["logger"] == "hearth.access" and line["status"] == 404
     assert line["route"] == "/v1/worlds/{world_id}/agents/{agent_id}"
@@ -223,21 +261,3 @@ def _done(sessions: sessionmaker[Session]) -> int:
     with sessions() as session:
         query = sa.select(sa.func.count()).where(ReflectionRun.status == "done")
         return int(session.scalar(query) or 0)
-
-
-def _drain(redis_url: str) -> None:
-    """Until both queues are empty and no job is in flight on the test's broker."""
-    broker = redis.Redis.from_url(redis_url)
-    try:
-        _until(lambda: sum(broker.llen(q.value) for q in Queue) + broker.hlen("unacked") == 0)
-    finally:
-        broker.close()
-
-
-def _until(done: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if done():
-            return
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")

@@ -14,18 +14,9 @@ from cognition.types import PlanItem, PlanLevel
 from db.models import Agent, Conversation, Memory, Utterance
 from db.queries.plans import save_items
 from service.schemas.step import StepResponse
-from tests.service.conftest import make_world
-from tests.service.maps import events, url
+from tests.service.api import agent_ids, create_world, events, url
 
 NOON = datetime(2023, 2, 13, 12, 0)
-
-
-def _agents(client: TestClient, world: dict[str, Any], *names: str) -> list[uuid.UUID]:
-    url = f"/v1/worlds/{world['id']}/agents"
-    return [
-        uuid.UUID(client.post(url, json={"name": n}, headers=world["headers"]).json()["id"])
-        for n in names
-    ]
 
 
 def _step(client: TestClient, world: dict[str, Any], agents: list[dict[str, Any]]) -> Any:
@@ -48,7 +39,7 @@ def _observations(sessions: sessionmaker[Session]) -> list[str]:
 def test_step_moves_agents_stores_perceptions_and_answers_actions(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    rosa, tomas = _agents(client, world, "Rosa", "Tomas")
+    rosa, tomas = agent_ids(client, world, "Rosa", "Tomas")
     client.post(
         f"/v1/worlds/{world['id']}/clock", json={"set": NOON.isoformat()}, headers=world["headers"]
     )
@@ -111,7 +102,7 @@ def test_step_moves_agents_stores_perceptions_and_answers_actions(
 def test_repeated_observations_are_not_stored_twice(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    (rosa,) = _agents(client, world, "Rosa")
+    (rosa,) = agent_ids(client, world, "Rosa")
     seen = {"kind": "object", "subject": "cafe: kitchen: stove", "state": "idle"}
     respelled = {**seen, "subject": "cafe:kitchen :stove", "state": "Idle."}
     for perceived in (seen, seen, respelled):
@@ -134,11 +125,10 @@ def test_an_unknown_agent_rejects_the_whole_batch(
     world: dict[str, Any],
     sessions: sessionmaker[Session],
 ) -> None:
-    from tests.service.conftest import make_world
 
-    (rosa,) = _agents(client, world, "Rosa")
-    other = make_world(client, admin_headers, name="Elsewhere")
-    (stranger,) = _agents(client, other, "Stranger")
+    (rosa,) = agent_ids(client, world, "Rosa")
+    other = create_world(client, admin_headers, name="Elsewhere")
+    (stranger,) = agent_ids(client, other, "Stranger")
     event = [{"kind": "event", "description": "a bell rings"}]
     response = _step(
         client,
@@ -156,7 +146,7 @@ def test_an_unknown_agent_rejects_the_whole_batch(
 
 
 def test_malformed_perception_names_the_field(client: TestClient, world: dict[str, Any]) -> None:
-    (rosa,) = _agents(client, world, "Rosa")
+    (rosa,) = agent_ids(client, world, "Rosa")
     response = _step(
         client,
         world,
@@ -169,7 +159,7 @@ def test_malformed_perception_names_the_field(client: TestClient, world: dict[st
 def test_step_reports_the_line_being_spoken(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    rosa, tomas = _agents(client, world, "Rosa", "Tomas")
+    rosa, tomas = agent_ids(client, world, "Rosa", "Tomas")
     with sessions.begin() as session:
         talk = Conversation(
             world_id=uuid.UUID(world["id"]),
@@ -233,7 +223,7 @@ def test_a_thousand_agents_in_one_step(
 def test_one_agents_action_and_status(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    (rosa,) = _agents(client, world, "Rosa")
+    (rosa,) = agent_ids(client, world, "Rosa")
     url = f"/v1/worlds/{world['id']}/agents/{rosa}"
     idle = client.get(f"{url}/action", headers=world["headers"]).json()
     assert (
@@ -263,7 +253,7 @@ def test_one_agents_action_and_status(
 def test_a_step_that_moves_agents_announces_the_moves_once(
     client: TestClient, world: dict[str, Any]
 ) -> None:
-    rosa, tomas = _agents(client, world, "Rosa", "Tomas")
+    rosa, tomas = agent_ids(client, world, "Rosa", "Tomas")
     before = events(client, world)[-1]["id"]
     moves = [{"agent_id": str(rosa), "place": "cafe: counter"}, {"agent_id": str(tomas)}]
     assert _step(client, world, moves).status_code == 200
@@ -272,17 +262,22 @@ def test_a_step_that_moves_agents_announces_the_moves_once(
     assert [e["type"] for e in moved] == ["agents_moved"]
     expected = {"agent_id": str(rosa), "name": "Rosa", "place": "cafe: counter", "previous": None}
     assert moved[0]["data"] == {"moves": [expected]}
-    _step(client, world, [{"agent_id": str(rosa), "place": "park"},
-                          {"agent_id": str(tomas), "place": "park"}])  # fmt: skip
+    _step(
+        client,
+        world,
+        [{"agent_id": str(rosa), "place": "park"}, {"agent_id": str(tomas), "place": "park"}],
+    )
     again = events(client, world, after=moved[0]["id"])[0]["data"]["moves"]
     assert {(m["name"], m["previous"], m["place"]) for m in again} == {
-        ("Rosa", "cafe: counter", "park"), ("Tomas", None, "park")}  # fmt: skip
+        ("Rosa", "cafe: counter", "park"),
+        ("Tomas", None, "park"),
+    }
 
 
 def test_actions_page_the_town_with_the_event_to_stream_after(
     client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
 ) -> None:
-    rosa, tomas, ines = _agents(client, world, "Rosa", "Tomas", "Ines")
+    rosa, tomas, ines = agent_ids(client, world, "Rosa", "Tomas", "Ines")
     client.post(url(world, "/clock"), json={"set": NOON.isoformat()}, headers=world["headers"])
     with sessions.begin() as session:
         lunch = PlanItem(datetime(2023, 2, 13, 11), 120, "serve lunch", "cafe: counter", "🍽️")
@@ -297,8 +292,9 @@ def test_actions_page_the_town_with_the_event_to_stream_after(
     assert (doing["agent_id"], doing["place"]) == (str(rosa), "cafe: counter")
     assert doing["action"]["emoji"] == "🍽️" and doing["action"]["description"] == "serve lunch"
     assert first["items"][1]["action"] is None and first["items"][1]["utterance"] is None
-    rest = client.get(path, params={"limit": 2, "cursor": first["next_cursor"]},
-                      headers=world["headers"]).json()  # fmt: skip
+    rest = client.get(
+        path, params={"limit": 2, "cursor": first["next_cursor"]}, headers=world["headers"]
+    ).json()
     assert [a["agent_id"] for a in rest["items"]] == [str(ines)] and rest["next_cursor"] is None
     assert str(tomas) not in {a["agent_id"] for a in rest["items"]}
 
@@ -306,5 +302,5 @@ def test_actions_page_the_town_with_the_event_to_stream_after(
 def test_actions_of_another_world_are_not_found(
     client: TestClient, world: dict[str, Any], admin_headers: dict[str, str]
 ) -> None:
-    other = make_world(client, admin_headers, name="Elsewhere")
+    other = create_world(client, admin_headers, name="Elsewhere")
     assert client.get(url(other, "/actions"), headers=world["headers"]).status_code == 404

@@ -10,8 +10,7 @@ from hearth_client.demo import TOWN_START, load_town
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.models import Relationship
-from tests.service.conftest import make_world
-from tests.service.maps import url
+from tests.service.api import create_world, url
 
 TOWN_AGENTS = 25
 
@@ -20,7 +19,7 @@ def test_the_demo_town_imports_cleanly(
     client: TestClient, admin_headers: dict[str, str], sessions: sessionmaker[Session]
 ) -> None:
     town = load_town()
-    world = make_world(
+    world = create_world(
         client, admin_headers, name="Larkspur", clock={"mode": "driven", "start": TOWN_START}
     )
     response = client.post(url(world, "/personas/import"), json=town, headers=world["headers"])

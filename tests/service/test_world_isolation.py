@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.service.conftest import make_world
-from tests.service.maps import create_agent, put_map, small_map
+from tests.service.api import create_agent, create_world, put_map, small_map
 
 ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
     ("PUT", "/map", small_map()),
@@ -35,7 +34,7 @@ def test_another_worlds_routes_are_404(
     path: str,
     body: dict[str, Any] | None,
 ) -> None:
-    other = make_world(client, admin_headers, name="Elsewhere")
+    other = create_world(client, admin_headers, name="Elsewhere")
     put_map(client, other, small_map())
     theirs = create_agent(client, other, name="Theirs", start_place="park")
     mine = create_agent(client, world, name="Mine")

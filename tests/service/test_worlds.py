@@ -6,13 +6,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.service.conftest import make_world
+from tests.service.api import create_world
 
 
 def test_create_world_returns_its_key_once(
     client: TestClient, admin_headers: dict[str, str]
 ) -> None:
-    world = make_world(client, admin_headers, name="Oakvale")
+    world = create_world(client, admin_headers, name="Oakvale")
     assert world["api_key"].startswith("hk_world_")
     assert world["clock"]["now"] == "2023-02-13T07:00:00" and world["clock"]["mode"] == "driven"
     read = client.get(f"/v1/worlds/{world['id']}", headers=world["headers"]).json()
@@ -33,7 +33,7 @@ def test_only_admin_creates_worlds(client: TestClient, world: dict[str, Any]) ->
 def test_a_world_key_cannot_see_another_world(
     client: TestClient, admin_headers: dict[str, str], world: dict[str, Any]
 ) -> None:
-    other = make_world(client, admin_headers, name="Elsewhere")
+    other = create_world(client, admin_headers, name="Elsewhere")
     for path in ("", "/agents"):
         response = client.get(f"/v1/worlds/{other['id']}{path}", headers=world["headers"])
         assert response.status_code == 404, path
@@ -69,8 +69,9 @@ def test_driven_clock_set_and_advance(client: TestClient, world: dict[str, Any])
 
 def test_clock_rejects_contradictions(client: TestClient, world: dict[str, Any]) -> None:
     url = f"/v1/worlds/{world['id']}/clock"
-    both = client.post(url, json={"set": "2023-02-14T06:00:00", "advance_minutes": 5},
-                       headers=world["headers"])  # fmt: skip
+    both = client.post(
+        url, json={"set": "2023-02-14T06:00:00", "advance_minutes": 5}, headers=world["headers"]
+    )
     assert both.status_code == 422
     negative = client.post(url, json={"advance_minutes": -5}, headers=world["headers"])
     assert negative.json()["error"]["details"][0]["field"] == "body.advance_minutes"
@@ -79,8 +80,11 @@ def test_clock_rejects_contradictions(client: TestClient, world: dict[str, Any])
 def test_running_clock_advances_and_pauses(
     client: TestClient, admin_headers: dict[str, str]
 ) -> None:
-    world = make_world(client, admin_headers, clock={"mode": "running", "rate": 3600,
-                                                     "start": "2023-02-13T07:00:00"})  # fmt: skip
+    world = create_world(
+        client,
+        admin_headers,
+        clock={"mode": "running", "rate": 3600, "start": "2023-02-13T07:00:00"},
+    )
     url = f"/v1/worlds/{world['id']}/clock"
     paused = client.post(url, json={"paused": True}, headers=world["headers"]).json()
     assert paused["now"] > "2023-02-13T07:00:00"  # an hour per second: time has moved
@@ -103,7 +107,7 @@ def test_idempotent_world_creation(client: TestClient, admin_headers: dict[str, 
 def test_admin_lists_worlds_in_pages(
     client: TestClient, admin_headers: dict[str, str], world: dict[str, Any]
 ) -> None:
-    names = ["Smallville", *(make_world(client, admin_headers, name=n)["name"] for n in "AB")]
+    names = ["Smallville", *(create_world(client, admin_headers, name=n)["name"] for n in "AB")]
     seen, cursor = [], None
     while True:
         params = {"limit": 2, **({"cursor": cursor} if cursor else {})}
@@ -121,8 +125,12 @@ def test_me_tells_an_admin_key_from_a_world_key(
     client: TestClient, admin_headers: dict[str, str], world: dict[str, Any]
 ) -> None:
     assert client.get("/v1/me", headers=admin_headers).json() == {
-        "scope": "admin", "world_id": None}  # fmt: skip
+        "scope": "admin",
+        "world_id": None,
+    }
     assert client.get("/v1/me", headers=world["headers"]).json() == {
-        "scope": "world", "world_id": world["id"]}  # fmt: skip
+        "scope": "world",
+        "world_id": world["id"],
+    }
     refused = client.get("/v1/me", headers={"Authorization": "Bearer hk_world_wrong"})
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"

@@ -3,7 +3,7 @@ a seeded world (a small map, an agent that knows it), and draining the queue."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,32 +15,14 @@ from cognition.hashing_embedder import HashingEmbedder
 from cognition.mind import Mind
 from cognition.places import flatten_map
 from cognition.types import NewMemory
+from db import jobs
 from db.models import Agent, Memory, World
 from db.queries.memories import add_memories
 from db.queries.places import apply_map, learn_places, world_places
 from db.settings import Settings
-from workers.dispatch import LocalDispatch
+from workers.local_queue import LocalDispatch
+from workers.local_queue import drain as _drain
 from workers.runtime import Runtime, set_runtime
-from workers.tasks.conversations import converse, converse_turn, end_conversation
-from workers.tasks.memories import enrich_memories, enrich_world
-from workers.tasks.plans import decompose, plan_day
-from workers.tasks.reactions import decide_reaction, decide_reactions
-from workers.tasks.reflections import reflect
-from workers.tasks.summaries import summarize
-
-TASKS: dict[str, Callable[..., Any]] = {
-    "hearth.reflect": reflect,
-    "hearth.plan_day": plan_day,
-    "hearth.decompose": decompose,
-    "hearth.decide_reaction": decide_reaction,
-    "hearth.decide_reactions": decide_reactions,
-    "hearth.converse": converse,
-    "hearth.converse_turn": converse_turn,
-    "hearth.end_conversation": end_conversation,
-    "hearth.summarize": summarize,
-    "hearth.enrich_memories": enrich_memories,
-    "hearth.enrich_world": enrich_world,
-}
 
 TOWN = [
     {
@@ -86,13 +68,7 @@ def installed(
 
 def drain(dispatch: LocalDispatch, *, skip: frozenset[str] = frozenset(), limit: int = 500) -> int:
     """Run queued jobs (and the jobs they queue) until none is left; how many ran."""
-    ran = 0
-    while ran < limit and (job := dispatch.take()) is not None:
-        name, args, _ = job
-        if name not in skip:
-            TASKS[name](*args)
-            ran += 1
-    return ran
+    return _drain(dispatch, skip=skip, limit=limit)
 
 
 def talk_through(
@@ -106,7 +82,6 @@ def talk_through(
     """Run a conversation as the game clock moves: drain the queue, then move the world's
     clock one line's time and send what came due, until nothing is left; how many jobs ran."""
     from db.queries.conversations import due_lines
-    from workers.tasks.conversations import END, TURN, end_key, turn_key
 
     ran = drain(dispatch, skip=skip)
     for _ in range(lines):
@@ -117,9 +92,9 @@ def talk_through(
                 session, world_id=world.id, now=world.game_time, line=timedelta(minutes=1)
             )
         for conversation_id, seq in due:
-            dispatch.send(TURN, [conversation_id, seq], key=turn_key(conversation_id, seq))
+            dispatch.send(jobs.converse_turn(conversation_id, seq))
         for conversation_id in closing:
-            dispatch.send(END, [conversation_id], key=end_key(conversation_id))
+            dispatch.send(jobs.end_conversation(conversation_id))
         ran += drain(dispatch, skip=skip)
     return ran
 

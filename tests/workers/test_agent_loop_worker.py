@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,6 +22,7 @@ from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from bench.responder import OfflineResponder, Prompt
 from cognition.schedule import DEFAULT_LEAD
+from db import jobs
 from db.models import (
     Agent,
     Conversation,
@@ -36,12 +36,12 @@ from db.models import (
     World,
 )
 from db.queries.api_keys import generate_key, store_key
-from db.queries.plans import end_of
 from db.queries.worlds import set_clock
 from db.settings import Settings
 from service.app import create_app
 from tests.conftest import REPO, child_env
 from tests.fakes.openai_server import FakeOpenAI
+from tests.polling import broker_idle, wait_until
 from tests.workers.support import seeded
 from workers.app import make_celery
 
@@ -159,7 +159,7 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
         return bool(window) and {t.parent_id for t in tasks} >= {h.id for h in window}
 
     _wait(decomposed, "the outline and its first decompositions")
-    time.sleep(1.5)  # three more sweeps: nothing beyond the window appears
+    _sweep(stack.redis_url, times=3)  # three more sweeps: nothing beyond the window appears
     days = _live(sessions, isabella.id, "day")
     hours, tasks = _live(sessions, isabella.id, "hour"), _live(sessions, isabella.id, "task")
     assert [d.description for d in days] == [t for _, _, t in OUTLINE] and 5 <= len(days) <= 8
@@ -179,7 +179,7 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
         wrens += [{"description": f"a clock chimed far off ({n})"} for n in range(needed % 5)]
         assert client.post(url, json={"memories": wrens}, headers=headers).status_code == 201
         _wait(lambda: _accumulated(sessions, isabella.id) == 150, "150 accumulated")
-        time.sleep(1.5)
+        _sweep(stack.redis_url, times=3)  # a sweep would find a crossing a job had missed
         with sessions() as session:
             assert session.scalar(sa.select(sa.func.count()).select_from(ReflectionRun)) == 0
         chime = {"memories": [{"description": "Isabella heard the door chime"}]}
@@ -188,7 +188,7 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
 
         # 3. at 7:20 Isabella sees Klaus: she reacts, re-plans, and they talk
         at = DAY.replace(hour=7, minute=20)
-        before = {(p.id, p.level): end_of(p) for p in _live(sessions, isabella.id)}
+        before = {(p.id, p.level): p.end for p in _live(sessions, isabella.id)}
         with sessions.begin() as session:
             set_clock(session, session.get_one(World, world.id), to=at)
         seen = {
@@ -274,7 +274,7 @@ def _live(sessions: sessionmaker[Session], agent_id: object, level: str = "") ->
 
 def _near(hours: list[Plan], now: datetime) -> list[Plan]:
     """The hour chunks whose tasks the window asks for at `now` (`window_to_decompose`)."""
-    return [h for h in hours if end_of(h) > now and h.start <= now + DEFAULT_LEAD][:2]
+    return [h for h in hours if h.end > now and h.start <= now + DEFAULT_LEAD][:2]
 
 
 def _reaction_tasks(sessions: sessionmaker[Session]) -> int:
@@ -326,21 +326,25 @@ def _ended(sessions: sessionmaker[Session]) -> bool:
         return session.scalar(sa.select(Conversation.status)) == "ended"
 
 
-def _wait(done: Callable[[], bool], what: str, timeout_s: float = WAIT_S) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if done():
-            return
-        time.sleep(0.1)
-    pytest.fail(f"{what} did not happen within {timeout_s} s")
+def _wait(done: Callable[[], bool], what: str) -> None:
+    wait_until(done, what, timeout_s=WAIT_S)
+
+
+def _sweep(redis_url: str, *, times: int) -> None:
+    """`times` sweeps run by the worker, one after another, then every job they sent (beat
+    sweeps too, every half second: these are the ones the test can count on)."""
+    broker_idle(redis_url, timeout_s=WAIT_S)
+    celery = make_celery(redis_url=redis_url)
+    for _ in range(times):
+        celery.send_task(jobs.SWEEP_WORLDS.name).get(timeout=WAIT_S)
+    broker_idle(redis_url, timeout_s=WAIT_S)
 
 
 def _wait_for_worker(worker: subprocess.Popen[bytes], redis_url: str) -> None:
     app = make_celery(redis_url=redis_url)
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if worker.poll() is not None:
-            raise RuntimeError(f"worker exited with {worker.returncode}")
-        if app.control.ping(timeout=0.5):
-            return
-    raise RuntimeError("worker did not answer within the timeout")
+
+    def answers() -> bool:
+        assert worker.poll() is None, f"worker exited with {worker.returncode}"
+        return bool(app.control.ping(timeout=0.5))
+
+    wait_until(answers, "the worker's start", timeout_s=START_TIMEOUT_S)

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,6 +26,7 @@ from db.settings import Settings
 from service.app import create_app
 from tests.conftest import REPO, child_env
 from tests.fakes.openai_server import FakeOpenAI
+from tests.polling import wait_until
 from workers.app import make_celery
 
 START = datetime(2023, 2, 13, 9, 0)
@@ -65,7 +65,7 @@ def stack(settings: Settings, *, model: bool) -> Iterator[str]:
         beat = subprocess.Popen([*hearth, "beat", "--interval", "0.5"], env=env, cwd=REPO)
         try:
             app = make_celery(redis_url=redis_url)
-            wait(lambda: bool(app.control.ping(timeout=0.5)), "a worker")
+            wait_until(lambda: bool(app.control.ping(timeout=0.5)), "a worker", timeout_s=WAIT_S)
             yield redis_url
             if model:
                 assert fake.calls() > 0  # the thinking went through the model's path
@@ -101,9 +101,15 @@ def test_an_invitation_becomes_the_guests_plan_for_the_day(
         ).json()
         world_id, headers = made["id"], {"Authorization": f"Bearer {made['api_key']}"}
         client.post(f"/v1/worlds/{world_id}/personas/import", json=pack(), headers=headers)
-        ids = {a["name"]: a["id"] for a in client.get(f"/v1/worlds/{world_id}/agents",
-                                                     headers=headers).json()["items"]}  # fmt: skip
-        wait(lambda: all(outlined(sessions, i, START) for i in ids.values()), "both outlines")
+        ids = {
+            a["name"]: a["id"]
+            for a in client.get(f"/v1/worlds/{world_id}/agents", headers=headers).json()["items"]
+        }
+        wait_until(
+            lambda: all(outlined(sessions, i, START) for i in ids.values()),
+            "both outlines",
+            timeout_s=WAIT_S,
+        )
 
         # Junie sees Tomas at the counter of her cafe: she invites him, they talk
         junie, tomas = ids[PAIR[0]], ids[PAIR[1]]
@@ -115,7 +121,7 @@ def test_an_invitation_becomes_the_guests_plan_for_the_day(
             ]
         }
         assert client.post(f"/v1/worlds/{world_id}/step", json=step, headers=headers).is_success
-        wait(lambda: talked(sessions, world_id), "the conversation")
+        wait_until(lambda: talked(sessions, world_id), "the conversation", timeout_s=WAIT_S)
 
     with sessions() as session:
         notes = session.scalars(
@@ -128,7 +134,11 @@ def test_an_invitation_becomes_the_guests_plan_for_the_day(
     # the next morning Tomas recalls the note and plans the party at its place and time
     with sessions.begin() as session:
         set_clock(session, session.get_one(World, world_id), to=NEXT_MORNING)
-    wait(lambda: outlined(sessions, tomas, NEXT_MORNING), "Tomas's outline for February 14")
+    wait_until(
+        lambda: outlined(sessions, tomas, NEXT_MORNING),
+        "Tomas's outline for February 14",
+        timeout_s=WAIT_S,
+    )
     with sessions() as session:
         parties = session.scalars(
             sa.select(Plan).where(
@@ -160,12 +170,3 @@ def talked(sessions: sessionmaker[Session], world_id: str) -> bool:
         if status == "open" and world.game_time < START + timedelta(minutes=20):
             set_clock(session, world, to=world.game_time + timedelta(minutes=1))
     return False
-
-
-def wait(done: Callable[[], bool], what: str, timeout_s: float = WAIT_S) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if done():
-            return
-        time.sleep(0.2)
-    pytest.fail(f"{what} did not happen within {timeout_s} s")

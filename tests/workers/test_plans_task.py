@@ -14,7 +14,7 @@ from cognition.schedule import DEFAULT_LEAD
 from cognition.testing import ScriptedMind
 from cognition.types import Granularity, PlanItem, Reaction, RelationshipUpdate
 from db.models import Agent, Event, Memory, Plan, World
-from db.queries.plans import current_action, end_of
+from db.queries.plans import current_action
 from db.queries.worlds import set_clock
 from db.settings import Settings
 from tests.workers.support import count, drain, installed, observe, seeded
@@ -50,7 +50,7 @@ def live(session: Session, level: str) -> list[Plan]:
 
 def near(hours: list[Plan], now: datetime) -> list[Plan]:
     """The hour chunks whose tasks the window asks for at `now` (`window_to_decompose`)."""
-    return [h for h in hours if end_of(h) > now and h.start <= now + DEFAULT_LEAD][:2]
+    return [h for h in hours if h.end > now and h.start <= now + DEFAULT_LEAD][:2]
 
 
 def sweep_and_drain(queue: object) -> None:
@@ -217,8 +217,8 @@ def test_a_reaction_before_the_outline_leaves_the_agent_never_between_plans(
     assert planned == DAY.date() and outlines.count(isabella.name) == 1  # today's outline came
     assert all(action is not None for action in doing.values()), doing
     # the outline did not clobber the reaction: laid around it, nothing else covers 7:10
-    assert [p.id for p in days if p.start <= at(7, 10) < end_of(p)] == [reaction.id]
-    assert (reaction.status, end_of(reaction)) == ("planned", at(7, 15))
+    assert [p.id for p in days if p.start <= at(7, 10) < p.end] == [reaction.id]
+    assert (reaction.status, reaction.end) == ("planned", at(7, 15))
     # after it the agent sleeps until it wakes up, then follows its outline
     assert [(d.start, d.description) for d in days[:3]] == [
         (at(7), HELLO.what),
@@ -233,7 +233,7 @@ def test_a_reaction_before_the_outline_leaves_the_agent_never_between_plans(
 def _assert_tiles(parent: Plan, steps: list[Plan], granularity: Granularity) -> None:
     low, high = (5, 15) if granularity is Granularity.TASK else (1, 60)
     assert steps, f"{parent.description} has no steps"
-    assert steps[0].start == parent.start and end_of(steps[-1]) == end_of(parent)
+    assert steps[0].start == parent.start and steps[-1].end == parent.end
     for before, after in pairwise(steps):
-        assert end_of(before) == after.start
+        assert before.end == after.start
     assert all(low <= s.duration_min <= high for s in steps)

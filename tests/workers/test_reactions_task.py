@@ -16,7 +16,7 @@ from cognition.types import NewMemory, PlanItem, Reaction, RelationshipUpdate
 from db.models import Agent, Event, Memory, Plan, ReactionDecision, Relationship
 from db.queries.api_keys import generate_key, store_key
 from db.queries.memories import add_memories
-from db.queries.plans import current_action, end_of
+from db.queries.plans import current_action
 from db.queries.worlds import set_clock
 from db.settings import Settings
 from service.app import create_app
@@ -96,7 +96,7 @@ def test_a_reaction_supersedes_the_rest_of_the_plan_and_is_decomposed_at_once(
         with sessions.begin() as session:
             set_clock(session, session.get_one(type(world), world.id), to=at)
         with sessions() as session:
-            before = {(p.id, p.level, p.start, end_of(p)) for p in live_rows(session, isabella.id)}
+            before = {(p.id, p.level, p.start, p.end) for p in live_rows(session, isabella.id)}
         seen = observation(sessions, isabella, "Klaus Mueller", "reading a book", at)
         assert decide_reaction(agent_id, seen) == {
             "decided": True,
@@ -127,7 +127,7 @@ def test_a_reaction_supersedes_the_rest_of_the_plan_and_is_decomposed_at_once(
     assert react_inputs["context"].startswith("Isabella Rodriguez knows Klaus Mueller")
     assert (decision.react, decision.what, decision.talk_to) == (True, CHAT.what, "Klaus Mueller")
     assert decision.reason == CHAT.reason and decision.context and decision.asked_mind
-    assert (reaction.level, reaction.start, end_of(reaction)) == ("day", at, until)
+    assert (reaction.level, reaction.start, reaction.end) == ("day", at, until)
     assert now_doing is not None and now_doing.id == reaction.id
 
     # every live item of every level not over at 7:20 is superseded by the reaction, never
@@ -136,28 +136,25 @@ def test_a_reaction_supersedes_the_rest_of_the_plan_and_is_decomposed_at_once(
     assert {level for plan_id, level, _, _ in before if plan_id in displaced} == {"day", "hour"}
     assert all(rows[i].status == "superseded" for i in displaced)
     assert all(rows[i].superseded_by == reaction.id for i in displaced)
-    assert {(p.id, p.level, p.start, end_of(p)) for p in live} >= before - {
+    assert {(p.id, p.level, p.start, p.end) for p in live} >= before - {
         row for row in before if row[0] in displaced
     }
-    assert not any(p.id in {row[0] for row in before} and end_of(p) > at for p in live)
+    assert not any(p.id in {row[0] for row in before} and p.end > at for p in live)
     # the day is written again as new rows: the part before 7:20, the reaction, the rest of
     # the morning after it, and every later item at its time — none with old steps
-    days = [(p.start, end_of(p), p.description) for p in live if p.level == "day"]
+    days = [(p.start, p.end, p.description) for p in live if p.level == "day"]
     assert days == [
         (SEVEN.replace(hour=6), at, OUTLINE[0].description),
         (at, until, CHAT.what),
         (until, SEVEN.replace(hour=8), OUTLINE[0].description),
-        *[
-            (i.start, i.start + timedelta(minutes=i.duration_min), i.description)
-            for i in OUTLINE[1:]
-        ],
+        *[(i.start, i.end, i.description) for i in OUTLINE[1:]],
     ]
     new_days = {p.id for p in live if p.level == "day"} - {row[0] for row in before}
     assert len(new_days) == len(days) and not any(p.parent_id in new_days for p in live)
     assert later is not None and (later.level, later.start) == ("day", until)
     # the reaction is decomposed at once, then its tasks inside the window
     assert ("hearth.decompose", (agent_id, reaction.id, "hour")) in [q[:2] for q in queued]
-    assert (chunk.start, end_of(chunk), task.start) == (at, until, at)
+    assert (chunk.start, chunk.end, task.start) == (at, until, at)
     assert view.other_name == "Klaus Mueller" and view.sentiment == 7  # kept for next time
     assert reaction_event.payload["plan_id"] == reaction.id
     assert (
@@ -242,8 +239,9 @@ def test_the_step_route_asks_to_decide_one_observation_per_agent_that_may_matter
         client.post(f"/v1/worlds/{world.id}/step", json={"agents": fire}, headers=admin_headers)
     with sessions() as session:
         ids = dict(session.execute(sa.select(Memory.description, Memory.id)).all())
-    decided = [pair for name, args in sent.tasks if name == "hearth.decide_reactions"
-               for pair in args[0]]  # fmt: skip
+    decided = [
+        pair for name, args in sent.tasks if name == "hearth.decide_reactions" for pair in args[0]
+    ]
     assert decided == [
         [str(isabella.id), ids["Klaus Mueller is reading a book"]],  # another agent
         [str(klaus.id), ids["sink is flooding"]],  # an object changed

@@ -9,8 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,6 +23,7 @@ from db.settings import Settings
 from tests.conftest import REPO, child_env
 from tests.factories import GAME_START, make_agent, make_world
 from tests.fakes.openai_server import FakeOpenAI
+from tests.polling import broker_idle, wait_until
 from workers.app import make_celery
 
 BROKER_DB = "6"
@@ -102,8 +101,12 @@ def test_a_worker_killed_mid_reflection_leaves_exactly_one_reflection(
             slow.hold.clear()
             slow.release.set()
             second = start_worker(env)
-            _wait(lambda: _count(sessions, ReflectionRun, ReflectionRun.status == "done") == 1)
-            time.sleep(3)  # past another visibility timeout: no second delivery reflects again
+            wait_until(
+                lambda: _count(sessions, ReflectionRun, ReflectionRun.status == "done") == 1,
+                "the reflection redone",
+                timeout_s=WAIT_S,
+            )
+            broker_idle(redis_url, timeout_s=WAIT_S)  # nothing left to deliver again
         finally:
             for proc in (first, second):
                 if proc is not None and proc.poll() is None:
@@ -131,12 +134,3 @@ def test_a_worker_killed_mid_reflection_leaves_exactly_one_reflection(
 def _count(sessions: sessionmaker[Session], model: type[Any], *where: Any) -> int:
     with sessions() as session:
         return int(session.scalar(sa.select(sa.func.count()).select_from(model).where(*where)) or 0)
-
-
-def _wait(done: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if done():
-            return
-        time.sleep(0.2)
-    pytest.fail(f"the reflection was not redone within {WAIT_S} s")

@@ -3,6 +3,7 @@ concurrent writers, and a duplicate delivery that waits on the claim and then do
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterator, Sequence
 
@@ -15,23 +16,28 @@ from cognition.types import Insight
 from db.models import Agent, Event, MemoryEvidence, ReflectionRun
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
-from tests.factories import GAME_START, make_agent, make_world
+from tests.factories import GAME_START, committed_agent
 from tests.workers.support import count, drain, installed, observe, reflections_of
-from workers.tasks.memories import enrich_memories
+from workers.tasks.enrichment import enrich_memories
 from workers.tasks.reflections import reflect
 from workers.tasks.sweep import sweep_worlds
 
 QUESTIONS = ["What does Isabella care about?", "Who is Isabella close to?", "What is next?"]
 
 
-def reflecting_mind(score: int = 5, *, gate: threading.Event | None = None) -> ScriptedMind:
+def reflecting_mind(
+    score: int = 5, *, gate: threading.Event | None = None, numbered: bool = False
+) -> ScriptedMind:
     """Rates every memory `score` (a chime 1); three questions; one insight per question citing
-    statements 1 and 2 (and a 99 that is not there). With `gate`, insights wait for it."""
+    statements 1 and 2 (and a 99 that is not there). With `gate`, insights wait for it. With
+    `numbered`, every insight is new (a run does not write again an insight the agent holds)."""
+    calls = itertools.count(1)
 
     def insights(question: str, statements: Sequence[str], n: int, **_: object) -> list[Insight]:
         if gate is not None:
             gate.wait(timeout=30)
-        return [Insight(text=f"Insight about: {question}", cited_indices=(1, 2, 99))]
+        text = f"Insight about: {question}" + (f" (#{next(calls)})" if numbered else "")
+        return [Insight(text=text, cited_indices=(1, 2, 99))]
 
     return ScriptedMind(
         {
@@ -46,8 +52,7 @@ def reflecting_mind(score: int = 5, *, gate: threading.Event | None = None) -> S
 
 @pytest.fixture
 def agent(sessions: sessionmaker[Session]) -> Agent:
-    with sessions.begin() as session:
-        return make_agent(session, make_world(session))
+    return committed_agent(sessions)
 
 
 def test_exactly_150_does_not_reflect_and_151_reflects_once_with_evidence(
@@ -104,7 +109,7 @@ def test_fifty_concurrent_writers_get_one_reflection_per_crossing(
             errors.append(exc)
 
     try:
-        with installed(settings, many, reflecting_mind(score=score)) as queue:
+        with installed(settings, many, reflecting_mind(score=score, numbered=True)) as queue:
             threads = [threading.Thread(target=write_and_react, args=(n,)) for n in range(writers)]
             for thread in threads:
                 thread.start()

@@ -99,11 +99,13 @@ def test_last_nights_plan_holds_the_outline_back_and_a_reaction_does_not(
     yesterday = GAME_START - timedelta(hours=12)
     with sessions.begin() as session:
         night = PlanItem(GAME_START - timedelta(hours=9), 600, "go to bed and sleep")  # to 8 am
-        save_items(session, agent_id=isabella.id, level=PlanLevel.DAY, items=[night],
-                   decided_at=yesterday)  # fmt: skip
+        save_items(
+            session, agent_id=isabella.id, level=PlanLevel.DAY, items=[night], decided_at=yesterday
+        )
         hello = PlanItem(GAME_START, 15, "say hello to Isabella")  # a reaction made at 7 am
-        save_items(session, agent_id=klaus.id, level=PlanLevel.DAY, items=[hello],
-                   decided_at=GAME_START)  # fmt: skip
+        save_items(
+            session, agent_id=klaus.id, level=PlanLevel.DAY, items=[hello], decided_at=GAME_START
+        )
     with installed(settings, sessions, ScriptedMind()) as queue:
         sweep_worlds()
         outlines = [args for name, args, _ in queue.queue if name == "hearth.plan_day"]

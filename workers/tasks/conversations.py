@@ -1,356 +1,41 @@
 """Two agents talking (fast queue): `hearth.converse` opens, `hearth.converse_turn` speaks one
-line, `hearth.end_conversation` closes, notes what each side takes away, and re-flows plans.
-
-Lines take game time (`HEARTH_CONVERSATION_LINE_S`, a minute by default): line n is said at
-`started_at + (n − 1) × line` (`dialogue.line_due`), so a conversation spans the steps of a
-game and each line is heard in turn (the step route shows it while it is being said). A turn
-job that comes early does nothing; the beat sweep sends each line when it comes due.
-
-Opening interrupts the partner too: its plan gets "talk with <initiator>" from now on (the
-initiator's reaction already holds its own), so neither walks off mid-sentence — in the paper
-profile by a re-plan, in the economy profile as a task spliced into the hour chunk under way
-(`reactions.splice_task`: the rest of its day and its steps stay). Ending
-(`end_conversation`): each side's view of the other (relationship summary and sentiment),
-each side's notes (`dialogue.conversation_notes`: a planning note "For <name>'s planning: …"
-that tomorrow's outline recalls, and a memo citing the lines it heard), and both plans
-re-flowed for the conversation's real length (`reactions.resize_span`).
-
-One job per turn, not one job for the whole conversation: a turn is one model call, so no job
-holds a fast worker for the length of eight; each line is committed (and announced as an
-`utterance` event) as soon as it is said; and a redelivered turn repeats at most one call, its
-result key being `utterances (conversation_id, seq)`, checked under the conversation's row
-lock before the model is asked. The conversation ends when a side ends it, a line comes back
-blank, or at the cap (`cognition.dialogue.DEFAULT_MAX_TURNS`).
-
-Coherence: the initiator speaks with the intent of its reaction (the conversation's topic,
-the very `what` of its plan item); the partner with its current plan item
-(`cognition.dialogue.speaking_intent`).
-"""
+line, `hearth.end_conversation` closes, notes what each side takes away, and re-flows plans
+(`db.flows.conversations`). One job per turn: a turn is one model call, so no job holds a fast
+worker for a whole conversation, and each line is committed and announced as it is said."""
 
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timedelta
 
 from celery import shared_task
-from sqlalchemy.orm import Session
 
-from cognition import dialogue
-from cognition.reacting import DEFAULT_REACTION_MINUTES
-from cognition.types import Granularity, PlanItem, Turn
-from db.audit import recorded_calls
-from db.job_store import JobStore
-from db.models import Agent, Conversation, World
-from db.queries import conversations, reactions
-from db.queries.agents import to_persona
-from db.queries.events import emit
-from db.queries.plans import current_action
-from db.queries.relationships import recent_views, set_relationship
-from db.queries.schedule import due_for_agent
-from db.queries.worlds import game_now
-from workers.runtime import Runtime, get_runtime, session_scope
-from workers.tasks.base import RETRY_POLICY
-from workers.tasks.plans import DECOMPOSE, decompose_key
-from workers.tasks.scope import enrich_later, store_of
-
-CONVERSE = "hearth.converse"
-TURN = "hearth.converse_turn"
-END = "hearth.end_conversation"
-VIEW_FRESHNESS = timedelta(hours=6)
-"""In the economy profile, a view of the other formed this recently is not asked again when a
-conversation ends (the paper profile asks after every conversation)."""
-BEFORE = timedelta(minutes=1)
-"""Looking this far before a conversation began finds what each side was doing (the
-conversation interrupted it)."""
+from db import jobs
+from db.flows import conversations
+from workers.tasks.base import RETRY_POLICY, run_flow
 
 
-def converse_key(decision_id: int) -> str:
-    return f"converse:{decision_id}"
-
-
-def turn_key(conversation_id: int, seq: int) -> str:
-    return f"converse_turn:{conversation_id}:{seq}"
-
-
-def end_key(conversation_id: int) -> str:
-    return f"end_conversation:{conversation_id}"
-
-
-@shared_task(name=CONVERSE, **RETRY_POLICY)
+@shared_task(name=jobs.CONVERSE.name, **RETRY_POLICY)
 def converse(
     world_id: str, initiator_id: str, partner_id: str, intent: str, decision_id: int
 ) -> dict[str, object]:
     """Open the conversation decision `decision_id` asked for (once), and let it begin."""
-    runtime = get_runtime()
-    with session_scope() as session:
-        world = session.get(World, uuid.UUID(world_id))
-        if world is None:
-            return {"conversation_id": None}
-        now = game_now(world)
-        opened = conversations.open_for_decision(
-            session,
-            world_id=world.id,
-            initiator_id=uuid.UUID(initiator_id),
-            partner_id=uuid.UUID(partner_id),
-            topic=intent,
-            decision_id=decision_id,
-            at=now,
-        )
-        if opened is None:
-            return {"conversation_id": None}  # one of them is talking to someone else
-        conversation, new = opened
-        due = _interrupt_partner(session, conversation, now) if new else []
-        is_open = conversation.status == "open"
-        next_seq = conversations.spoken(session, conversation.id) + 1
-    for plan_id, level in due:
-        runtime.dispatch.send(
-            DECOMPOSE,
-            [partner_id, plan_id, level.value],
-            key=decompose_key(partner_id, plan_id, level),
-        )
-    if is_open:
-        runtime.dispatch.send(
-            TURN, [conversation.id, next_seq], key=turn_key(conversation.id, next_seq)
-        )
-    return {"conversation_id": conversation.id}
-
-
-def _interrupt_partner(
-    session: Session, conversation: Conversation, now: datetime
-) -> list[tuple[int, Granularity]]:
-    """The partner's plan holds "talk with <initiator>" from now; its steps are due now."""
-    partner = session.get_one(Agent, conversation.partner_agent_id)
-    initiator = session.get_one(Agent, conversation.initiator_id)
-    doing = current_action(session, agent_id=partner.id, at=now)
-    conversation.partner_doing = doing.description if doing is not None else ""
-    item = PlanItem(
-        start=now.replace(second=0, microsecond=0),
-        duration_min=DEFAULT_REACTION_MINUTES,
-        description=f"talk with {initiator.name.split()[0]}",
-        location=partner.place,
+    return run_flow(
+        conversations.converse,
+        world_id=uuid.UUID(world_id),
+        initiator_id=uuid.UUID(initiator_id),
+        partner_id=uuid.UUID(partner_id),
+        intent=intent,
+        decision_id=decision_id,
     )
-    if not get_runtime().settings.paper:
-        spliced = reactions.splice_task(session, agent_id=partner.id, item=item, decided_at=now)
-        if spliced is not None:
-            return []  # a task already: nothing to decompose
-    replanned = reactions.apply_reaction(session, agent_id=partner.id, item=item, decided_at=now)
-    plan_id = replanned.reaction.id
-    return [d for d in due_for_agent(session, partner, now=now) if d[0] == plan_id]
 
 
-@shared_task(name=TURN, **RETRY_POLICY)
+@shared_task(name=jobs.CONVERSE_TURN.name, **RETRY_POLICY)
 def converse_turn(conversation_id: int, seq: int) -> dict[str, object]:
     """Say line `seq` of an open conversation, once, when its time has come."""
-    runtime = get_runtime()
-    line_time = timedelta(seconds=runtime.settings.conversation_line_s)
-    with session_scope() as session:
-        conversation = conversations.locked(session, conversation_id)
-        if conversation is None or conversation.status != "open":
-            return {"spoken": False}
-        said = conversations.history(session, conversation_id)
-        closed = conversation.last_seq is not None
-        if closed or len(said) != seq - 1 or conversation.partner_agent_id is None:
-            return {"spoken": False}  # said already (a redelivery), over, or not agents' talk
-        world = session.get_one(World, conversation.world_id)
-        at = dialogue.line_due(conversation.started_at, seq, line=line_time)
-        if game_now(world) < at:
-            return {"spoken": False, "waiting": True}  # the sweep sends it when it is due
-        speaker, listener = _sides(session, conversation, seq)
-        side, store = _speaker(runtime, session, conversation, speaker, listener, at)
-        with recorded_calls(
-            runtime.sessions, world_id=world.id, agent_id=speaker.id, game_time=at
-        ) as sink:
-            line = dialogue.turn(
-                speaker=side,
-                listener=listener.name,
-                history=said,
-                now=at,
-                mind=runtime.mind.with_audit(sink),
-            )
-        store.finish()
-        written = _say(session, conversation, seq, speaker, listener, line) if line.text else []
-        over = line.ends or not line.text or seq >= dialogue.DEFAULT_MAX_TURNS
-        if over:
-            conversation.last_seq = seq
-        next_due = dialogue.line_due(conversation.started_at, seq + 1, line=line_time)
-        ready = game_now(world) >= next_due
-    enrich_later(runtime, conversation.world_id, written)
-    if over:
-        runtime.dispatch.send(END, [conversation_id], key=end_key(conversation_id))
-    elif ready:
-        runtime.dispatch.send(
-            TURN, [conversation_id, seq + 1], key=turn_key(conversation_id, seq + 1)
-        )
-    return {"spoken": bool(line.text), "over": over}
+    return run_flow(conversations.converse_turn, conversation_id=conversation_id, seq=seq)
 
 
-@shared_task(name=END, **RETRY_POLICY)
+@shared_task(name=jobs.END_CONVERSATION.name, **RETRY_POLICY)
 def end_conversation(conversation_id: int) -> dict[str, object]:
     """End an open conversation: views of each other, notes, plans re-flowed, then closed."""
-    runtime = get_runtime()
-    line_time = timedelta(seconds=runtime.settings.conversation_line_s)
-    with session_scope() as session:
-        conversation = conversations.locked(session, conversation_id)
-        if conversation is None or conversation.status != "open":
-            return {"ended": False}
-        if conversation.partner_agent_id is None:
-            return {"ended": False}
-        world = session.get_one(World, conversation.world_id)
-        lines = conversations.history(session, conversation_id)
-        ended = dialogue.line_due(conversation.started_at, len(lines) + 1, line=line_time)
-        ended = max(ended, conversation.started_at + line_time)
-        initiator = session.get_one(Agent, conversation.initiator_id)
-        partner = session.get_one(Agent, conversation.partner_agent_id)
-        written: list[int] = []
-        for me, other in ((initiator, partner), (partner, initiator)):
-            written += _take_away(runtime, session, world, conversation, me, other, lines, ended)
-        _reflow(session, conversation, [initiator, partner], ended)
-        conversations.end_conversation(session, conversation, at=ended)
-        emit(
-            session,
-            world_id=world.id,
-            type="conversation_ended",
-            payload={
-                "conversation_id": conversation_id,
-                "topic": conversation.topic,
-                "agent_ids": [str(initiator.id), str(partner.id)],
-                "turns": len(lines),
-            },
-        )
-    enrich_later(runtime, world.id, written)
-    return {"ended": True}
-
-
-def _sides(session: Session, conversation: Conversation, seq: int) -> tuple[Agent, Agent]:
-    """The initiator speaks the odd lines, the partner the even ones."""
-    initiator = session.get_one(Agent, conversation.initiator_id)
-    partner = session.get_one(Agent, conversation.partner_agent_id)
-    return (initiator, partner) if seq % 2 == 1 else (partner, initiator)
-
-
-def _speaker(
-    runtime: Runtime,
-    session: Session,
-    conversation: Conversation,
-    me: Agent,
-    other: Agent,
-    at: datetime,
-) -> tuple[dialogue.Speaker, JobStore]:
-    world = session.get_one(World, conversation.world_id)
-    partner_doing = conversation.partner_doing or ""
-    before = current_action(session, agent_id=me.id, at=conversation.started_at - BEFORE)
-    earlier = before.description if before is not None else ""
-    if me.id == conversation.initiator_id:
-        intent, doing, theirs = conversation.topic, earlier, partner_doing
-    else:
-        intent = partner_doing  # the plan item under way: what drives the partner's words
-        doing = partner_doing
-        other_before = current_action(
-            session, agent_id=other.id, at=conversation.started_at - BEFORE
-        )
-        theirs = other_before.description if other_before is not None else ""
-    store = store_of(runtime, session, world, me.id)
-    side = dialogue.Speaker(
-        persona=to_persona(me),
-        summary=me.summary or "",
-        store=store,
-        intent=intent,
-        relationship=conversations.relationship_summary(
-            session, agent_id=me.id, other_name=other.name
-        ),
-        place=me.place or "",
-        listener_status=theirs,
-        doing=doing,
-    )
-    return side, store
-
-
-def _say(
-    session: Session,
-    conversation: Conversation,
-    seq: int,
-    speaker: Agent,
-    listener: Agent,
-    line: Turn,
-) -> list[int]:
-    """Store the line, as a memory of both, and announce it."""
-    conversations.append_utterance(
-        session,
-        conversation_id=conversation.id,
-        text=line.text,
-        at=line.spoken_at,
-        speaker_agent_id=speaker.id,
-        seq=seq,
-    )
-    memories = conversations.remember_utterance(
-        session, conversation=conversation, speaker=speaker, listener=listener, turn=line
-    )
-    emit(
-        session,
-        world_id=conversation.world_id,
-        type="utterance",
-        payload={
-            "conversation_id": conversation.id,
-            "seq": seq,
-            "agent_id": str(speaker.id),
-            "name": speaker.name,
-            "listener_id": str(listener.id),
-            "text": line.text,
-            "ends": line.ends,
-            "spoken_at": line.spoken_at.isoformat(),
-        },
-    )
-    return [m.id for m in memories]
-
-
-def _take_away(
-    runtime: Runtime,
-    session: Session,
-    world: World,
-    conversation: Conversation,
-    me: Agent,
-    other: Agent,
-    lines: list[Turn],
-    at: datetime,
-) -> list[int]:
-    """How `me` now sees `other` (history kept), and the notes it keeps of the talk."""
-    store = store_of(runtime, session, world, me.id)
-    heard = store.get(conversations.utterance_memories(session, conversation, me.id))
-    fresh = not runtime.settings.paper and other.name in recent_views(
-        session, agent_id=me.id, since=at - VIEW_FRESHNESS
-    )
-    with recorded_calls(runtime.sessions, world_id=world.id, agent_id=me.id, game_time=at) as sink:
-        mind = runtime.mind.with_audit(sink)
-        view = None
-        if not fresh:  # economy: a view formed in the last hours stands
-            view = dialogue.reflect_on_relationship(
-                store, mind, name=me.name, other=other.name, now=at
-            )
-        notes = dialogue.conversation_notes(
-            mind, name=me.name, other=other.name, lines=lines, heard=heard, now=at
-        )
-    kept = store.add(notes, now=at) if notes else []
-    store.finish()
-    if view is not None:
-        set_relationship(
-            session,
-            agent_id=me.id,
-            other_name=other.name,
-            other_agent_id=other.id,
-            summary=view.summary,
-            sentiment=view.sentiment,
-            at=at,
-        )
-    return [m.id for m in kept]
-
-
-def _reflow(
-    session: Session, conversation: Conversation, agents: list[Agent], ended: datetime
-) -> None:
-    """Both plans re-flowed for the conversation's real length (module docstring)."""
-    start = conversation.started_at.replace(second=0, microsecond=0)
-    planned_end = start + timedelta(minutes=DEFAULT_REACTION_MINUTES)
-    for agent in sorted(agents, key=lambda a: a.id):
-        reactions.resize_span(
-            session, agent_id=agent.id, start=start, end=planned_end, new_end=ended
-        )
+    return run_flow(conversations.end_conversation, conversation_id=conversation_id)

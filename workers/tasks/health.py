@@ -7,7 +7,9 @@ import socket
 
 from celery import shared_task
 
+from db import jobs
 
-@shared_task(name="hearth.ping", acks_late=True)
+
+@shared_task(name=jobs.PING.name, acks_late=True)
 def ping() -> dict[str, str | int]:
     return {"host": socket.gethostname(), "pid": os.getpid()}

@@ -1,102 +1,23 @@
-"""The periodic world sweep that beat runs: per world, what has come due on its game clock.
-
-For every running world (a paused world's schedules are paused), `db.queries.schedule` reads
-what each agent needs now — its day outline, decompositions inside the just-in-time window, a
-stale summary, a reflection whose job was lost — and announces changed current actions. The
-sweep enqueues each piece of work under its deterministic key, so repeated sweeps never queue
-a job twice (`workers.dispatch`) and a job that runs twice does nothing twice (its result key
-in the database). Only one sweep runs at a time (a transaction-scoped advisory lock); one
-that finds another running returns at once. Each open conversation's next line is sent when
-its game time has come (lines take game time), and conversations whose closing line was said,
-or whose ending job was lost, are ended. What agents saw of themselves starting an action, and
-observations of object states that changed actions wrote to the map, are enriched; the latter
-may each call for a reaction, as a step's perceptions do. Unenriched memories are
-`hearth.enrich_backlog`'s, on its own beat entry.
-"""
+"""`hearth.sweep_worlds` (fast queue, beat): per world, what has come due on its game clock
+(`db.flows.sweep`), sent once the sweep's transaction has committed."""
 
 from __future__ import annotations
 
-import uuid
-from datetime import timedelta
-
 from celery import shared_task
 
-from db import locks
-from db.queries.conversations import due_lines, stale_open
-from db.queries.reactions import candidates
-from db.queries.schedule import AgentDue, due_in_world, running_worlds
-from workers.dispatch import Dispatch
+from db import jobs
+from db.flows.sweep import sweep
+from workers.dispatch import send_all
 from workers.runtime import get_runtime, session_scope
 from workers.tasks.base import RETRY_POLICY
-from workers.tasks.conversations import END, TURN, end_key, turn_key
-from workers.tasks.plans import DECOMPOSE, PLAN_DAY, decompose_key, plan_day_key
-from workers.tasks.reactions import DECIDE_REACTION, decide_key
-from workers.tasks.reflections import REFLECT, reflect_key
-from workers.tasks.scope import enrich_later
-from workers.tasks.summaries import SUMMARIZE, summarize_key
-
-SWEEP_LOCK = "sweep_worlds"
-STALE_CONVERSATION = timedelta(hours=1)
-"""Game time after which a still-open agent conversation is taken to have lost its jobs."""
 
 
-@shared_task(name="hearth.sweep_worlds", **(RETRY_POLICY | {"ignore_result": False}))
+@shared_task(name=jobs.SWEEP_WORLDS.name, **(RETRY_POLICY | {"ignore_result": False}))
 def sweep_worlds() -> dict[str, int]:
+    """Sweep every running world; `enqueued` counts the due work sent (not the enrichment)."""
     runtime = get_runtime()
-    due: list[AgentDue] = []
-    to_decide: list[tuple[uuid.UUID, int]] = []
     with session_scope() as session:
-        if not locks.try_hold(session, SWEEP_LOCK):
-            return {"worlds": 0, "enqueued": 0, "actions_changed": 0}
-        worlds = [
-            due_in_world(session, w, settings=runtime.settings) for w in running_worlds(session)
-        ]
-        for world in worlds:
-            due += world.agents
-            to_decide += candidates(session, world_id=world.world.id, memories=world.perceived)
-        stale = [
-            conversation
-            for w in worlds
-            for conversation in stale_open(
-                session, world_ids=[w.world.id], before=w.now - STALE_CONVERSATION
-            )
-        ]
-        line = timedelta(seconds=runtime.settings.conversation_line_s)
-        talk = [due_lines(session, world_id=w.world.id, now=w.now, line=line) for w in worlds]
-    for world in worlds:
-        enrich_later(runtime, world.world.id, [*world.observed, *(m.id for m in world.perceived)])
-    sent = sum(_enqueue(runtime.dispatch, agent) for agent in due)
-    sent += sum(
-        runtime.dispatch.send(DECIDE_REACTION, [str(a), m], key=decide_key(a, m))
-        for a, m in to_decide
-    )
-    for lines, closing in talk:
-        sent += sum(runtime.dispatch.send(TURN, [c, seq], key=turn_key(c, seq)) for c, seq in lines)
-        stale += closing
-    sent += sum(runtime.dispatch.send(END, [c], key=end_key(c)) for c in dict.fromkeys(stale))
-    return {
-        "worlds": len(worlds),
-        "enqueued": sent,
-        "actions_changed": sum(w.actions_changed for w in worlds),
-    }
-
-
-def _enqueue(dispatch: Dispatch, due: AgentDue) -> int:
-    """Send the agent's due work, each under its key; how many were sent."""
-    agent = str(due.agent_id)
-    sent = 0
-    if due.summarize:
-        sent += dispatch.send(SUMMARIZE, [agent], key=summarize_key(agent))
-    if due.plan_day is not None:
-        sent += dispatch.send(
-            PLAN_DAY, [agent, due.plan_day.isoformat()], key=plan_day_key(agent, due.plan_day)
-        )
-    for plan_id, level in due.decompose:
-        sent += dispatch.send(
-            DECOMPOSE, [agent, plan_id, level.value], key=decompose_key(agent, plan_id, level)
-        )
-    if due.reflect_seq is not None:
-        sent += dispatch.send(
-            REFLECT, [agent, due.reflect_seq], key=reflect_key(agent, due.reflect_seq)
-        )
-    return sent
+        swept = sweep(session, settings=runtime.settings)
+    send_all(runtime.dispatch, swept.enrichment)
+    sent = send_all(runtime.dispatch, swept.due)
+    return {"worlds": swept.worlds, "enqueued": sent, "actions_changed": swept.actions_changed}

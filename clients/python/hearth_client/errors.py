@@ -101,8 +101,9 @@ def error_for(response: httpx.Response) -> HearthError:
     if kind is None:
         kind = ServerError if response.status_code >= 500 else HearthError
     request_id = response.headers.get("x-request-id")
-    return kind(message, status=response.status_code, code=code, details=details,
-                request_id=request_id)  # fmt: skip
+    return kind(
+        message, status=response.status_code, code=code, details=details, request_id=request_id
+    )
 
 
 def _envelope(response: httpx.Response) -> tuple[str, str, list[dict[str, Any]]]:

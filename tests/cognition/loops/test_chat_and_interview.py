@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from cognition.chat import own_line, player_claim, player_label, reply_to_player
 from cognition.dialogue import Speaker
 from cognition.interview import InterviewMode, interview, persona_summary
 from cognition.offline import OfflineMind
+from cognition.player_chat import own_line, player_claim, player_label, reply_to_player
 from cognition.testing import ScriptedMind
 from cognition.types import Answer, MemoryKind, MemorySource, Utterance
 

@@ -22,7 +22,6 @@ from cognition.planning import (
     previous_day_summary,
     repair_day_plan,
 )
-from cognition.schedule import ends_at
 from cognition.testing import ScriptedMind
 from cognition.types import Granularity, MemoryKind, PlanItem
 
@@ -44,16 +43,16 @@ def item(hour: int, minutes: int, text: str, location: str | None = None) -> Pla
 def assert_contiguous_day(items: Sequence[PlanItem]) -> None:
     assert 5 <= len(items) <= 8
     for before, after in pairwise(items):
-        assert ends_at(before) == after.start
-    assert ends_at(items[-1]) - items[0].start == DAY
+        assert before.end == after.start
+    assert items[-1].end - items[0].start == DAY
     assert all(i.duration_min > 0 for i in items)
 
 
 def assert_tiles(parent: PlanItem, steps: Sequence[PlanItem], low: int, high: int) -> None:
     assert steps[0].start == parent.start
     for before, after in pairwise(steps):
-        assert ends_at(before) == after.start
-    assert ends_at(steps[-1]) == ends_at(parent)
+        assert before.end == after.start
+    assert steps[-1].end == parent.end
     assert all(low <= s.duration_min <= high for s in steps), [s.duration_min for s in steps]
 
 
@@ -188,7 +187,7 @@ def test_an_outline_made_before_wake_up_starts_with_the_rest_of_the_night() -> N
     assert (laid[0].start, laid[0].duration_min, laid[0].description) == (at(7), 180, ASLEEP)
     assert laid[0].location == "flat"  # where the agent wakes up
     assert laid[1:] == outline
-    assert all(ends_at(a) == b.start for a, b in pairwise(laid))  # a current item from now on
+    assert all(a.end == b.start for a, b in pairwise(laid))  # a current item from now on
     assert lay_outline(outline, now=at(10)) == outline  # made at wake-up or later: as it is
 
 
@@ -196,7 +195,7 @@ def test_an_outline_is_laid_around_a_reaction_made_before_it() -> None:
     outline = repair_day_plan([item(6, 120, "wake up"), item(8, 600, "work")], now=at(7))
     hello = PlanItem(at(7, 10), 15, "say hello to Tomas")
     laid = lay_outline(outline, now=at(7, 20), planned=[hello])
-    assert not any(i.start < ends_at(hello) and ends_at(i) > hello.start for i in laid)
+    assert not any(i.start < hello.end and i.end > hello.start for i in laid)
     plan = sorted([*laid, hello], key=lambda i: i.start)
     assert [(i.start, i.description) for i in plan[:4]] == [
         (at(6), "wake up"),
@@ -204,7 +203,7 @@ def test_an_outline_is_laid_around_a_reaction_made_before_it() -> None:
         (at(7, 25), "wake up"),
         (at(8), "work"),
     ]
-    assert all(ends_at(a) == b.start for a, b in pairwise(plan))
+    assert all(a.end == b.start for a, b in pairwise(plan))
 
 
 def test_hour_chunks_from_the_offline_mind_cover_the_item() -> None:

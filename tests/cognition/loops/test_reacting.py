@@ -16,7 +16,6 @@ from cognition.offline import OfflineMind
 from cognition.offline.reacting import STRANGER_ONE_IN
 from cognition.offline.text import stable_index
 from cognition.reacting import DEFAULT_CONTEXT_K, decide, reaction_item, replan_from
-from cognition.schedule import ends_at
 from cognition.testing import ScriptedMind
 from cognition.types import Decision, PlanItem, Reaction, RelationshipUpdate
 
@@ -149,8 +148,8 @@ def test_a_reaction_supersedes_the_plan_from_its_time_on() -> None:
         [(at(13), 240, "work in the afternoon")],
     ]
     plan = replan.plan
-    assert plan[0].start == at(6) and ends_at(plan[-1]) == at(17)
-    assert all(ends_at(a) == b.start for a, b in pairwise(plan))
+    assert plan[0].start == at(6) and plan[-1].end == at(17)
+    assert all(a.end == b.start for a, b in pairwise(plan))
 
 
 def test_a_later_item_the_reaction_runs_into_is_cut_and_keeps_its_end() -> None:
@@ -172,7 +171,7 @@ def test_an_item_wholly_inside_the_reaction_is_dropped() -> None:
         [],  # lunch (12–1 pm) lies inside 11:50–1:20
         [(at(13, 20), 220, "work in the afternoon")],
     ]
-    assert all(ends_at(a) == b.start for a, b in pairwise(replan.plan))
+    assert all(a.end == b.start for a, b in pairwise(replan.plan))
 
 
 def test_a_reaction_at_an_item_start_leaves_no_empty_head() -> None:
@@ -198,11 +197,11 @@ def test_after_a_reaction_nothing_live_overlaps_it_and_the_day_has_no_gap(
 ) -> None:
     start = at(6) + timedelta(minutes=minute)
     replan = replan_from(PLAN, at=start, reaction_item=PlanItem(start, length, "react"))
-    until = ends_at(replan.reaction)
-    assert all(ends_at(i) <= start for i in replan.kept)
-    assert all(ends_at(i) > start for i in replan.superseded)
+    until = replan.reaction.end
+    assert all(i.end <= start for i in replan.kept)
+    assert all(i.end > start for i in replan.superseded)
     others = [i for i in replan.plan if i is not replan.reaction]
-    assert not any(i.start < until and ends_at(i) > start for i in others)
+    assert not any(i.start < until and i.end > start for i in others)
     plan = replan.plan
-    assert plan[0].start == at(6) and ends_at(plan[-1]) == max(at(17), until)
-    assert all(ends_at(a) == b.start for a, b in pairwise(plan))
+    assert plan[0].start == at(6) and plan[-1].end == max(at(17), until)
+    assert all(a.end == b.start for a, b in pairwise(plan))

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from cognition.errors import InvalidInput
-from cognition.schedule import active_at, around, covering, ends_at, outside, window_to_decompose
+from cognition.schedule import active_at, around, covering, outside, window_to_decompose
 from cognition.types import PlanItem
 
 MIDNIGHT = datetime(2024, 2, 13)
@@ -47,7 +47,7 @@ def test_covering_and_active_at() -> None:
     assert active_at(DAY, at(5, 59)) is None
     reaction = span(at(9), 15, "greet Tomas")
     assert active_at([*DAY, reaction], at(9, 5)) == reaction  # the more specific item wins
-    assert ends_at(DAY[0]) == at(8)
+    assert DAY[0].end == at(8)
 
 
 def test_only_the_current_and_next_day_items_get_hour_chunks() -> None:

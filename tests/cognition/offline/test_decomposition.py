@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from datetime import timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cognition.offline.decomposition import decompose
 from cognition.types import Granularity, PlanItem
+from tests.hash_seeds import printed_under_seeds
 
 from .personas import NOW, ROSA, TOMAS
 
@@ -29,7 +29,7 @@ def _assert_tiles(parent: PlanItem, parts: list[PlanItem]) -> None:
     assert parts[0].start == parent.start
     assert sum(p.duration_min for p in parts) == parent.duration_min
     for before, after in itertools.pairwise(parts):
-        assert before.start + timedelta(minutes=before.duration_min) == after.start
+        assert before.end == after.start
 
 
 def test_hours_align_to_the_clock_and_cover_the_span() -> None:
@@ -80,11 +80,20 @@ def test_short_span_is_one_action_and_empty_span_none() -> None:
     assert decompose(item=empty, granularity=Granularity.TASK, persona=ROSA, summary="") == []
 
 
-def test_decompose_is_deterministic() -> None:
+def _decompositions() -> list[list[PlanItem]]:
     parent = _item("paint in the studio", hour=10, minutes=125)
-    for granularity in Granularity:
-        first = decompose(item=parent, granularity=granularity, persona=ROSA, summary="")
-        assert first == decompose(item=parent, granularity=granularity, persona=ROSA, summary="")
+    return [
+        decompose(item=parent, granularity=granularity, persona=ROSA, summary="")
+        for granularity in Granularity
+    ]
+
+
+def test_decompose_is_the_same_in_every_process() -> None:
+    code = (
+        "from tests.cognition.offline.test_decomposition import _decompositions; "
+        "print(repr(_decompositions()))"
+    )
+    assert set(printed_under_seeds(code)) == {repr(_decompositions())}
 
 
 DESCRIPTIONS = st.sampled_from(

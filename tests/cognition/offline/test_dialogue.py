@@ -134,14 +134,24 @@ def test_these_days_are_told_in_the_first_person() -> None:
 
 def test_styles_change_the_words_not_the_names() -> None:
     formal = next_utterance(
-        speaker=ELEANOR, listener=TOMAS.name, intent="", memories=[], history=[],
-        relationship="Eleanor knows Tomas.", now=NOW,
-    )  # fmt: skip
+        speaker=ELEANOR,
+        listener=TOMAS.name,
+        intent="",
+        memories=[],
+        history=[],
+        relationship="Eleanor knows Tomas.",
+        now=NOW,
+    )
     assert "'" not in formal.text.replace("Tomas'", "")
     shy = next_utterance(
-        speaker=FELIX, listener="Noor Haddad", intent="", memories=[], history=[],
-        relationship="Felix adores Noor.", now=NOW,
-    )  # fmt: skip
+        speaker=FELIX,
+        listener="Noor Haddad",
+        intent="",
+        memories=[],
+        history=[],
+        relationship="Felix adores Noor.",
+        now=NOW,
+    )
     assert shy.text.startswith("Um, ") and "Noor" in shy.text
     closing = talk(JUNIE, TOMAS, memories={})[-1]
     if closing[0] == JUNIE.name:

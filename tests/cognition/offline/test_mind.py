@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Callable
 from typing import Any
@@ -46,6 +47,7 @@ from cognition.types import (
     RelationshipUpdate,
     Utterance,
 )
+from tests.hash_seeds import SEEDS, printed_under_seeds
 
 from .personas import KNOWN_PLACES, NOW, PERSONAS, ROSA, TOMAS
 
@@ -170,12 +172,28 @@ def test_each_call_records_one_audit_entry(operation: str) -> None:
         assert isinstance(result, EXPECTED_TYPES[operation])
 
 
+def answers() -> dict[str, str]:
+    """Every call's result, prompt and response, as text to compare across processes."""
+    found = {}
+    for operation, call in sorted(CALLS.items()):
+        audit = ListAudit()
+        result = call(OfflineMind(audit))
+        found[operation] = repr((result, audit.calls[0].prompt, audit.calls[0].response))
+    return found
+
+
+@pytest.fixture(scope="module")
+def answers_in_other_processes() -> list[dict[str, str]]:
+    code = "from tests.cognition.offline.test_mind import answers; print(repr(answers()))"
+    return [ast.literal_eval(printed) for printed in printed_under_seeds(code)]
+
+
 @pytest.mark.parametrize("operation", sorted(CALLS))
-def test_each_call_is_deterministic(operation: str) -> None:
-    first, second = ListAudit(), ListAudit()
-    assert CALLS[operation](OfflineMind(first)) == CALLS[operation](OfflineMind(second))
-    assert first.calls[0].prompt == second.calls[0].prompt
-    assert first.calls[0].response == second.calls[0].response
+def test_each_call_is_the_same_in_every_process(
+    operation: str, answers_in_other_processes: list[dict[str, str]]
+) -> None:
+    here = answers()[operation]
+    assert [other[operation] for other in answers_in_other_processes] == [here] * len(SEEDS)
 
 
 def test_with_audit_reports_to_the_new_sink_only() -> None:

@@ -91,21 +91,17 @@ def plan(persona: Persona, *, now: datetime = MONDAY, **extra: object) -> list[P
     return items
 
 
-def end(item: PlanItem) -> datetime:
-    return item.start + timedelta(minutes=item.duration_min)
-
-
 def well_formed(items: list[PlanItem]) -> None:
     assert 5 <= len(items) <= 8, [i.description for i in items]
     assert all(item.duration_min > 0 for item in items)
     for before, after in itertools.pairwise(items):
-        assert end(before) == after.start, (before, after)
-    assert end(items[-1]) == items[0].start + timedelta(days=1)
+        assert before.end == after.start, (before, after)
+    assert items[-1].end == items[0].start + timedelta(days=1)
 
 
 def at(items: list[PlanItem], hour: int, minute: int = 0) -> PlanItem:
     moment = items[0].start.replace(hour=hour, minute=minute)
-    return next(i for i in items if i.start <= moment < end(i))
+    return next(i for i in items if i.start <= moment < i.end)
 
 
 def test_the_day_starts_at_wake_up_at_home_and_ends_in_bed() -> None:
@@ -165,7 +161,7 @@ def test_a_guest_goes_to_the_party_it_agreed_to_at_its_time_and_place() -> None:
     items = plan(TOMAS, now=TUESDAY, notes=[TOMAS_NOTE])
     party = at(items, 18, 30)
     assert party.description == "go to Junie Halvorsen's Valentine's Day party"
-    assert (party.start, end(party)) == (TUESDAY.replace(hour=18), TUESDAY.replace(hour=20))
+    assert (party.start, party.end) == (TUESDAY.replace(hour=18), TUESDAY.replace(hour=20))
     assert party.location == "The Copper Kettle"
 
 
@@ -240,8 +236,10 @@ def test_any_persona_gets_a_well_formed_day(
     )
     items = plan(persona, now=MONDAY.replace(hour=hour), directives=directives)
     assert items[0].start.date() == MONDAY.date()
-    assert all(i.location is None or i.location.split(":")[0] in {p.split(":")[0] for p in PLACES}
-               for i in items)  # fmt: skip
+    assert all(
+        i.location is None or i.location.split(":")[0] in {p.split(":")[0] for p in PLACES}
+        for i in items
+    )
 
 
 @pytest.mark.parametrize("persona", PERSONAS, ids=lambda p: p.name)

@@ -7,6 +7,7 @@ from dataclasses import replace
 from cognition.offline.reacting import STRANGER_ONE_IN, react
 from cognition.offline.text import stable_index
 from cognition.types import Persona, Reaction
+from tests.hash_seeds import printed_under_seeds
 
 from .personas import ROSA
 
@@ -105,10 +106,13 @@ def test_an_idle_bed_changes_nothing() -> None:
     assert reaction.reason
 
 
-def test_react_is_deterministic() -> None:
-    assert _react("Tomas Okafor is entering Juniper Cafe") == _react(
-        "Tomas Okafor is entering Juniper Cafe"
+def test_react_is_the_same_in_every_process() -> None:
+    code = (
+        "from tests.cognition.offline.test_reacting import _react; "
+        "print(repr(_react('Tomas Okafor is entering Juniper Cafe')))"
     )
+    expected = repr(_react("Tomas Okafor is entering Juniper Cafe"))
+    assert set(printed_under_seeds(code)) == {expected}
 
 
 def test_place_names_in_a_path_are_not_people() -> None:

@@ -204,8 +204,9 @@ def drive(
         )
 
 
-def quiesce(client: Hearth, run: TownRun, *, quiet_s: float = QUIET_S,
-            timeout_s: float = QUIET_TIMEOUT_S) -> bool:  # fmt: skip
+def quiesce(
+    client: Hearth, run: TownRun, *, quiet_s: float = QUIET_S, timeout_s: float = QUIET_TIMEOUT_S
+) -> bool:
     """Wait until the world's event stream has had nothing new for `quiet_s`, so a report reads
     a town at rest; False if it was still busy after `timeout_s`."""
     start = last_news = time.monotonic()

@@ -123,10 +123,17 @@ COLUMNS = ("agent", "memories", "reflections", "day plan", "tasks", "said", "mod
 def counts_table(agents: Sequence[AgentStory]) -> str:
     """The compact summary: one row per agent; `said` counts lines the agent spoke."""
     rows = [
-        (a.name, str(a.memories), str(a.reflections), str(a.day_items), str(a.tasks),
-         str(a.lines_said), str(a.model_calls))
+        (
+            a.name,
+            str(a.memories),
+            str(a.reflections),
+            str(a.day_items),
+            str(a.tasks),
+            str(a.lines_said),
+            str(a.model_calls),
+        )
         for a in agents
-    ]  # fmt: skip
+    ]
     widths = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(COLUMNS)]
     head = "  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=True))
     body = ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in rows]

@@ -21,11 +21,12 @@ import openai
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel
 
-from cognition.adapters.llm_config import LLMConfig, cost_usd, estimate_tokens, make_client
+from cognition.adapters.llm_config import LLMConfig, cost_usd, make_client
 from cognition.adapters.retry import describe, with_retries
 from cognition.errors import ModelError, Refused
 from cognition.mind import AuditSink
 from cognition.parsing.schemas import strict_schema
+from cognition.tokens import estimate_tokens
 from cognition.types import CallRecord
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,5 @@
-"""The memory store a job thinks with: `PgMemoryStore`, with its touches applied at the end.
+"""`DeferredTouchStore`, the memory store a job thinks with: `PgMemoryStore`, with its touches
+applied at the end.
 
 Retrieval marks what it returns as accessed (`last_accessed_at = now`). Done at once, each
 touch holds row locks on those memories until the job commits — through every model call that
@@ -27,7 +28,7 @@ from db.models import Memory as MemoryRow
 from db.store import PgMemoryStore
 
 
-class JobStore:
+class DeferredTouchStore:
     """Implements `cognition.store.MemoryStore` over a `PgMemoryStore` (module docstring)."""
 
     def __init__(self, session: Session, inner: PgMemoryStore) -> None:

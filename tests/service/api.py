@@ -1,9 +1,11 @@
-"""A small map and helpers shared by the map, places, perception and persona tests."""
+"""Helpers the service tests share to write and read through the API: a small map, a world's
+URLs, an agent, the fields an error blames, the events so far."""
 
 from __future__ import annotations
 
 import copy
 import json
+import uuid
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -44,11 +46,28 @@ def put_map(client: TestClient, world: dict[str, Any], body: dict[str, Any]) -> 
     return client.put(url(world, "/map"), json=body, headers=world["headers"])
 
 
+def create_world(client: TestClient, admin: dict[str, str], **body: Any) -> dict[str, Any]:
+    """A world made through the API with the admin key, `headers` holding its own key."""
+    body.setdefault("name", "Smallville")
+    body.setdefault("clock", {"mode": "driven", "start": "2023-02-13T07:00:00"})
+    response = client.post("/v1/worlds", json=body, headers=admin)
+    assert response.status_code == 201, response.json()
+    world: dict[str, Any] = response.json()
+    world["headers"] = {"Authorization": f"Bearer {world['api_key']}"}
+    return world
+
+
 def create_agent(client: TestClient, world: dict[str, Any], **body: Any) -> dict[str, Any]:
+    """An agent of `world` made through the API (`body` as `POST …/agents` takes it)."""
     response = client.post(url(world, "/agents"), json=body, headers=world["headers"])
     assert response.status_code == 201, response.json()
     agent: dict[str, Any] = response.json()
     return agent
+
+
+def agent_ids(client: TestClient, world: dict[str, Any], *names: str) -> list[uuid.UUID]:
+    """Agents of `world` by name, made through the API; their ids in order."""
+    return [uuid.UUID(create_agent(client, world, name=name)["id"]) for name in names]
 
 
 def fields(response: Any) -> set[str]:

@@ -15,6 +15,8 @@ missing; ask the models, with no transaction open (each Mind call audited in its
 the rows in id order, re-read them, and write only what is still missing (one UPDATE for the
 batch). So a redelivered or concurrent run changes nothing twice, and the accumulator counts
 only memories whose `importance_scored` flips in this run. The SQL is `db.queries.enrichment`.
+Being three transactions, this is the one flow that opens its own (`enrich_memories`: the
+batch, then the reflections it made due).
 """
 
 from __future__ import annotations
@@ -33,15 +35,18 @@ from cognition.mind import Embedder, Mind
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
 from cognition.types import Persona
+from db import jobs
 from db.audit import recorded_calls
+from db.flows.agent_scope import Outcome
+from db.flows.faculties import Faculties
 from db.models import Agent, World
 from db.queries import enrichment as queries
 from db.queries.agents import to_persona
 from db.queries.enrichment import Accumulated, Enrichment, Pending
-from db.queries.worlds import game_now
+from db.queries.reflections import next_runs
+from db.queries.worlds import game_now, reflection_threshold
 from db.session import session_scope
 from db.settings import Settings
-from db.store import reflection_threshold
 
 DEFAULT_RATE_BATCH = 100
 """Memories per `rate_importance` call: one call for a typical batch, while a 1000-memory
@@ -76,8 +81,9 @@ def enrich(
     with session_scope(sessions) as session:
         seen = queries.pending(session, ids)
         to_embed = [p for p in seen if p.needs_embedding]
-        copies = queries.donors(session, {p.content_hash for p in to_embed},
-                                dimension=embedder.dimension)  # fmt: skip
+        copies = queries.donors(
+            session, {p.content_hash for p in to_embed}, dimension=embedder.dimension
+        )
         scopes = _audit_scopes(session, [p for p in seen if p.needs_score])
     if not seen:
         return Enriched()
@@ -100,6 +106,30 @@ def enrich(
     )
 
 
+def enrich_memories(
+    sessions: sessionmaker[Session], faculties: Faculties, ids: Sequence[int]
+) -> Outcome:
+    """`enrich` these memories, then ask for one reflection per agent whose accumulator this
+    run carried past its world's threshold (exactly one run reports each crossing), once
+    this run's scores are committed."""
+    done = enrich(
+        sessions,
+        ids,
+        embedder=faculties.embedder,
+        mind=faculties.mind,
+        rate_routine=faculties.settings.paper,
+    )
+    with session_scope(sessions) as session:
+        crossed = after_enrichment(session, done.accumulated, settings=faculties.settings)
+        due = next_runs(session, crossed)
+    report = {
+        "embedded": done.embedded,
+        "scored": done.scored,
+        "crossed": [str(agent_id) for agent_id in crossed],
+    }
+    return Outcome(report, tuple(jobs.reflect(agent_id, seq) for agent_id, seq in due))
+
+
 def backlog(session: Session, *, limit: int = DEFAULT_BACKLOG_LIMIT) -> list[int]:
     """Memories whose enrichment job was lost or failed (see `db.queries.enrichment`)."""
     return queries.backlog(session, limit=limit)
@@ -115,8 +145,12 @@ def after_enrichment(
     returned agent reflects once per crossing."""
     if not accumulated:
         return []
-    worlds = {w.id: w for w in session.scalars(
-        sa.select(World).where(World.id.in_({a.world_id for a in accumulated})))}  # fmt: skip
+    worlds = {
+        w.id: w
+        for w in session.scalars(
+            sa.select(World).where(World.id.in_({a.world_id for a in accumulated}))
+        )
+    }
     crossed = []
     for item in accumulated:
         threshold = reflection_threshold(worlds[item.world_id], settings)
@@ -154,8 +188,10 @@ def _audit_scopes(session: Session, pending: Sequence[Pending]) -> dict[uuid.UUI
     scopes = {}
     for world_id, members in agents.items():
         world = session.get(World, world_id)
-        scopes[world_id] = AuditScope(agent_id=next(iter(members)) if len(members) == 1 else None,
-                                      game_time=game_now(world) if world else None)  # fmt: skip
+        scopes[world_id] = AuditScope(
+            agent_id=next(iter(members)) if len(members) == 1 else None,
+            game_time=game_now(world) if world else None,
+        )
     return scopes
 
 
@@ -220,5 +256,6 @@ def _enrichment(
     """What is still missing for `p` (its state read under the row lock)."""
     vector = fresh.get(p.content_hash) if p.needs_embedding else None
     donor = copies.get(p.content_hash) if p.needs_embedding and vector is None else None
-    return Enrichment(id=p.id, vector=vector, donor=donor,
-                      score=scores.get(p.id) if p.needs_score else None)  # fmt: skip
+    return Enrichment(
+        id=p.id, vector=vector, donor=donor, score=scores.get(p.id) if p.needs_score else None
+    )

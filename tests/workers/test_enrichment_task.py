@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from datetime import timedelta
-from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -19,8 +17,10 @@ from db.queries.memories import add_memories
 from db.settings import Settings
 from service.app import create_app
 from tests.factories import GAME_START, make_agent, make_world
+from tests.polling import wait_until
+from tests.service.api import agent_ids, create_world
 from workers.runtime import build_runtime, set_runtime
-from workers.tasks.memories import enrich_backlog, enrich_memories
+from workers.tasks.enrichment import enrich_backlog, enrich_memories
 
 ENRICH_TIMEOUT_S = 30.0
 
@@ -38,8 +38,12 @@ def test_the_task_body_enriches_and_a_redelivery_does_nothing(
     with sessions.begin() as session:
         agent = make_agent(session, make_world(session))
         items = [NewMemory(description=t) for t in ("The cafe is on fire!", "Klaus reads")]
-        ids = [m.id for m in add_memories(session, world_id=agent.world_id, agent_id=agent.id,
-                                          items=items, now=GAME_START)]  # fmt: skip
+        ids = [
+            m.id
+            for m in add_memories(
+                session, world_id=agent.world_id, agent_id=agent.id, items=items, now=GAME_START
+            )
+        ]
     first = enrich_memories(ids)
     again = enrich_memories(ids)
     assert (first["embedded"], first["scored"]) == (2, 2)
@@ -57,8 +61,9 @@ def test_the_backlog_enriches_memories_whose_job_was_lost(
     with sessions.begin() as session:
         agent = make_agent(session, make_world(session))
         items = [NewMemory(description=f"lost {i}") for i in range(7)]
-        add_memories(session, world_id=agent.world_id, agent_id=agent.id, items=items,
-                     now=GAME_START)  # fmt: skip
+        add_memories(
+            session, world_id=agent.world_id, agent_id=agent.id, items=items, now=GAME_START
+        )
         session.execute(sa.update(Memory).values(inserted_at=sa.func.now() - timedelta(hours=1)))
     assert enrich_backlog(limit=3) == {"embedded": 7, "scored": 7}  # three batches in one run
     with sessions() as session:
@@ -75,29 +80,29 @@ def test_posted_memories_are_enriched_by_the_worker(
     with TestClient(create_app(settings)) as client:
         url = _agent_url(client, {"Authorization": f"Bearer {admin}"})
         texts = ["Isabella is planning a party", "Klaus is reading", "Isabella is idle"]
-        response = client.post(url, json={"memories": [{"description": t} for t in texts]},
-                               headers={"Authorization": f"Bearer {admin}"})  # fmt: skip
+        response = client.post(
+            url,
+            json={"memories": [{"description": t} for t in texts]},
+            headers={"Authorization": f"Bearer {admin}"},
+        )
         assert response.status_code == 201
         ids = [m["id"] for m in response.json()["items"]]
         assert not any(m["embedded"] or m["importance_scored"] for m in response.json()["items"])
-    deadline = time.monotonic() + ENRICH_TIMEOUT_S
-    while time.monotonic() < deadline:
+
+    def enriched() -> bool:
         with sessions() as session:
             rows = session.scalars(sa.select(Memory).where(Memory.id.in_(ids))).all()
-        if all(r.embedding is not None and r.importance_scored for r in rows):
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail(f"memories were not enriched within {ENRICH_TIMEOUT_S} s")
+        return all(r.embedding is not None and r.importance_scored for r in rows)
+
+    wait_until(enriched, "the enrichment of the memories", timeout_s=ENRICH_TIMEOUT_S)
     with sessions() as session:
+        rows = session.scalars(sa.select(Memory).where(Memory.id.in_(ids))).all()
         assert session.scalar(sa.select(Agent.importance_since_reflection)) == sum(
             r.importance for r in rows
         )
 
 
 def _agent_url(client: TestClient, headers: dict[str, str]) -> str:
-    world: dict[str, Any] = client.post("/v1/worlds", json={"name": "Smallville"},
-                                        headers=headers).json()  # fmt: skip
-    agent = client.post(f"/v1/worlds/{world['id']}/agents", json={"name": "Isabella"},
-                        headers=headers).json()  # fmt: skip
-    return f"/v1/worlds/{world['id']}/agents/{agent['id']}/memories"
+    world = create_world(client, headers)
+    [agent_id] = agent_ids(client, world | {"headers": headers}, "Isabella")
+    return f"/v1/worlds/{world['id']}/agents/{agent_id}/memories"

@@ -16,8 +16,9 @@ The beat sweep asks, for every agent of every running (unpaused) world at its ga
   announced (`agents.current_plan_id`), and writes back the object states those actions set
   or release (`db.queries.objects.settle_objects`), perceived by everyone in the area.
 
-Four queries per world whatever its size: worlds, agents with their bounded count of memories
-since their summary, live plan rows within a day of now, and the marker update.
+Five queries per world whatever its size: worlds, agents with their bounded count of memories
+since their summary, live plan rows within a day of now, each agent's current action (the one
+rule, `db.queries.plans.current_leaves`), and the marker update.
 """
 
 from __future__ import annotations
@@ -42,13 +43,14 @@ from db.models import Agent, Memory, Plan, World
 from db.queries.events import emit_many
 from db.queries.memories import add_for_agents
 from db.queries.objects import ActionChange, settle_objects
-from db.queries.plans import LEVEL_DEPTH, PLAN_REACH, end_of, to_item
-from db.queries.worlds import game_now
+from db.queries.plans import PLAN_REACH, to_item
+from db.queries.step import Current, current_actions
+from db.queries.worlds import game_now, reflection_threshold
 from db.settings import Settings
-from db.store import reflection_threshold
 
 PlanRow = Any
-"""A `plans` row as a Core row (the columns of `Plan`, read by attribute)."""
+"""A `plans` row as a Core row (the columns of `Plan` and its `end`, read by attribute)."""
+_PLAN_COLUMNS = (*Plan.__table__.c, Plan.end.label("end"))
 
 
 @dataclass
@@ -85,13 +87,13 @@ def due_in_world(session: Session, world: World, *, settings: Settings) -> World
     actions as events in the caller's transaction."""
     now = game_now(world)
     agents = _agents_with_backlog(session, world.id)
-    plans = _live_plans(session, [agent.id for agent, _ in agents], now)
+    ids = [agent.id for agent, _ in agents]
+    plans = _live_plans(session, ids, now)
     threshold = reflection_threshold(world, settings)
     due = [_agent_due(agent, since, plans[agent.id], now, threshold) for agent, since in agents]
-    changes = announce_actions(
-        session, world=world, agents=[a for a, _ in agents], plans=plans, now=now
-    )
-    current = {agent.id: _current_leaf(plans[agent.id], now) for agent, _ in agents}
+    current: dict[uuid.UUID, Current | None] = dict.fromkeys(ids)
+    current.update(current_actions(session, ids, now))
+    changes = announce_actions(session, world=world, agents=[a for a, _ in agents], leaves=current)
     objects = settle_objects(session, world_id=world.id, changes=changes, current=current, now=now)
     perceived = [memory for change in objects for _, memory in change.perceived]
     names = {agent.id: agent.name for agent, _ in agents}
@@ -119,13 +121,11 @@ def announce_actions(
     *,
     world: World,
     agents: Sequence[Agent],
-    plans: dict[uuid.UUID, list[PlanRow]],
-    now: datetime,
+    leaves: Mapping[uuid.UUID, Current | None],
 ) -> list[ActionChange]:
     """Emit `action_changed` for agents whose current leaf changed: one conditional UPDATE of
     the markers (rows locked in id order), then one insert of events (the world's event lock
     taken last). The update is conditional, so two overlapping sweeps announce a change once."""
-    leaves = {agent.id: _current_leaf(plans[agent.id], now) for agent in agents}
     changed = {
         agent.id: agent for agent in agents if _leaf_id(leaves[agent.id]) != agent.current_plan_id
     }
@@ -187,25 +187,13 @@ RETURNING a.id
 writers of many agents wait for each other instead of deadlocking."""
 
 
-def _leaf_id(leaf: PlanRow | None) -> int | None:
+def _leaf_id(leaf: Current | None) -> int | None:
     return leaf.id if leaf is not None else None
 
 
-def action_payload(agent: Agent, leaf: PlanRow | None) -> dict[str, object]:
-    if leaf is None:
-        return {"agent_id": str(agent.id), "name": agent.name, "plan_id": None}
-    return {
-        "agent_id": str(agent.id),
-        "name": agent.name,
-        "plan_id": leaf.id,
-        "level": leaf.level,
-        "description": leaf.description,
-        "location": leaf.location,
-        "emoji": leaf.emoji,
-        "object_state": leaf.object_state,
-        "start": leaf.start.isoformat(),
-        "end": end_of(leaf).isoformat(),
-    }
+def action_payload(agent: Agent, leaf: Current | None) -> dict[str, object]:
+    action = leaf.as_json() if leaf is not None else {"plan_id": None}
+    return {"agent_id": str(agent.id), "name": agent.name, **action}
 
 
 def _agent_due(
@@ -213,7 +201,7 @@ def _agent_due(
 ) -> AgentDue:
     due = AgentDue(agent_id=agent.id, world_id=agent.world_id)
     due.summarize = is_stale(summary_at=agent.summary_at, memories_since=memories_since, now=now)
-    night = any(_of_an_earlier_day(p, now) and p.start <= now < end_of(p) for p in plans)
+    night = any(_of_an_earlier_day(p, now) and p.start <= now < p.end for p in plans)
     planned = agent.planned_day is not None and agent.planned_day >= now.date()
     if not night and not planned and agent.summary_at is not None:
         due.plan_day = now.date()
@@ -248,12 +236,6 @@ def _decompositions(plans: Sequence[PlanRow], now: datetime) -> list[tuple[int, 
     ]
 
 
-def _current_leaf(plans: Sequence[PlanRow], now: datetime) -> PlanRow | None:
-    """The deepest live plan covering now (as `db.queries.step.current_actions` reads it)."""
-    covering = [p for p in plans if p.start <= now < end_of(p)]
-    return max(covering, key=lambda p: (LEVEL_DEPTH[p.level], p.start, p.id), default=None)
-
-
 def _agents_with_backlog(session: Session, world_id: uuid.UUID) -> list[tuple[Agent, int]]:
     """The world's agents, each with its memories since its summary (up to the bound)."""
     count: sa.ColumnElement[int] = sa.literal_column(
@@ -273,11 +255,10 @@ def _live_plans(
     found: dict[uuid.UUID, list[PlanRow]] = {agent_id: [] for agent_id in agent_ids}
     if not agent_ids:
         return found
-    ends = Plan.start + sa.func.make_interval(0, 0, 0, 0, 0, Plan.duration_min)
     query = (
-        sa.select(*Plan.__table__.c)
+        sa.select(*_PLAN_COLUMNS)
         .where(Plan.agent_id.in_(list(agent_ids)), Plan.status != "superseded")
-        .where(Plan.start >= now - PLAN_REACH, Plan.start < now + PLAN_REACH, ends > now)
+        .where(Plan.start >= now - PLAN_REACH, Plan.start < now + PLAN_REACH, Plan.end > now)
         .order_by(Plan.agent_id, Plan.start, Plan.id)
     )
     for plan in session.execute(query):

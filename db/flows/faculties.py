@@ -1,0 +1,52 @@
+"""What a flow thinks with, built once per process by its edge (the API's app factory, the
+worker's runtime) and handed to every flow."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from cognition.mind import Embedder, Mind
+from db.audit import recorded_calls
+from db.deferred_touches import DeferredTouchStore
+from db.models import World
+from db.settings import Settings
+from db.store import PgMemoryStore, world_store
+
+
+@dataclass(frozen=True)
+class Faculties:
+    """The settings, the Mind, the Embedder, and the session factory the audit writes through
+    (its own transactions: a model call is kept even when the work that made it rolls back)."""
+
+    settings: Settings
+    mind: Mind
+    embedder: Embedder
+    audit: sessionmaker[Session]
+
+    @contextmanager
+    def thinking(
+        self, *, world_id: uuid.UUID, agent_id: uuid.UUID | None, game_time: datetime
+    ) -> Iterator[Mind]:
+        """The Mind, each of its calls in this block audited to the world, the agent and the
+        game time (written when the block exits, whatever happens)."""
+        with recorded_calls(
+            self.audit, world_id=world_id, agent_id=agent_id, game_time=game_time
+        ) as sink:
+            yield self.mind.with_audit(sink)
+
+    def store(self, session: Session, world: World, agent_id: uuid.UUID) -> PgMemoryStore:
+        """An agent's memory store, ranking with its world's weights."""
+        return world_store(
+            session, world=world, agent_id=agent_id, embedder=self.embedder, settings=self.settings
+        )
+
+    def job_store(self, session: Session, world: World, agent_id: uuid.UUID) -> DeferredTouchStore:
+        """The store a job thinks with: touches applied at `finish()`, just before the commit
+        (`db.deferred_touches`)."""
+        return DeferredTouchStore(session, self.store(session, world, agent_id))

@@ -1,0 +1,38 @@
+"""Interviewing an agent, as the paper evaluates agents: outside the world, nothing
+remembered, with `mode` ablating reflection, planning or all memory."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from cognition.interview import InterviewAnswer, InterviewMode, interview
+from db.flows.faculties import Faculties
+from db.models import Agent, World
+from db.queries.agents import to_persona
+from db.queries.worlds import game_now
+
+
+def ask(
+    session: Session,
+    faculties: Faculties,
+    *,
+    world: World,
+    agent: Agent,
+    question: str,
+    interviewer: str,
+    mode: InterviewMode,
+) -> InterviewAnswer:
+    """The agent's answer to an interviewer, from the memories `mode` lets it recall."""
+    now = game_now(world)
+    store = faculties.store(session, world, agent.id)
+    with faculties.thinking(world_id=world.id, agent_id=agent.id, game_time=now) as mind:
+        return interview(
+            store,
+            mind,
+            persona=to_persona(agent),
+            summary=agent.summary or "",
+            question=question,
+            interviewer=interviewer,
+            mode=mode,
+            now=now,
+        )
