@@ -12,12 +12,12 @@ import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Request, Response
 from sqlalchemy.orm import Session
 
 from cognition.perception import canonical_subject, new_observation, subject_key, unseen
+from cognition.places import normalize_path
 from cognition.types import MemorySource, NewMemory
 from db.queries.agents import list_agents
 from db.queries.events import emit, last_event_id
@@ -41,7 +41,15 @@ from db.settings import Settings
 from service.deps import CurrentAgent, CurrentWorld, SessionDep, SettingsDep
 from service.enqueue import enqueue_enrichment, enqueue_reactions
 from service.errors import ERROR_RESPONSES, ApiError
-from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.pagination import (
+    DEFAULT_PAGE_SIZE,
+    CursorQuery,
+    LimitQuery,
+    decode_cursor,
+    encode_cursor,
+    time_and_uuid,
+)
+from service.place_names import resolve_places
 from service.schemas.step import (
     ActionRead,
     ActionsPage,
@@ -66,10 +74,13 @@ def step(
     request: Request,
 ) -> Response:
     ids = _validated_ids(session, world.id, body.agents)
+    _require_places(session, world.id, body)
     now = game_now(world)
     moved = move_agents(
-        session, [Whereabouts(a.agent_id, a.place, a.position) for a in body.agents]
-    )
+        session,
+        [Whereabouts(a.agent_id, a.place and normalize_path(a.place), a.position)
+         for a in body.agents],
+    )  # fmt: skip
     _learn_places(session, world.id, body.agents, moved=moved, now=now)
     observations, before = _new_observations(session, body.agents)
     stored = insert_for_agents(session, world_id=world.id, items=observations, now=now)
@@ -158,14 +169,14 @@ def actions(
     world: CurrentWorld,
     session: SessionDep,
     settings: SettingsDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    cursor: str | None = None,
+    limit: LimitQuery = DEFAULT_PAGE_SIZE,
+    cursor: CursorQuery = None,
 ) -> ActionsPage:
     """Agents in creation order. `last_event_id` is read first: a client that streams the
     world's events after it sees every change made since (`action_changed`, `agents_moved`,
     `utterance`)."""
     last_event = last_event_id(session, world_id=world.id)
-    position = decode_cursor(cursor, _agent_position)
+    position = decode_cursor(cursor, time_and_uuid)
     rows = list_agents(session, world_id=world.id, after=position, limit=limit + 1)
     page, more = rows[:limit], len(rows) > limit
     now, ids = game_now(world), [a.id for a in page]
@@ -179,10 +190,6 @@ def actions(
     ]  # fmt: skip
     next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)]) if last else None
     return ActionsPage(items=items, next_cursor=next_cursor, now=now, last_event_id=last_event)
-
-
-def _agent_position(values: list[object]) -> tuple[datetime, uuid.UUID]:
-    return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
 
 
 def _validated_ids(
@@ -209,6 +216,20 @@ def _validated_ids(
             )
         seen.add(agent_id)
     return ids
+
+
+def _require_places(session: Session, world_id: uuid.UUID, body: StepRequest) -> None:
+    """Where agents stand and the objects they perceive are places of the map
+    (`service.place_names`: 422 naming the field, or created with `create_places`)."""
+    named = [(f"body.agents.{i}.place", a.place) for i, a in enumerate(body.agents) if a.place]
+    named += [
+        (f"body.agents.{i}.perceived.{j}.subject", p.subject)
+        for i, a in enumerate(body.agents)
+        for j, p in enumerate(a.perceived)
+        if p.kind == "object" and p.subject
+    ]
+    if named:
+        resolve_places(session, world_id=world_id, named=named, create=body.create_places)
 
 
 def _learn_places(
