@@ -14,6 +14,7 @@ from db.retrieval.vector_cache import use_process_cache
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from service.body_limit import BodyLimit
+from service.contract import install_contract
 from service.docs import install_docs
 from service.errors import install_error_handlers
 from service.inspector import install_inspector
@@ -68,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    install_contract(app)  # error statuses per route, event schemas
     install_docs(app)  # Swagger UI and ReDoc served from a package, not a CDN
     install_inspector(app)
     return app

@@ -55,11 +55,15 @@ STATUS_CODES = {
 
 
 def envelope(
-    status: int, code: str, message: str, details: list[dict[str, Any]] | None = None
+    status: int,
+    code: str,
+    message: str,
+    details: list[dict[str, Any]] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "details": details or [],
                       "request_id": logs.request_id.get()}}  # fmt: skip
-    return JSONResponse(status_code=status, content=body)
+    return JSONResponse(status_code=status, content=body, headers=headers)
 
 
 def _field_path(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -78,7 +82,8 @@ async def _validation(_: Request, exc: Exception) -> JSONResponse:
 
 async def _http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    return envelope(exc.status_code, STATUS_CODES.get(exc.status_code, "error"), str(exc.detail))
+    code = STATUS_CODES.get(exc.status_code, "error")  # a 405 keeps its `Allow` header
+    return envelope(exc.status_code, code, str(exc.detail), headers=dict(exc.headers or {}))
 
 
 async def _api(_: Request, exc: Exception) -> JSONResponse:
@@ -129,4 +134,9 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     for status, code in STATUS_CODES.items()
     if status in (401, 404, 413, 422)
 }
-"""Documented on every route so the OpenAPI contract names the envelope for each error."""
+"""The routers' default; `service.contract` then documents each operation's errors exactly."""
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """`responses=` for errors a route raises itself (a name conflict, the model's 503)."""
+    return {s: {"model": ErrorEnvelope, "description": STATUS_CODES[s]} for s in statuses}

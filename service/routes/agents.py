@@ -13,7 +13,7 @@ from db.queries.agents import delete_agent, find_agent_by_name, list_agents
 from db.queries.events import emit
 from db.queries.worlds import game_now
 from service.deps import CurrentAgent, CurrentWorld, IdempotencyDep, SessionDep
-from service.errors import ERROR_RESPONSES, ApiError
+from service.errors import ERROR_RESPONSES, ApiError, errors
 from service.idempotency import run_once
 from service.pagination import (
     DEFAULT_PAGE_SIZE,
@@ -89,7 +89,7 @@ def read(agent: CurrentAgent, session: SessionDep) -> AgentRead:
     return agent_read(session, agent)
 
 
-@router.patch("/{agent_id}", response_model=AgentRead,
+@router.patch("/{agent_id}", response_model=AgentRead, responses=errors(409),
               summary="Change persona fields, move the agent, teach it places")  # fmt: skip
 def update(
     body: AgentUpdate, agent: CurrentAgent, world: CurrentWorld, session: SessionDep

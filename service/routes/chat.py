@@ -37,7 +37,7 @@ from service.deps import (
     SettingsDep,
 )
 from service.enqueue import enqueue_enrichment
-from service.errors import ERROR_RESPONSES, ApiError
+from service.errors import ERROR_RESPONSES, ApiError, errors
 from service.schemas.chat import ChatRequest, ChatResponse, UsedMemory
 
 router = APIRouter(
@@ -49,7 +49,8 @@ def used(memories: list[Memory]) -> list[UsedMemory]:
     return [UsedMemory(id=m.id, kind=m.kind.value, description=m.description) for m in memories]
 
 
-@router.post("/chat", response_model=ChatResponse, summary="A player speaks to the agent")
+@router.post("/chat", response_model=ChatResponse, responses=errors(409),
+             summary="A player speaks to the agent")  # fmt: skip
 def chat(
     body: ChatRequest,
     world: CurrentWorld,
