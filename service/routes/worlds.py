@@ -21,7 +21,7 @@ from db.queries.worlds import (
     set_clock,
 )
 from service.deps import AdminDep, CurrentWorld, IdempotencyDep, SessionDep
-from service.errors import ERROR_RESPONSES, ApiError
+from service.errors import ERROR_RESPONSES, ApiError, errors
 from service.idempotency import run_once
 from service.pagination import (
     DEFAULT_PAGE_SIZE,
@@ -98,7 +98,8 @@ def read(world: CurrentWorld) -> WorldRead:
     return world_read(world)
 
 
-@router.post("/{world_id}/clock", response_model=ClockRead, summary="Set, advance or pause")
+@router.post("/{world_id}/clock", response_model=ClockRead, responses=errors(409),
+             summary="Set, advance or pause")  # fmt: skip
 def update_clock(body: ClockUpdate, world: CurrentWorld, session: SessionDep) -> ClockRead:
     """The clock moves forward: an earlier `set` needs `rewind: true` (409 `clock_backwards`
     otherwise), and an advance past the end of game time is a 422."""
@@ -124,6 +125,16 @@ def _check_move(body: ClockUpdate, now: datetime) -> None:
     ):
         raise ApiError(422, "validation_error", "the advance would pass the end of game time "
                        f"({game_time.SPAN_TEXT})", field="body.advance_minutes")  # fmt: skip
+
+
+@router.delete("/{world_id}", status_code=204,
+               summary="Delete a world and everything in it (admin)")  # fmt: skip
+def delete(world: CurrentWorld, caller: AdminDep, session: SessionDep) -> Response:
+    """Its agents, memories, plans, dialogue, map, keys and events go with it (export it first
+    to keep a copy: `GET …/export`)."""
+    session.execute(sa.delete(World).where(World.id == world.id))
+    session.commit()
+    return Response(status_code=204)
 
 
 @router.post("/{world_id}/keys", status_code=201, response_model=KeyCreated,
