@@ -19,6 +19,7 @@ from service.docs import install_docs
 from service.errors import install_error_handlers
 from service.inspector import install_inspector
 from service.instance import instance_id
+from service.methods import MethodGuard
 from service.request_context import RequestContext
 from service.routes import ROUTERS
 from workers.app import make_celery
@@ -64,6 +65,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.redis_url = settings.redis_url
     app.state.celery = make_celery(redis_url=settings.redis_url)
     app.state.redis = redis.Redis.from_url(settings.redis_url, socket_timeout=2.0)
+    app.add_middleware(MethodGuard, api=app)
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestContext)  # outermost: every answer carries the request id
     install_error_handlers(app)

@@ -68,6 +68,8 @@ def build(app: FastAPI) -> dict[str, Any]:
             _document_errors(operation, route)
             if route.name == "stream":
                 operation["x-sse-events"] = {"$ref": REF.format(model="WorldEvent")}
+                stream = operation["responses"]["200"]["content"]["text/event-stream"]
+                stream["schema"] = _sse_message()
     return spec
 
 
@@ -118,6 +120,21 @@ def _schemas(models: list[type[BaseModel]]) -> dict[str, Any]:
     _, top = models_json_schema([(model, "serialization") for model in models], ref_template=REF)
     defs: dict[str, Any] = top.get("$defs", {})
     return defs
+
+
+def _sse_message() -> dict[str, Any]:
+    """One message of the stream as it travels: `id:`, `event:` and `data:` lines (the data a
+    JSON text of the type's payload)."""
+    return {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9]+$"},
+            "event": {"enum": list(EVENT_PAYLOADS)},
+            "data": {"type": "string", "contentMediaType": "application/json"},
+        },
+        "required": ["id", "event", "data"],
+        "description": "See `WorldEvent` for each type's parsed payload",
+    }
 
 
 def _world_event() -> dict[str, Any]:

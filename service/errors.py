@@ -82,6 +82,9 @@ async def _validation(_: Request, exc: Exception) -> JSONResponse:
 
 async def _http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:  # FastAPI's "There was an error parsing the body": not JSON
+        detail = [{"field": "body", "message": str(exc.detail), "type": "json_invalid"}]
+        return envelope(422, "validation_error", f"body: {exc.detail}", detail)
     code = STATUS_CODES.get(exc.status_code, "error")  # a 405 keeps its `Allow` header
     return envelope(exc.status_code, code, str(exc.detail), headers=dict(exc.headers or {}))
 

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pydantic import Field
 
-from service.schemas.common import GameTimeRead, Name, RequestModel, Text
+from service.schemas.common import Flag, GameTimeRead, Integer, Name, RequestModel, Text
 from service.schemas.places import PlacePath
 
 MAX_AGE = 200
@@ -43,19 +43,19 @@ class PersonaFields(RequestModel):
 
 class AgentCreate(PersonaFields):
     name: Name
-    age: int | None = Field(None, ge=0, le=MAX_AGE)
+    age: Integer | None = Field(None, ge=0, le=MAX_AGE)
     start_place: PlacePath | None = Field(None, description=START_PLACE_DOC)
     known_places: list[PlacePath] = Field(
         default_factory=list, max_length=MAX_KNOWN_PLACES, description=KNOWN_PLACES_DOC
     )
-    create_places: bool = Field(False, description=CREATE_PLACES_DOC)
+    create_places: Flag = Field(False, description=CREATE_PLACES_DOC)
 
 
 class AgentUpdate(RequestModel):
     """Every field optional: only what is sent changes."""
 
     name: Name | None = None
-    age: int | None = Field(None, ge=0, le=MAX_AGE)
+    age: Integer | None = Field(None, ge=0, le=MAX_AGE)
     innate: Text | None = None
     background: Text | None = None
     currently: Text | None = None
@@ -67,7 +67,7 @@ class AgentUpdate(RequestModel):
     known_places: list[PlacePath] | None = Field(
         None, max_length=MAX_KNOWN_PLACES, description=KNOWN_PLACES_DOC
     )
-    create_places: bool = Field(False, description=CREATE_PLACES_DOC)
+    create_places: Flag = Field(False, description=CREATE_PLACES_DOC)
 
 
 class AgentRead(PersonaFields):

@@ -6,14 +6,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from service.schemas.common import MAX_ID, Name, RequestModel, RequiredText, Text
+from service.schemas.common import MAX_ID, Integer, Name, RequestModel, RequiredText, Text
 
 
 class ChatRequest(RequestModel):
     player: Name = Field(description="the player's name, as the agent will remember it")
     persona: Text = Field("", description='who the player says they are, e.g. "a reporter"')
     message: RequiredText
-    conversation_id: int | None = Field(
+    conversation_id: Integer | None = Field(
         None, ge=1, le=MAX_ID, description="continue this conversation"
     )
 

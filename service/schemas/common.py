@@ -27,6 +27,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    Strict,
     StringConstraints,
     WithJsonSchema,
 )
@@ -73,6 +74,14 @@ RequiredText = Annotated[
 ]
 """Required free text: no NUL, a visible character, stripped."""
 Strip = AfterValidator(_strip)
+
+
+Flag = Annotated[bool, Strict()]
+"""A JSON boolean: `0`, `1` or `"true"` are not one (pydantic would coerce them)."""
+Integer = Annotated[int, Strict()]
+"""A JSON integer, not a string of digits."""
+Number = Annotated[float, Strict()]
+"""A JSON number (an integer is one), not a string of digits."""
 
 
 class RequestModel(BaseModel):

@@ -10,7 +10,17 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, Field
 
 from cognition.types import MemoryKind
-from service.schemas.common import GameTime, GameTimeRead, Page, RequestModel, RequiredText, Text
+from service.schemas.common import (
+    Flag,
+    GameTime,
+    GameTimeRead,
+    Integer,
+    Number,
+    Page,
+    RequestModel,
+    RequiredText,
+    Text,
+)
 
 MAX_BATCH = 1000
 """Most memories in one write. A larger batch answers 413 (`body.memories`): split it."""
@@ -22,7 +32,7 @@ SYSTEM_KINDS = frozenset({MemoryKind.REFLECTION.value, MemoryKind.PLAN.value})
 
 def _not_a_system_kind(value: Any) -> Any:
     """Reflections and plans are the agent's own thoughts: only Hearth's loops write them."""
-    if value in SYSTEM_KINDS:
+    if isinstance(value, str) and value in SYSTEM_KINDS:
         raise ValueError(f"{value!r} memories are made by the agent itself and cannot be written")
     return value
 
@@ -82,22 +92,22 @@ class MemoryPage(Page[MemoryRead]):
 class SearchWeights(RequestModel):
     """Per-call α weights; an omitted one is the world's (or HEARTH_WEIGHT_*)."""
 
-    recency: float | None = Field(None, ge=0, le=100)
-    importance: float | None = Field(None, ge=0, le=100)
-    relevance: float | None = Field(None, ge=0, le=100)
+    recency: Number | None = Field(None, ge=0, le=100)
+    importance: Number | None = Field(None, ge=0, le=100)
+    relevance: Number | None = Field(None, ge=0, le=100)
 
 
 class SearchRequest(RequestModel):
     query: RequiredText
-    k: int = Field(10, ge=1, le=MAX_K)
+    k: Integer = Field(10, ge=1, le=MAX_K)
     kinds: list[MemoryKind] | None = Field(None, min_length=1, description="default: all kinds")
     weights: SearchWeights | None = None
     at: GameTime | None = Field(None, description="game time to score at; default: world now")
-    budget_tokens: int | None = Field(
+    budget_tokens: Integer | None = Field(
         None, ge=0, le=MAX_BUDGET_TOKENS,
         description="keep the best results whose descriptions fit (≈4 characters a token)",
     )  # fmt: skip
-    touch: bool = Field(True, description="mark the results accessed at `at` (the paper does)")
+    touch: Flag = Field(True, description="mark the results accessed at `at` (the paper does)")
 
 
 class ComponentRead(BaseModel):

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, StringConstraints, model_validator
 from service.schemas.common import (
     MAX_NAME,
     NO_NUL,
+    Flag,
     FreeJson,
     GameTimeRead,
     RequestModel,
@@ -101,7 +102,7 @@ class ObjectStateChange(RequestModel):
 
     place: PlacePath | None = None
     state: State | None = None
-    create_places: bool = Field(
+    create_places: Flag = Field(
         False, description="create the place (with its ancestors) if the map lacks it"
     )
     statement: Text | None = Field(

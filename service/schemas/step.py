@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from service.schemas.agents import CREATE_PLACES_DOC
-from service.schemas.common import FreeJson, GameTimeRead, Page, RequestModel, Text
+from service.schemas.common import Flag, FreeJson, GameTimeRead, Page, RequestModel, Text
 from service.schemas.places import PlacePath
 
 MAX_STEP_AGENTS = 2000
@@ -45,7 +45,7 @@ class AgentStep(RequestModel):
 
 class StepRequest(RequestModel):
     agents: list[AgentStep] = Field(min_length=1, max_length=MAX_STEP_AGENTS)
-    create_places: bool = Field(False, description=CREATE_PLACES_DOC)
+    create_places: Flag = Field(False, description=CREATE_PLACES_DOC)
 
 
 class ActionRead(BaseModel):

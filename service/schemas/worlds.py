@@ -8,7 +8,15 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from service.schemas.common import GameTime, GameTimeRead, Name, RequestModel
+from service.schemas.common import (
+    Flag,
+    GameTime,
+    GameTimeRead,
+    Integer,
+    Name,
+    Number,
+    RequestModel,
+)
 
 MAX_RATE = 86_400.0
 """A day of game time per real second is already far beyond any simulation we serve."""
@@ -19,21 +27,21 @@ class ClockSpec(RequestModel):
     mode: Literal["driven", "running"] = Field(
         "driven", description="driven: the game sets the time; running: it advances at `rate`"
     )
-    rate: float = Field(60.0, gt=0, le=MAX_RATE, description="game seconds per real second")
+    rate: Number = Field(60.0, gt=0, le=MAX_RATE, description="game seconds per real second")
     start: GameTime | None = Field(None, description="game time to start at; default: now (UTC)")
 
 
 class Weights(RequestModel):
     """The α weights of the retrieval score (the paper uses 1, 1, 1)."""
 
-    recency: float = Field(1.0, ge=0, le=100)
-    importance: float = Field(1.0, ge=0, le=100)
-    relevance: float = Field(1.0, ge=0, le=100)
+    recency: Number = Field(1.0, ge=0, le=100)
+    importance: Number = Field(1.0, ge=0, le=100)
+    relevance: Number = Field(1.0, ge=0, le=100)
 
 
 class WorldSettings(RequestModel):
     weights: Weights | None = Field(None, description="default: HEARTH_WEIGHT_*")
-    reflection_threshold: int | None = Field(
+    reflection_threshold: Integer | None = Field(
         None, ge=1, le=100_000, description="default: HEARTH_REFLECTION_THRESHOLD (150)"
     )
 
@@ -72,13 +80,13 @@ class ClockUpdate(RequestModel):
     set: GameTime | None = Field(
         None, description="jump to this game time; an earlier one than now needs `rewind`"
     )
-    rewind: bool = Field(
+    rewind: Flag = Field(
         False, description="allow `set` to move the clock back (a reset); otherwise a 409"
     )
-    advance_minutes: float | None = Field(None, gt=0, le=MAX_ADVANCE_MINUTES)
-    paused: bool | None = None
+    advance_minutes: Number | None = Field(None, gt=0, le=MAX_ADVANCE_MINUTES)
+    paused: Flag | None = None
     mode: Literal["driven", "running"] | None = None
-    rate: float | None = Field(None, gt=0, le=MAX_RATE)
+    rate: Number | None = Field(None, gt=0, le=MAX_RATE)
 
     @model_validator(mode="after")
     def _one_move(self) -> ClockUpdate:
