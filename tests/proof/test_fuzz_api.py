@@ -76,7 +76,7 @@ def _run(tmp: Path, base_url: str, key: str, pinned: dict[str, str], *extra: str
         *extra,
     ]  # fmt: skip
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.proof.st_hooks", "PYTHONPATH": str(REPO)}
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900, env=env, cwd=REPO)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, env=env, cwd=tmp)
     (tmp / "schemathesis.out").write_text(done.stdout + done.stderr)
     summary = done.stdout[done.stdout.rfind("SUMMARY") :]
     print(summary)  # operations, phases, cases generated, failures
