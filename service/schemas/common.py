@@ -93,17 +93,24 @@ class RequestModel(BaseModel):
 # --- free-form JSON (game coordinates, norms) -----------------------------------------------
 
 
+MAX_JSON_DEPTH = 16
+"""Deepest nesting of free-form JSON (game coordinates are flat; a deep one only costs)."""
+
+
 def _no_nul_anywhere(value: Any) -> Any:
-    """Free-form JSON is stored as JSONB, which refuses NUL in any key or string."""
-    if isinstance(value, str) and "\x00" in value:
-        raise ValueError("no key or text inside may contain a NUL character")
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _no_nul_anywhere(key)
-            _no_nul_anywhere(item)
-    elif isinstance(value, list):
-        for item in value:
-            _no_nul_anywhere(item)
+    """Free-form JSON is stored as JSONB, which refuses NUL in any key or string; it is walked
+    without recursion, and nesting deeper than MAX_JSON_DEPTH is refused."""
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
+        if isinstance(item, str) and "\x00" in item:
+            raise ValueError("no key or text inside may contain a NUL character")
+        if isinstance(item, dict):
+            pending += [(k, depth + 1) for k in item] + [(v, depth + 1) for v in item.values()]
+        elif isinstance(item, list):
+            pending += [(v, depth + 1) for v in item]
     return value
 
 

@@ -184,3 +184,41 @@ def test_places_named_anywhere_follow_one_rule(client: TestClient, world: dict[s
     state = client.post(url(world, "/objects/state"), json={"place": "cafe: oven", "state": "hot"},
                         headers=headers)  # fmt: skip
     assert state.status_code == 422 and fields(state) == {"body.place"}
+
+
+def test_free_form_json_is_bounded(client: TestClient, world: dict[str, Any]) -> None:
+    agent = create_agent(client, world, name="Rosa")
+    deep: Any = 1
+    for _ in range(500):
+        deep = [deep]
+    for position in ({"x": deep}, {"x": "a\x00b"}, {"a\x00": 1}):
+        body = {"agents": [{"agent_id": agent["id"], "position": position}]}
+        response = client.post(url(world, "/step"), json=body, headers=world["headers"])
+        assert response.status_code == 422, response.text
+        assert fields(response) == {"body.agents.0.position"}
+
+
+def test_every_request_body_refuses_unknown_fields_by_its_schema(client: TestClient) -> None:
+    """`additionalProperties: false` on every object a request body holds (free-form ones
+    excepted: coordinates and norms are the game's own)."""
+    spec = client.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    loose = []
+    for route, methods in spec["paths"].items():
+        for method, operation in methods.items():
+            content = operation.get("requestBody", {}).get("content", {})
+            todo = [c["schema"] for c in content.values()]
+            seen: set[str] = set()
+            while todo:
+                schema = todo.pop()
+                if "$ref" in schema:
+                    name = schema["$ref"].rsplit("/", 1)[-1]
+                    if name not in seen:
+                        seen.add(name)
+                        todo.append(schemas[name])
+                    continue
+                todo += [*schema.get("anyOf", []), schema.get("items", {})]
+                todo += list(schema.get("properties", {}).values())
+                if schema.get("properties") and schema.get("additionalProperties") is not False:
+                    loose.append(f"{method.upper()} {route}: {schema.get('title')}")
+    assert loose == []
