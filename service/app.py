@@ -14,10 +14,12 @@ from db.retrieval.vector_cache import use_process_cache
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from service.body_limit import BodyLimit
+from service.contract import install_contract
 from service.docs import install_docs
 from service.errors import install_error_handlers
 from service.inspector import install_inspector
 from service.instance import instance_id
+from service.methods import MethodGuard
 from service.request_context import RequestContext
 from service.routes import ROUTERS
 from workers.app import make_celery
@@ -69,11 +71,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.redis_url = settings.redis_url
     app.state.celery = make_celery(redis_url=settings.redis_url)
     app.state.redis = redis.Redis.from_url(settings.redis_url, socket_timeout=2.0)
+    app.add_middleware(MethodGuard, api=app)
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestContext)  # outermost: every answer carries the request id
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    install_contract(app)  # error statuses per route, event schemas
     install_docs(app)  # Swagger UI and ReDoc served from a package, not a CDN
     install_inspector(app)
     return app

@@ -3,7 +3,9 @@
 The largest valid memory batch (1000 memories of 4000 ASCII characters) is about 4.1 MB of
 JSON, so 8 MiB admits every valid request, with room for escaping, and stops a runaway client
 before it costs the API memory. A declared `Content-Length` is judged at once; a chunked body
-is read up to the limit and replayed to the app (which reads whole bodies anyway).
+is read up to the limit and replayed to the app (which reads whole bodies anyway). A world
+import (`POST /v1/worlds/import`) streams a whole world's file and reads it as it arrives: its
+limit is IMPORT_MAX_BYTES.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from service.errors import envelope
 
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
+IMPORT_MAX_BYTES = 4 * 1024**3
+LARGER_LIMITS = {"/v1/worlds/import": IMPORT_MAX_BYTES}
 
 
 class BodyLimit:
@@ -25,6 +29,13 @@ class BodyLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        limit = LARGER_LIMITS.get(scope.get("path", ""))
+        if limit is not None:
+            if (_content_length(scope) or 0) > limit:
+                await self._refuse(scope, receive, send)
+                return
+            await self.app(scope, receive, send)  # read as a stream by its route
             return
         declared = _content_length(scope)
         if declared is not None:

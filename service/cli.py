@@ -5,7 +5,7 @@ hearth api                 the HTTP API
 hearth worker --queues Q   a Celery worker for fast, slow or both
 hearth beat                the periodic world sweep
 hearth db upgrade|check    migrations
-hearth sql "SELECT …"      a query as the read-only analyst role
+hearth sql "SELECT …"      a query as the read-only analyst role (--csv, --json, --full)
 hearth reembed             re-embed every memory with the configured embedder (resumable)
 hearth demo [--keep]       the 25-agent demo town, driven through the API, then a report
 hearth status              what is running and how much is stored
@@ -27,7 +27,7 @@ from db.reembed import DEFAULT_BATCH_SIZE
 from db.settings import Settings, load_settings
 from service.launcher import LaunchRefused, launched
 from service.reembed import MISMATCH_EXIT, check_space, run_reembed
-from service.sql_console import analyst_url, format_table, run_query
+from service.sql_console import analyst_url, render, run_query
 from service.stack import Stack, running_stack
 from workers.app import make_celery
 
@@ -147,6 +147,9 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
             migrate.upgrade(stack.database_url, args.revision or "head")
             if stack.settings.analyst_password:
                 migrate.set_analyst_password(stack.database_url, stack.settings.analyst_password)
+            migrate.set_analyst_timeout(
+                stack.database_url, stack.settings.analyst_statement_timeout_s
+            )
         elif args.action == "downgrade":
             migrate.downgrade(stack.database_url, args.revision or "-1")
         else:
@@ -158,7 +161,9 @@ def cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
     with running_stack(settings, need_redis=False) as stack:
         url = analyst_url(stack.database_url, stack.settings.analyst_database_url)
         try:
-            columns, rows = run_query(url, args.query)
+            columns, rows = run_query(
+                url, args.query, timeout_s=stack.settings.analyst_statement_timeout_s
+            )
         except sa.exc.DBAPIError as exc:
             message = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
             print(f"hearth sql: {message}", file=sys.stderr)
@@ -168,7 +173,7 @@ def cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
                 file=sys.stderr,
             )
             return 1
-        print(format_table(columns, rows) if columns else "OK")
+        print(render(columns, rows, fmt=args.format, full=args.full) if columns else "OK")
     return 0
 
 
@@ -259,6 +264,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     sql = sub.add_parser("sql", help="query the analyst views as hearth_analyst")
     sql.add_argument("query")
+    shape = sql.add_mutually_exclusive_group()
+    shape.add_argument(
+        "--csv",
+        dest="format",
+        action="store_const",
+        const="csv",
+        help="print CSV (a header row, cells never cut)",
+    )
+    shape.add_argument(
+        "--json",
+        dest="format",
+        action="store_const",
+        const="json",
+        help="print a JSON array of objects (cells never cut)",
+    )
+    sql.add_argument("--full", action="store_true", help="table cells are not cut")
+    sql.set_defaults(format="table")
     sql.set_defaults(func=cmd_sql)
 
     ping = sub.add_parser("ping", help="check that a worker consumes a queue")

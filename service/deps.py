@@ -19,6 +19,8 @@ from db.queries.worlds import get_world
 from db.settings import Settings
 from service.auth import Caller, authenticate
 from service.errors import ApiError
+from service.idempotency import MAX_KEY_LENGTH, Idempotency
+from service.schemas.common import NON_BLANK
 
 bearer = HTTPBearer(auto_error=False, description="An admin key or a world key")
 
@@ -120,9 +122,23 @@ def _faculties(request: Request) -> Faculties:
 
 FacultiesDep = Annotated[Faculties, Depends(_faculties)]
 
-IdempotencyKeyHeader = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key", description="retrying with the same key returns the first answer"
-    ),
-]
+
+def _idempotency(
+    request: Request,
+    caller: CallerDep,
+    key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            min_length=1,
+            max_length=MAX_KEY_LENGTH,
+            pattern=NON_BLANK,
+            description="retrying the same request with the same key returns the first answer; "
+            "the key reused for another body or target answers 409 `idempotency_conflict`",
+        ),
+    ] = None,
+) -> Idempotency:
+    return Idempotency(key=key, caller=caller, method=request.method, path=request.url.path)
+
+
+IdempotencyDep = Annotated[Idempotency, Depends(_idempotency)]

@@ -62,7 +62,11 @@ STATUS_CODES = {
 
 
 def envelope(
-    status: int, code: str, message: str, details: list[dict[str, Any]] | None = None
+    status: int,
+    code: str,
+    message: str,
+    details: list[dict[str, Any]] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
     body = {
         "error": {
@@ -72,7 +76,7 @@ def envelope(
             "request_id": logs.request_id.get(),
         }
     }
-    return JSONResponse(status_code=status, content=body)
+    return JSONResponse(status_code=status, content=body, headers=headers)
 
 
 def _field_path(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -91,7 +95,11 @@ async def _validation(_: Request, exc: Exception) -> JSONResponse:
 
 async def _http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    return envelope(exc.status_code, STATUS_CODES.get(exc.status_code, "error"), str(exc.detail))
+    if exc.status_code == 400:  # FastAPI's "There was an error parsing the body": not JSON
+        detail = [{"field": "body", "message": str(exc.detail), "type": "json_invalid"}]
+        return envelope(422, "validation_error", f"body: {exc.detail}", detail)
+    code = STATUS_CODES.get(exc.status_code, "error")  # a 405 keeps its `Allow` header
+    return envelope(exc.status_code, code, str(exc.detail), headers=dict(exc.headers or {}))
 
 
 async def _api(_: Request, exc: Exception) -> JSONResponse:
@@ -143,4 +151,9 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     for status, code in STATUS_CODES.items()
     if status in (401, 404, 413, 422)
 }
-"""Documented on every route so the OpenAPI contract names the envelope for each error."""
+"""The routers' default; `service.contract` then documents each operation's errors exactly."""
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """`responses=` for errors a route raises itself (a name conflict, the model's 503)."""
+    return {s: {"model": ErrorEnvelope, "description": STATUS_CODES[s]} for s in statuses}

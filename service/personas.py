@@ -11,29 +11,30 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from cognition.errors import InvalidInput
-from cognition.places import ancestors, normalize_path
+from cognition.places import ancestors
 from cognition.types import MemoryKind, MemorySource, NewMemory
 from db.models import Agent, Place, World
 from db.queries.agents import create_agent
 from db.queries.events import emit
 from db.queries.memories import add_memories
-from db.queries.places import known_paths, known_place_ids, learn_places, places_by_path
+from db.queries.places import known_paths, known_place_ids, learn_places
 from db.queries.step import current_actions
 from db.queries.worlds import game_now
-from service.errors import ApiError
+from service.place_names import canonical, resolve_places
 from service.schemas.agents import AgentRead
 
-PLACEMENT_FIELDS = ("start_place", "known_places")
+PLACEMENT_FIELDS = ("start_place", "known_places", "create_places")
 """Request fields that are not persona columns: they write `agents.place` and `agent_places`."""
 
 
 @dataclass(frozen=True)
 class Placement:
-    """Where an agent starts and every place it knows (listed ones and their ancestors)."""
+    """Where an agent starts, its home (canonical path, or "" for none) and every place it
+    knows (listed ones and their ancestors)."""
 
     start: Place | None
     known: list[Place]
+    home: str | None = None
 
 
 def resolve_placement(
@@ -43,28 +44,23 @@ def resolve_placement(
     start_place: str | None,
     known_places: Sequence[str],
     field: str,
+    living_area: str | None = None,
+    create: bool = False,
 ) -> Placement:
-    """Check every path against the world's map; an unknown one is a 422 naming it."""
+    """Check every path against the world's map (`service.place_names`: a 422 naming an
+    unknown one, or its creation with `create`)."""
     listed = [(f"{field}.known_places.{i}", path) for i, path in enumerate(known_places)]
     if start_place is not None:
         listed.append((f"{field}.start_place", start_place))
-    canonical = [(where, _canonical(path, where)) for where, path in listed]
-    wanted = {p for _, path in canonical for p in (*ancestors(path), path)}
-    found = places_by_path(session, world_id=world_id, paths=wanted)
-    for where, path in canonical:
-        if path not in found:
-            raise ApiError(
-                422, "validation_error", f"no place {path!r} in this world's map", field=where
-            )
-    start = found[_canonical(start_place, field)] if start_place is not None else None
-    return Placement(start=start, known=[found[path] for path in sorted(wanted)])
-
-
-def _canonical(path: str, where: str) -> str:
-    try:
-        return normalize_path(path)
-    except InvalidInput as exc:
-        raise ApiError(422, "validation_error", str(exc), field=where) from None
+    home = [(f"{field}.living_area", living_area)] if living_area else []
+    found = resolve_places(session, world_id=world_id, named=[*listed, *home], create=create)
+    paths = [canonical(path, where) for where, path in listed]
+    wanted = {p for path in paths for p in (*ancestors(path), path)}
+    return Placement(
+        start=found[paths[-1]] if start_place is not None else None,
+        known=[found[path] for path in sorted(wanted)],
+        home=canonical(living_area, home[0][0]) if home and living_area else living_area,
+    )
 
 
 def seed_phrases(background: str) -> list[str]:
@@ -87,7 +83,8 @@ def create_persona(
 ) -> Agent:
     """A new agent with its seed memories, standing at its start place, knowing its places."""
     place = placement.start.path if placement.start else None
-    agent = create_agent(session, world_id=world.id, fields={**fields, "place": place})
+    home = {"living_area": placement.home} if placement.home is not None else {}
+    agent = create_agent(session, world_id=world.id, fields={**fields, **home, "place": place})
     seeds = [
         NewMemory(description=p, kind=MemoryKind.SEED, source=MemorySource.ADMIN)
         for p in seed_phrases(agent.background)
@@ -116,6 +113,8 @@ def update_persona(
 
     Returns the names of what changed (empty: nothing did); the caller announces it.
     """
+    if placement.home is not None and "living_area" in fields:
+        fields = {**fields, "living_area": placement.home}
     changed = [name for name, value in fields.items() if getattr(agent, name) != value]
     for name in changed:
         setattr(agent, name, fields[name])

@@ -6,7 +6,9 @@ token (≤ 64 characters of letters, digits, `-`, `_`, `.`, `:`), else a new one
 `X-Request-ID` response header. Latency is recorded under the route's template
 (`/v1/worlds/{world_id}/step`), so worlds and agents do not multiply the series; a path no
 route matches is `unmatched`. An exception no handler took becomes the 500 envelope here, so
-even that answer carries the id.
+even that answer carries the id. Every 5xx answer carries `Connection: close`: after a failure
+the server may be in no state to serve that connection again, and a keep-alive client would
+otherwise send its next request into it (uvicorn closes the connection on that header).
 """
 
 from __future__ import annotations
@@ -45,7 +47,11 @@ class RequestContext:
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status["code"], status["sent"] = message["status"], True
-                message["headers"] = [*message.get("headers", []), (HEADER, rid.encode())]
+                headers = [*message.get("headers", []), (HEADER, rid.encode())]
+                if message["status"] >= 500:
+                    headers = [(k, v) for k, v in headers if k.lower() != b"connection"]
+                    headers.append((b"connection", b"close"))
+                message["headers"] = headers
             await send(message)
 
         try:

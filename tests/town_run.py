@@ -11,6 +11,7 @@ import pytest
 from hearth_client.demo.drive import DemoConfig, TownRun
 from hearth_client.demo.report import TownStory, town_story
 from hearth_client.demo.story import render
+from hearth_client.types import Event
 
 from bench.audit import Audit, audited_town, measure
 
@@ -25,6 +26,8 @@ class ShortTown:
     audit: Audit
     story: TownStory
     report: str
+    events: list[Event]
+    """Every event of the town's stream, read at the end of the run."""
 
 
 @pytest.fixture(scope="session")
@@ -32,4 +35,5 @@ def short_town() -> ShortTown:
     with audited_town(SHORT_TOWN, quiet=True) as town:
         audit = measure(town)
         story = town_story(town.client, town.run)
-    return ShortTown(town.run, audit, story, render(story))
+        events = list(town.client.events(town.run.world_id, once=True))
+    return ShortTown(town.run, audit, story, render(story), events)

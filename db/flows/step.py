@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session
 
 from cognition.perception import canonical_subject, new_observation, subject_key, unseen
+from cognition.places import normalize_path
 from cognition.types import MemorySource, NewMemory
 from db.models import World
 from db.queries.events import emit
@@ -86,7 +87,10 @@ def report(session: Session, *, world: World, agents: Sequence[Reported], focal:
     """Record a step of agents already known to be the world's, each once; `focal` keeps one
     reaction candidate per agent (the economy profile), else every one (the paper's)."""
     now = game_now(world)
-    moved = move_agents(session, [Whereabouts(a.agent_id, a.place, a.position) for a in agents])
+    moved = move_agents(
+        session,
+        [Whereabouts(a.agent_id, a.place and normalize_path(a.place), a.position) for a in agents],
+    )
     _learn_places(session, world.id, agents, moved=moved, now=now)
     observations, before = _new_observations(session, agents)
     stored = insert_for_agents(session, world_id=world.id, items=observations, now=now)

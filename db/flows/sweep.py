@@ -12,10 +12,17 @@ ending job was lost, are ended. What agents saw of themselves starting an action
 observations of object states that changed actions wrote to the map, are enriched; the latter
 may each call for a reaction, as a step's perceptions do. Unenriched memories are
 `hearth.enrich_backlog`'s, on its own beat entry.
+
+Worlds are isolated: each is swept inside its own savepoint, and a world whose sweep raises
+(bad data, a bug its state provokes) is rolled back to it and logged with its id — every other
+world is swept, and its work sent, as if that world did not exist.
 """
 
 from __future__ import annotations
 
+import logging
+import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -24,10 +31,13 @@ from sqlalchemy.orm import Session
 from db import jobs, locks
 from db.flows.agent_scope import enrich_later
 from db.jobs import Job
+from db.models import World
 from db.queries.conversations import due_lines, stale_open
 from db.queries.due import AgentDue, due_in_world, running_worlds
 from db.queries.reactions import candidates
 from db.settings import Settings
+
+log = logging.getLogger(__name__)
 
 SWEEP_LOCK = "sweep_worlds"
 STALE_CONVERSATION = timedelta(hours=1)
@@ -37,12 +47,22 @@ STALE_CONVERSATION = timedelta(hours=1)
 @dataclass(frozen=True)
 class Swept:
     """What one sweep found: the worlds it swept, the agents whose action changed, the
-    enrichment of what the sweep wrote, and the work that came due."""
+    enrichment of what the sweep wrote, the work that came due, and the worlds that failed."""
 
     worlds: int = 0
     actions_changed: int = 0
     enrichment: tuple[Job, ...] = ()
     due: tuple[Job, ...] = ()
+    failed: int = 0
+
+
+@dataclass(frozen=True)
+class _World:
+    """One world's share of a sweep."""
+
+    actions_changed: int
+    enrichment: Sequence[Job]
+    due: Sequence[Job]
 
 
 def sweep(session: Session, *, settings: Settings) -> Swept:
@@ -50,35 +70,43 @@ def sweep(session: Session, *, settings: Settings) -> Swept:
     transaction; nothing when another sweep holds the lock."""
     if not locks.try_hold(session, SWEEP_LOCK):
         return Swept()
-    worlds = [due_in_world(session, w, settings=settings) for w in running_worlds(session)]
     line = timedelta(seconds=settings.conversation_line_s)
-    enrichment: list[Job] = []
-    work: list[Job] = []
-    for world in worlds:
-        written = [*world.observed, *(m.id for m in world.perceived)]
-        enrichment += enrich_later(world.world.id, written)
-        work += [job for agent in world.agents for job in _agent_jobs(agent)]
-    for world in worlds:
-        perceived = candidates(session, world_id=world.world.id, memories=world.perceived)
-        work += [jobs.decide_reaction(agent_id, memory_id) for agent_id, memory_id in perceived]
-    ending = [
-        conversation
-        for w in worlds
-        for conversation in stale_open(
-            session, world_ids=[w.world.id], before=w.now - STALE_CONVERSATION
-        )
-    ]
-    for w in worlds:
-        lines, closing = due_lines(session, world_id=w.world.id, now=w.now, line=line)
-        work += [jobs.converse_turn(c, seq) for c, seq in lines]
-        ending += closing
-    work += [jobs.end_conversation(c) for c in dict.fromkeys(ending)]
+    swept: list[_World] = []
+    failed = 0
+    for world_id in [w.id for w in running_worlds(session)]:
+        try:
+            with session.begin_nested():
+                swept.append(_sweep_world(session, world_id, settings=settings, line=line))
+        except Exception:
+            failed += 1
+            log.exception(
+                "sweep of world %s failed; the other worlds go on",
+                world_id,
+                extra={"world_id": str(world_id)},
+            )
     return Swept(
-        worlds=len(worlds),
-        actions_changed=sum(w.actions_changed for w in worlds),
-        enrichment=tuple(enrichment),
-        due=tuple(work),
+        worlds=len(swept),
+        actions_changed=sum(w.actions_changed for w in swept),
+        enrichment=tuple(job for w in swept for job in w.enrichment),
+        due=tuple(job for w in swept for job in w.due),
+        failed=failed,
     )
+
+
+def _sweep_world(
+    session: Session, world_id: uuid.UUID, *, settings: Settings, line: timedelta
+) -> _World:
+    """One world's reads and writes (in the caller's savepoint); nothing is sent yet."""
+    world = due_in_world(session, session.get_one(World, world_id), settings=settings)
+    written = [*world.observed, *(m.id for m in world.perceived)]
+    work = [job for agent in world.agents for job in _agent_jobs(agent)]
+    perceived = candidates(session, world_id=world_id, memories=world.perceived)
+    work += [jobs.decide_reaction(agent_id, memory_id) for agent_id, memory_id in perceived]
+    lines, closing = due_lines(session, world_id=world_id, now=world.now, line=line)
+    work += [jobs.converse_turn(c, seq) for c, seq in lines]
+    stale = stale_open(session, world_ids=[world_id], before=world.now - STALE_CONVERSATION)
+    work += [jobs.end_conversation(c) for c in dict.fromkeys([*stale, *closing])]
+    return _World(world.actions_changed, enrich_later(world_id, written), work)
 
 
 def _agent_jobs(due: AgentDue) -> list[Job]:

@@ -31,8 +31,10 @@ class IdempotencyKey(Base):
     __table_args__ = (sa.UniqueConstraint("scope", "key", name="uq_idempotency_keys_scope_key"),)
 
     id: Mapped[BigPk]
-    scope: Mapped[str] = mapped_column(sa.String(300), doc="caller key id + method + path")
+    scope: Mapped[str] = mapped_column(sa.String(300), doc="the calling API key's id")
     key: Mapped[str] = mapped_column(sa.String(200))
+    method: Mapped[str] = mapped_column(sa.String(10), server_default="", doc="of the first use")
+    path: Mapped[str] = mapped_column(sa.String(1000), server_default="", doc="of the first use")
     request_hash: Mapped[str] = mapped_column(sa.String(64))
     status_code: Mapped[int]
     response: Mapped[dict[str, Any]] = mapped_column(default=dict)

@@ -39,6 +39,7 @@ from cognition.places import (
     PlaceSpec,
     ancestors,
     normalize_path,
+    parse_path,
 )
 from db.models import Agent, AgentPlace, Place, Plan
 from db.queries.plans import current_leaves
@@ -126,6 +127,10 @@ def _canonical(path: str | None) -> str | None:
         return None
 
 
+def world_place_count(session: Session, world_id: uuid.UUID) -> int:
+    return session.scalar(sa.select(sa.func.count()).where(Place.world_id == world_id)) or 0
+
+
 def places_by_path(
     session: Session, *, world_id: uuid.UUID, paths: Iterable[str]
 ) -> dict[str, Place]:
@@ -135,6 +140,35 @@ def places_by_path(
         return {}
     query = sa.select(Place).where(Place.world_id == world_id, Place.path.in_(wanted))
     return {place.path: place for place in session.scalars(query)}
+
+
+def add_places(
+    session: Session, *, world_id: uuid.UUID, paths: Iterable[str], found: dict[str, Place]
+) -> dict[str, Place]:
+    """Create the canonical `paths` missing from `found` (the world's places by path, with
+    every ancestor of each path either found or among `paths`), parents first, state idle.
+
+    Two requests creating one place at once both succeed: the insert skips an existing path
+    and the rows are read back. Returns `found` with the new places."""
+    found = dict(found)
+    missing = sorted({p for p in paths if p not in found}, key=lambda p: (p.count(JOINER), p))
+    for depth in sorted({len(ancestors(p)) for p in missing}):
+        level = [p for p in missing if len(ancestors(p)) == depth]
+        rows: list[dict[str, Any]] = [
+            {
+                "world_id": world_id,
+                "parent_id": found[ancestors(p)[-1]].id if depth else None,
+                "name": parse_path(p)[-1],
+                "path": p,
+                "depth": depth,
+                "state": DEFAULT_STATE,
+                "norms": {},
+            }
+            for p in level
+        ]
+        session.execute(insert(Place).values(rows).on_conflict_do_nothing())
+        found.update(places_by_path(session, world_id=world_id, paths=level))
+    return found
 
 
 def learn_places(

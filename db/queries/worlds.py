@@ -5,18 +5,20 @@ settings per world; `effective_weights` and `reflection_threshold` resolve the t
 
 A running clock reads `game_time + rate × (wall now − anchor)`; a driven or paused clock reads
 `game_time`. Every change first freezes the clock at its current reading, so changing rate,
-mode or pause never makes game time jump.
+mode or pause never makes game time jump. A running clock stops at the end of the span of game
+time (`cognition.game_time`) instead of running past what the calendar arithmetic can hold.
 """
 
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from cognition import game_time
 from cognition.types import RetrievalWeights
 from db.models import World
 from db.models.world import DEFAULT_CLOCK_RATE
@@ -32,7 +34,7 @@ def game_now(world: World, *, at: datetime | None = None) -> datetime:
     if world.clock_mode == "driven" or world.paused:
         return world.game_time
     elapsed = ((at or wall_now()) - world.clock_anchor).total_seconds()
-    return world.game_time + timedelta(seconds=max(0.0, elapsed) * world.clock_rate)
+    return game_time.advanced(world.game_time, max(0.0, elapsed) * world.clock_rate)
 
 
 def create_world(
@@ -87,8 +89,9 @@ def set_clock(session: Session, world: World, *, to: datetime) -> None:
 
 
 def advance_clock(session: Session, world: World, *, minutes: float) -> None:
+    """Move the clock on; it stops at the end of the span (the edge refuses to pass it)."""
     _freeze(world)
-    world.game_time = world.game_time + timedelta(minutes=minutes)
+    world.game_time = game_time.advanced(world.game_time, minutes * 60)
     session.flush()
 
 

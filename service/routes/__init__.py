@@ -18,6 +18,7 @@ from service.routes import (
     plans,
     relationships,
     step,
+    transfer,
     usage,
     worlds,
 )
@@ -25,6 +26,7 @@ from service.routes import (
 ROUTERS: list[APIRouter] = [
     health.router,
     caller.router,
+    transfer.router,
     worlds.router,
     agents.router,
     memories.router,

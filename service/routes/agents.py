@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
-from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
@@ -14,10 +12,17 @@ from db.models import Agent
 from db.queries.agents import delete_agent, find_agent_by_name, list_agents
 from db.queries.events import emit
 from db.queries.worlds import game_now
-from service.deps import CallerDep, CurrentAgent, CurrentWorld, IdempotencyKeyHeader, SessionDep
-from service.errors import ERROR_RESPONSES, ApiError
+from service.deps import CurrentAgent, CurrentWorld, IdempotencyDep, SessionDep
+from service.errors import ERROR_RESPONSES, ApiError, errors
 from service.idempotency import run_once
-from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.pagination import (
+    DEFAULT_PAGE_SIZE,
+    CursorQuery,
+    LimitQuery,
+    decode_cursor,
+    encode_cursor,
+    time_and_uuid,
+)
 from service.personas import (
     PLACEMENT_FIELDS,
     agent_reads,
@@ -42,9 +47,8 @@ def agent_read(session: Session, agent: Agent) -> AgentRead:
 def create(
     body: AgentCreate,
     world: CurrentWorld,
-    caller: CallerDep,
+    idempotency: IdempotencyDep,
     session: SessionDep,
-    idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     def make() -> tuple[int, AgentRead]:
         _require_free_name(session, world.id, body.name)
@@ -54,6 +58,8 @@ def create(
             start_place=body.start_place,
             known_places=body.known_places,
             field="body",
+            living_area=body.living_area,
+            create=body.create_places,
         )
         agent = create_persona(
             session,
@@ -65,15 +71,7 @@ def create(
         session.refresh(agent)
         return 201, agent_read(session, agent)
 
-    return run_once(
-        session,
-        caller=caller,
-        key=idempotency_key,
-        operation="create_agent",
-        body=body,
-        world_id=world.id,
-        create=make,
-    )
+    return run_once(session, idempotency, body=body, world_id=world.id, create=make)
 
 
 def _require_free_name(session: Session, world_id: uuid.UUID, name: str) -> None:
@@ -90,19 +88,15 @@ def _require_free_name(session: Session, world_id: uuid.UUID, name: str) -> None
 def index(
     world: CurrentWorld,
     session: SessionDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    cursor: str | None = None,
+    limit: LimitQuery = DEFAULT_PAGE_SIZE,
+    cursor: CursorQuery = None,
 ) -> Page[AgentRead]:
-    position = decode_cursor(cursor, _position)
+    position = decode_cursor(cursor, time_and_uuid)
     rows = list_agents(session, world_id=world.id, after=position, limit=limit + 1)
     page, more = rows[:limit], len(rows) > limit
     last = page[-1] if more else None
     next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)]) if last else None
     return Page[AgentRead](items=agent_reads(session, page), next_cursor=next_cursor)
-
-
-def _position(values: list[object]) -> tuple[datetime, uuid.UUID]:
-    return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
 
 
 @router.get("/{agent_id}", response_model=AgentRead, summary="Read an agent")
@@ -113,6 +107,7 @@ def read(agent: CurrentAgent, session: SessionDep) -> AgentRead:
 @router.patch(
     "/{agent_id}",
     response_model=AgentRead,
+    responses=errors(409),
     summary="Change persona fields, move the agent, teach it places",
 )
 def update(
@@ -127,6 +122,8 @@ def update(
         start_place=body.start_place,
         known_places=body.known_places or [],
         field="body",
+        living_area=body.living_area,
+        create=body.create_places,
     )
     fields = {name: value for name, value in changes.items() if value is not None}
     changed = update_persona(

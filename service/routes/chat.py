@@ -10,7 +10,7 @@ from cognition.types import Memory
 from db.flows import player_chat
 from service.deps import CurrentAgent, CurrentWorld, FacultiesDep, SessionDep
 from service.enqueue import enqueue_enrichment
-from service.errors import ERROR_RESPONSES, ApiError
+from service.errors import ERROR_RESPONSES, ApiError, errors
 from service.schemas.chat import ChatRequest, ChatResponse, UsedMemory
 
 router = APIRouter(
@@ -22,7 +22,12 @@ def used(memories: list[Memory]) -> list[UsedMemory]:
     return [UsedMemory(id=m.id, kind=m.kind.value, description=m.description) for m in memories]
 
 
-@router.post("/chat", response_model=ChatResponse, summary="A player speaks to the agent")
+@router.post(
+    "/chat",
+    response_model=ChatResponse,
+    responses=errors(409),
+    summary="A player speaks to the agent",
+)
 def chat(
     body: ChatRequest,
     world: CurrentWorld,

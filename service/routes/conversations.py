@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated
-
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
 from db.queries.conversations import Transcript, agent_transcripts
 from service.deps import CurrentAgent, SessionDep
 from service.errors import ERROR_RESPONSES
-from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.pagination import (
+    DEFAULT_PAGE_SIZE,
+    CursorQuery,
+    LimitQuery,
+    decode_cursor,
+    encode_cursor,
+    time_and_int,
+)
 from service.schemas.common import Page
 from service.schemas.conversations import ConversationRead, LineRead
 
@@ -29,20 +33,15 @@ router = APIRouter(
 def index(
     agent: CurrentAgent,
     session: SessionDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    cursor: str | None = None,
+    limit: LimitQuery = DEFAULT_PAGE_SIZE,
+    cursor: CursorQuery = None,
 ) -> Page[ConversationRead]:
-    before = decode_cursor(cursor, _position)
+    before = decode_cursor(cursor, time_and_int)
     rows = agent_transcripts(session, agent_id=agent.id, before=before, limit=limit + 1)
     page, more = rows[:limit], len(rows) > limit
     last = page[-1].conversation if more else None
     next_cursor = encode_cursor([last.started_at.isoformat(), last.id]) if last else None
     return Page[ConversationRead](items=[_read(t) for t in page], next_cursor=next_cursor)
-
-
-def _position(values: list[object]) -> tuple[datetime, int]:
-    started, conversation_id = values
-    return datetime.fromisoformat(str(started)), int(str(conversation_id))
 
 
 def _read(transcript: Transcript) -> ConversationRead:

@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from db.queries.events import DEFAULT_BATCH, events_after
 from service.deps import CurrentWorld, SessionDep
 from service.errors import ERROR_RESPONSES, ApiError
+from service.schemas.common import MAX_ID
 
 POLL_INTERVAL_S = 0.5
 """How stale a live stream may be; one indexed query per open stream per interval."""
@@ -52,9 +53,19 @@ async def stream(
     world: CurrentWorld,
     session: SessionDep,
     request: Request,
-    after: Annotated[int | None, Query(ge=0, description="start after this event id")] = None,
+    after: Annotated[
+        int | None, Query(ge=0, le=MAX_ID, description="start after this event id")
+    ] = None,
     once: Annotated[bool, Query(description="send what is there, then close")] = False,
-    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+    last_event_id: Annotated[
+        str | None,
+        Header(
+            alias="Last-Event-ID",
+            max_length=20,
+            pattern=r"^[0-9]*$",
+            description="resume after this event id (wins over `after`); empty: from the start",
+        ),
+    ] = None,
 ) -> EventSourceResponse:
     start = _resume_point(last_event_id, after)
     world_id = world.id
@@ -64,12 +75,15 @@ async def stream(
 
 
 def _resume_point(last_event_id: str | None, after: int | None) -> int:
-    """The header wins: a browser's EventSource resends the URL's `after` on every reconnect."""
+    """The header wins: a browser's EventSource resends the URL's `after` on every reconnect.
+    An empty header is "from the start" (an EventSource that has seen no event)."""
     if last_event_id is None:
         return after or 0
+    if not last_event_id:
+        return 0
     try:
         value = int(last_event_id)
-        if value < 0:
+        if not 0 <= value <= MAX_ID:
             raise ValueError
         return value
     except ValueError:

@@ -1,4 +1,7 @@
-"""Liveness and readiness: is the process up; can it reach PostgreSQL, Redis and a worker."""
+"""Liveness and readiness: is the process up; can it reach PostgreSQL, Redis and a worker.
+
+`/readyz` answers anyone (a load balancer has no key), so it names no process: which worker
+answered (its pid and host) is shown only to a caller with the admin key."""
 
 from __future__ import annotations
 
@@ -10,9 +13,11 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session, sessionmaker
 
 from db import jobs
 from db.jobs import Queue
+from db.queries.api_keys import find_active_key
 
 router = APIRouter(tags=["health"])
 
@@ -48,6 +53,9 @@ def healthz(request: Request) -> Health:
     summary="PostgreSQL, Redis and at least one worker answer",
 )
 async def readyz(request: Request) -> Any:
+    """Ready when PostgreSQL, Redis and at least one queue's worker answer. With the admin key
+    (`Authorization: Bearer`, optional) each worker check names the process that answered."""
+    credentials = request.headers.get("authorization")
     state = request.app.state
     database, broker = await asyncio.gather(
         asyncio.to_thread(_check_database, state.engine),
@@ -58,6 +66,8 @@ async def readyz(request: Request) -> Any:
         pings = await asyncio.gather(
             *(asyncio.to_thread(_check_worker, state.celery, q) for q in Queue)
         )
+        if not await asyncio.to_thread(_is_admin, state.sessions, credentials):
+            pings = [Check(ok=c.ok, detail="" if c.ok else c.detail) for c in pings]
         checks.update({f"worker_{q.value}": c for q, c in zip(Queue, pings, strict=True)})
         worker_ok = any(c.ok for c in pings)
     else:
@@ -65,6 +75,18 @@ async def readyz(request: Request) -> Any:
     ready = database.ok and broker.ok and worker_ok
     body = Readiness(status="ready" if ready else "not_ready", checks=checks)
     return JSONResponse(status_code=200 if ready else 503, content=body.model_dump())
+
+
+def _is_admin(sessions: sessionmaker[Session], authorization: str | None) -> bool:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return False
+    try:
+        with sessions() as session:
+            key = find_active_key(session, token.strip())
+    except sa.exc.SQLAlchemyError:
+        return False
+    return key is not None and key.world_id is None
 
 
 def _check_database(engine: sa.Engine) -> Check:

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 
 from cognition.types import MemoryKind, MemorySource, NewMemory
 from db.queries.events import emit
 from db.queries.memories import add_memories
 from db.queries.worlds import game_now
-from service.deps import CallerDep, CurrentAgent, CurrentWorld, IdempotencyKeyHeader, SessionDep
+from service.deps import CurrentAgent, CurrentWorld, IdempotencyDep, SessionDep
 from service.enqueue import enqueue_enrichment
 from service.errors import ERROR_RESPONSES
 from service.idempotency import run_once
 from service.routes.memories import memory_read
-from service.schemas.common import RequiredText
+from service.schemas.common import RequestModel, RequiredText
 from service.schemas.memories import MemoryRead
 
 router = APIRouter(
@@ -27,7 +26,7 @@ router = APIRouter(
 )
 
 
-class InnerVoice(BaseModel):
+class InnerVoice(RequestModel):
     text: RequiredText
 
 
@@ -41,10 +40,9 @@ def speak(
     body: InnerVoice,
     world: CurrentWorld,
     agent: CurrentAgent,
-    caller: CallerDep,
+    idempotency: IdempotencyDep,
     session: SessionDep,
     request: Request,
-    idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     written: list[int] = []
 
@@ -71,9 +69,7 @@ def speak(
 
     response = run_once(
         session,
-        caller=caller,
-        key=idempotency_key,
-        operation=f"inner_voice:{agent.id}",
+        idempotency,
         body=body,
         world_id=world.id,
         create=make,

@@ -7,7 +7,6 @@ broker outage never loses accepted memories: the beat backlog sweep enriches the
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 import sqlalchemy as sa
@@ -22,18 +21,24 @@ from db.queries.memories import evidence_tree, get_memory, insert_batch, list_me
 from db.queries.worlds import effective_weights, game_now
 from db.store import PgMemoryStore
 from service.deps import (
-    CallerDep,
     CurrentAgent,
     CurrentWorld,
-    IdempotencyKeyHeader,
+    IdempotencyDep,
     SessionDep,
     SettingsDep,
 )
 from service.enqueue import enqueue_enrichment
 from service.errors import ERROR_RESPONSES, ApiError
 from service.idempotency import run_once
-from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
-from service.schemas.common import GameTime
+from service.pagination import (
+    DEFAULT_PAGE_SIZE,
+    CursorQuery,
+    LimitQuery,
+    decode_cursor,
+    encode_cursor,
+    time_and_int,
+)
+from service.schemas.common import MAX_ID, NO_NUL, GameTime
 from service.schemas.memories import (
     MAX_BATCH,
     ComponentRead,
@@ -56,7 +61,7 @@ router = APIRouter(
     responses=ERROR_RESPONSES,
 )
 
-MemoryId = Annotated[int, Path(ge=1, le=2**63 - 1)]
+MemoryId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
 def memory_read(row: Memory | sa.Row[Any]) -> MemoryRead:
@@ -94,10 +99,9 @@ def create(
     body: MemoryBatch,
     world: CurrentWorld,
     agent: CurrentAgent,
-    caller: CallerDep,
+    idempotency: IdempotencyDep,
     session: SessionDep,
     request: Request,
-    idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     if len(body.memories) > MAX_BATCH:
         raise ApiError(
@@ -116,15 +120,7 @@ def create(
         written.extend(row.id for row in rows)
         return 201, MemoryPage(items=[memory_read(row) for row in rows])
 
-    response = run_once(
-        session,
-        caller=caller,
-        key=idempotency_key,
-        operation="create_memories",
-        body=body,
-        world_id=world.id,
-        create=make,
-    )
+    response = run_once(session, idempotency, body=body, world_id=world.id, create=make)
     enqueue_enrichment(request.app.state.celery, written)
     return response
 
@@ -133,16 +129,17 @@ def create(
 def index(
     agent: CurrentAgent,
     session: SessionDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    cursor: str | None = None,
+    limit: LimitQuery = DEFAULT_PAGE_SIZE,
+    cursor: CursorQuery = None,
     kind: Annotated[list[MemoryKind] | None, Query(description="repeat to allow several")] = None,
     since: Annotated[GameTime | None, Query(description="created_at ≥ since (game time)")] = None,
     until: Annotated[GameTime | None, Query(description="created_at < until (game time)")] = None,
     text: Annotated[
-        str | None, Query(max_length=200, description="description contains this (any case)")
+        str | None,
+        Query(max_length=200, pattern=NO_NUL, description="description contains this (any case)"),
     ] = None,
 ) -> MemoryPage:
-    before = decode_cursor(cursor, _position)
+    before = decode_cursor(cursor, time_and_int)
     rows = list_memories(
         session,
         agent_id=agent.id,
@@ -157,11 +154,6 @@ def index(
     last = page[-1] if more else None
     next_cursor = encode_cursor([last.created_at.isoformat(), last.id]) if last else None
     return MemoryPage(items=[memory_read(r) for r in page], next_cursor=next_cursor)
-
-
-def _position(values: list[object]) -> tuple[datetime, int]:
-    created, memory_id = values
-    return datetime.fromisoformat(str(created)), int(str(memory_id))
 
 
 @router.get(

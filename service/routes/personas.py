@@ -20,7 +20,7 @@ from db.queries.events import emit
 from db.queries.memories import add_memories
 from db.queries.relationships import set_relationship
 from db.queries.worlds import game_now
-from service.deps import CallerDep, CurrentWorld, IdempotencyKeyHeader, SessionDep
+from service.deps import CurrentWorld, IdempotencyDep, SessionDep
 from service.errors import ERROR_RESPONSES, ApiError
 from service.idempotency import run_once
 from service.map_tree import put_map
@@ -50,9 +50,8 @@ NOT_PERSONA_FIELDS = {*PLACEMENT_FIELDS, "relationships"}
 def import_pack(
     body: PersonaPack,
     world: CurrentWorld,
-    caller: CallerDep,
+    idempotency: IdempotencyDep,
     session: SessionDep,
-    idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     def make() -> tuple[int, ImportSummary]:
         _require_unique_names(body.personas)
@@ -73,9 +72,7 @@ def import_pack(
 
     return run_once(
         session,
-        caller=caller,
-        key=idempotency_key,
-        operation=f"import_personas:{world.id}",
+        idempotency,
         body=body,
         world_id=world.id,
         create=make,
@@ -119,6 +116,8 @@ def _write_personas(
             start_place=spec.start_place,
             known_places=spec.known_places,
             field=f"body.personas.{index}",
+            living_area=spec.living_area,
+            create=spec.create_places,
         )
         fields = spec.model_dump(exclude=NOT_PERSONA_FIELDS)
         agent = find_agent_by_name(session, world_id=world.id, name=spec.name)

@@ -18,13 +18,14 @@ from cognition.places import normalize_path, parse_state_statement
 from db.models import AgentPlace, Place, World
 from db.queries.events import emit
 from db.queries.objects import Wanted, change_states
-from db.queries.places import known_tree, places_by_path, world_places
+from db.queries.places import known_tree, world_places
 from db.queries.worlds import game_now
-from service.deps import CallerDep, CurrentAgent, CurrentWorld, IdempotencyKeyHeader, SessionDep
+from service.deps import CurrentAgent, CurrentWorld, IdempotencyDep, SessionDep
 from service.enqueue import enqueue_enrichment
 from service.errors import ERROR_RESPONSES, ApiError
 from service.idempotency import run_once
 from service.map_tree import nest, put_map
+from service.place_names import resolve_places
 from service.schemas.places import (
     KnownMap,
     KnownPlaceRead,
@@ -94,20 +95,17 @@ def read_known(agent: CurrentAgent, session: SessionDep) -> KnownMap:
 def change_state(
     body: ObjectStateChange,
     world: CurrentWorld,
-    caller: CallerDep,
+    idempotency: IdempotencyDep,
     session: SessionDep,
     request: Request,
-    idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     path, state, field = _target(body)
     stored: list[int] = []
 
     def make() -> tuple[int, ObjectStateRead]:
-        place = places_by_path(session, world_id=world.id, paths=[path]).get(path)
-        if place is None:
-            raise ApiError(
-                422, "validation_error", f"no place {path!r} in this world's map", field=field
-            )
+        place = resolve_places(
+            session, world_id=world.id, named=[(field, path)], create=body.create_places
+        )[path]
         session.refresh(place, with_for_update=True)  # two changes of one place queue up
         previous = place.state
         perceived = _apply(session, world, path, state) if previous != state else []
@@ -122,9 +120,7 @@ def change_state(
 
     response = run_once(
         session,
-        caller=caller,
-        key=idempotency_key,
-        operation=f"object_state:{world.id}",
+        idempotency,
         body=body,
         world_id=world.id,
         create=make,

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from db.models import Plan
 from db.queries.plans import PlanNode, current_action, day_tree, status_at
 from db.queries.worlds import game_now
 from service.deps import CurrentAgent, CurrentWorld, SessionDep
 from service.errors import ERROR_RESPONSES
+from service.schemas.common import GameDay
 from service.schemas.plans import PlanDay, PlanNodeRead
 
 router = APIRouter(
@@ -44,7 +46,10 @@ def tree_read(node: PlanNode, now: datetime) -> PlanNodeRead:
 
 @router.get("/plans", response_model=PlanDay, summary="The plan tree of a game day")
 def plans(
-    world: CurrentWorld, agent: CurrentAgent, session: SessionDep, day: date | None = None
+    world: CurrentWorld,
+    agent: CurrentAgent,
+    session: SessionDep,
+    day: Annotated[GameDay | None, Query(description="default: the world's game day")] = None,
 ) -> PlanDay:
     """`day` defaults to the world's current game day; superseded plans are kept and shown."""
     now = game_now(world)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
 from db.queries.relationships import agent_relationships
 from service.deps import CurrentAgent, SessionDep
 from service.errors import ERROR_RESPONSES
-from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.pagination import (
+    DEFAULT_PAGE_SIZE,
+    CursorQuery,
+    LimitQuery,
+    as_text,
+    decode_cursor,
+    encode_cursor,
+)
 from service.schemas.common import Page
 from service.schemas.relationships import RelationshipRead
 
@@ -28,10 +33,10 @@ router = APIRouter(
 def index(
     agent: CurrentAgent,
     session: SessionDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    cursor: str | None = None,
+    limit: LimitQuery = DEFAULT_PAGE_SIZE,
+    cursor: CursorQuery = None,
 ) -> Page[RelationshipRead]:
-    after = decode_cursor(cursor, lambda values: str(values[0]))
+    after = decode_cursor(cursor, lambda values: as_text(values[0]))
     rows = agent_relationships(session, agent_id=agent.id, after=after, limit=limit + 1)
     page, more = rows[:limit], len(rows) > limit
     next_cursor = encode_cursor([page[-1].other_name]) if more else None

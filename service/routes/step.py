@@ -9,9 +9,8 @@ import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Request, Response
 from sqlalchemy.orm import Session
 
 from db.flows import step as game_step
@@ -23,7 +22,15 @@ from db.settings import Settings
 from service.deps import CurrentAgent, CurrentWorld, SessionDep, SettingsDep
 from service.enqueue import enqueue_enrichment, enqueue_reactions
 from service.errors import ERROR_RESPONSES, ApiError
-from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.pagination import (
+    DEFAULT_PAGE_SIZE,
+    CursorQuery,
+    LimitQuery,
+    decode_cursor,
+    encode_cursor,
+    time_and_uuid,
+)
+from service.place_names import resolve_places
 from service.schemas.step import (
     ActionRead,
     ActionsPage,
@@ -47,6 +54,7 @@ def step(
     request: Request,
 ) -> Response:
     ids = _validated_ids(session, world.id, body.agents)
+    _require_places(session, world.id, body)
     stepped = game_step.report(session, world=world, agents=body.agents, focal=not settings.paper)
     session.commit()
     enqueue_enrichment(request.app.state.celery, [m.id for m in stepped.stored])
@@ -107,14 +115,14 @@ def actions(
     world: CurrentWorld,
     session: SessionDep,
     settings: SettingsDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    cursor: str | None = None,
+    limit: LimitQuery = DEFAULT_PAGE_SIZE,
+    cursor: CursorQuery = None,
 ) -> ActionsPage:
     """Agents in creation order. `last_event_id` is read first: a client that streams the
     world's events after it sees every change made since (`action_changed`, `agents_moved`,
     `utterance`)."""
     last_event = last_event_id(session, world_id=world.id)
-    position = decode_cursor(cursor, _agent_position)
+    position = decode_cursor(cursor, time_and_uuid)
     rows = list_agents(session, world_id=world.id, after=position, limit=limit + 1)
     page, more = rows[:limit], len(rows) > limit
     now, ids = game_now(world), [a.id for a in page]
@@ -134,8 +142,18 @@ def actions(
     return ActionsPage(items=items, next_cursor=next_cursor, now=now, last_event_id=last_event)
 
 
-def _agent_position(values: list[object]) -> tuple[datetime, uuid.UUID]:
-    return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
+def _require_places(session: Session, world_id: uuid.UUID, body: StepRequest) -> None:
+    """Where agents stand and the objects they perceive are places of the map
+    (`service.place_names`: 422 naming the field, or created with `create_places`)."""
+    named = [(f"body.agents.{i}.place", a.place) for i, a in enumerate(body.agents) if a.place]
+    named += [
+        (f"body.agents.{i}.perceived.{j}.subject", p.subject)
+        for i, a in enumerate(body.agents)
+        for j, p in enumerate(a.perceived)
+        if p.kind == "object" and p.subject
+    ]
+    if named:
+        resolve_places(session, world_id=world_id, named=named, create=body.create_places)
 
 
 def _validated_ids(

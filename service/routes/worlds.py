@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Annotated
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 
+from cognition import game_time
 from db.models import ApiKey, World
 from db.queries.api_keys import generate_key, store_key
 from db.queries.worlds import (
@@ -20,10 +20,17 @@ from db.queries.worlds import (
     list_worlds,
     set_clock,
 )
-from service.deps import AdminDep, CurrentWorld, IdempotencyKeyHeader, SessionDep
-from service.errors import ERROR_RESPONSES, ApiError
+from service.deps import AdminDep, CurrentWorld, IdempotencyDep, SessionDep
+from service.errors import ERROR_RESPONSES, ApiError, errors
 from service.idempotency import run_once
-from service.pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decode_cursor, encode_cursor
+from service.pagination import (
+    DEFAULT_PAGE_SIZE,
+    CursorQuery,
+    LimitQuery,
+    decode_cursor,
+    encode_cursor,
+    time_and_uuid,
+)
 from service.schemas.common import Page
 from service.schemas.worlds import (
     ClockRead,
@@ -60,7 +67,7 @@ def create(
     body: WorldCreate,
     caller: AdminDep,
     session: SessionDep,
-    idempotency_key: IdempotencyKeyHeader = None,
+    idempotency: IdempotencyDep,
 ) -> JSONResponse:
     def make() -> tuple[int, WorldCreated]:
         start = body.clock.start or datetime.now(UTC).replace(tzinfo=None, microsecond=0)
@@ -77,26 +84,18 @@ def create(
         session.refresh(world)
         return 201, WorldCreated(**world_read(world).model_dump(), api_key=key)
 
-    return run_once(
-        session,
-        caller=caller,
-        key=idempotency_key,
-        operation="create_world",
-        body=body,
-        world_id=None,
-        create=make,
-    )
+    return run_once(session, idempotency, body=body, world_id=None, create=make)
 
 
 @router.get("", response_model=Page[WorldRead], summary="List worlds (admin; cursor pages)")
 def index(
     caller: AdminDep,
     session: SessionDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = DEFAULT_PAGE_SIZE,
-    cursor: str | None = None,
+    limit: LimitQuery = DEFAULT_PAGE_SIZE,
+    cursor: CursorQuery = None,
 ) -> Page[WorldRead]:
     """Every world in creation order; a world key answers 403 (it reaches one world: `/v1/me`)."""
-    position = decode_cursor(cursor, _position)
+    position = decode_cursor(cursor, time_and_uuid)
     rows = list_worlds(session, after=position, limit=limit + 1)
     page, more = rows[:limit], len(rows) > limit
     last = page[-1] if more else None
@@ -104,17 +103,21 @@ def index(
     return Page[WorldRead](items=[world_read(w) for w in page], next_cursor=next_cursor)
 
 
-def _position(values: list[object]) -> tuple[datetime, uuid.UUID]:
-    return datetime.fromisoformat(str(values[0])), uuid.UUID(str(values[1]))
-
-
 @router.get("/{world_id}", response_model=WorldRead, summary="Read a world and its clock")
 def read(world: CurrentWorld) -> WorldRead:
     return world_read(world)
 
 
-@router.post("/{world_id}/clock", response_model=ClockRead, summary="Set, advance or pause")
+@router.post(
+    "/{world_id}/clock",
+    response_model=ClockRead,
+    responses=errors(409),
+    summary="Set, advance or pause",
+)
 def update_clock(body: ClockUpdate, world: CurrentWorld, session: SessionDep) -> ClockRead:
+    """The clock moves forward: an earlier `set` needs `rewind: true` (409 `clock_backwards`
+    otherwise), and an advance past the end of game time is a 422."""
+    _check_move(body, game_now(world))
     if body.mode is not None or body.rate is not None or body.paused is not None:
         configure_clock(session, world, mode=body.mode, rate=body.rate, paused=body.paused)
     if body.set is not None:
@@ -123,6 +126,38 @@ def update_clock(body: ClockUpdate, world: CurrentWorld, session: SessionDep) ->
         advance_clock(session, world, minutes=body.advance_minutes)
     session.commit()
     return clock_read(world)
+
+
+def _check_move(body: ClockUpdate, now: datetime) -> None:
+    if body.set is not None and body.set < now and not body.rewind:
+        raise ApiError(
+            409,
+            "clock_backwards",
+            f"{body.set.isoformat()} is before the world's "
+            f"now ({now.isoformat()}); send `rewind: true` to move the clock back",
+            field="body.set",
+        )
+    if (
+        body.advance_minutes is not None
+        and game_time.advanced(now, body.advance_minutes * 60) >= game_time.LATEST
+    ):
+        raise ApiError(
+            422,
+            "validation_error",
+            f"the advance would pass the end of game time ({game_time.SPAN_TEXT})",
+            field="body.advance_minutes",
+        )
+
+
+@router.delete(
+    "/{world_id}", status_code=204, summary="Delete a world and everything in it (admin)"
+)
+def delete(world: CurrentWorld, caller: AdminDep, session: SessionDep) -> Response:
+    """Its agents, memories, plans, dialogue, map, keys and events go with it (export it first
+    to keep a copy: `GET …/export`)."""
+    session.execute(sa.delete(World).where(World.id == world.id))
+    session.commit()
+    return Response(status_code=204)
 
 
 @router.post(

@@ -5,47 +5,57 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from service.schemas.common import Name, Text
+from service.schemas.common import Flag, GameTimeRead, Integer, Name, RequestModel, Text
 from service.schemas.places import PlacePath
 
 MAX_AGE = 200
 MAX_KNOWN_PLACES = 1000
 
-START_PLACE_DOC = "place path the agent is in (must be in the world's map); the agent knows it"
+START_PLACE_DOC = (
+    "place path the agent is in (must be in the world's map, or `create_places`); the agent "
+    "knows it"
+)
+CREATE_PLACES_DOC = (
+    "create the places this request names that the map lacks (with their ancestors, state "
+    "idle) instead of answering 422"
+)
 KNOWN_PLACES_DOC = (
     "place paths of the world's map the agent knows (each with its ancestors); "
     "on update these are added to what it knows"
 )
 
 
-class PersonaFields(BaseModel):
+class PersonaFields(RequestModel):
     innate: Text = Field("", description="innate traits, e.g. 'friendly, outgoing, hospitable'")
     background: Text = Field(
         "", description="learned traits and history; each `;`-separated phrase is a seed memory"
     )
     currently: Text = Field("", description="what the agent is up to these days")
     lifestyle: Text = Field("", description="e.g. 'goes to bed around 11pm, wakes up around 6am'")
-    living_area: Text = Field("", description="home place path")
+    living_area: Text = Field(
+        "", description="home place path (in the world's map, or `create_places`); empty: none"
+    )
     daily_plan_requirement: Text = ""
     speaking_style: Text = ""
 
 
 class AgentCreate(PersonaFields):
     name: Name
-    age: int | None = Field(None, ge=0, le=MAX_AGE)
+    age: Integer | None = Field(None, ge=0, le=MAX_AGE)
     start_place: PlacePath | None = Field(None, description=START_PLACE_DOC)
     known_places: list[PlacePath] = Field(
         default_factory=list, max_length=MAX_KNOWN_PLACES, description=KNOWN_PLACES_DOC
     )
+    create_places: Flag = Field(False, description=CREATE_PLACES_DOC)
 
 
-class AgentUpdate(BaseModel):
+class AgentUpdate(RequestModel):
     """Every field optional: only what is sent changes."""
 
     name: Name | None = None
-    age: int | None = Field(None, ge=0, le=MAX_AGE)
+    age: Integer | None = Field(None, ge=0, le=MAX_AGE)
     innate: Text | None = None
     background: Text | None = None
     currently: Text | None = None
@@ -57,6 +67,7 @@ class AgentUpdate(BaseModel):
     known_places: list[PlacePath] | None = Field(
         None, max_length=MAX_KNOWN_PLACES, description=KNOWN_PLACES_DOC
     )
+    create_places: Flag = Field(False, description=CREATE_PLACES_DOC)
 
 
 class AgentRead(PersonaFields):
@@ -72,5 +83,5 @@ class AgentRead(PersonaFields):
         None, description="what the agent is doing at the world's game time (its current action)"
     )
     summary: str | None = Field(None, description="cached summary description (the paper's)")
-    summary_at: datetime | None = None
+    summary_at: GameTimeRead | None = Field(None, description="game time of the summary")
     created_at: datetime

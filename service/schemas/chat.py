@@ -6,14 +6,16 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from service.schemas.common import Name, RequiredText, Text
+from service.schemas.common import MAX_ID, Integer, Name, RequestModel, RequiredText, Text
 
 
-class ChatRequest(BaseModel):
+class ChatRequest(RequestModel):
     player: Name = Field(description="the player's name, as the agent will remember it")
     persona: Text = Field("", description='who the player says they are, e.g. "a reporter"')
     message: RequiredText
-    conversation_id: int | None = Field(None, description="continue this conversation")
+    conversation_id: Integer | None = Field(
+        None, ge=1, le=MAX_ID, description="continue this conversation"
+    )
 
 
 class UsedMemory(BaseModel):
@@ -31,7 +33,7 @@ class ChatResponse(BaseModel):
     reply_memory_id: int
 
 
-class InterviewRequest(BaseModel):
+class InterviewRequest(RequestModel):
     question: RequiredText
     interviewer: Text = "an interviewer"
     mode: Literal[

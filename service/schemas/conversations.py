@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from service.schemas.common import GameTimeRead
 
 
 class LineRead(BaseModel):
@@ -14,7 +15,7 @@ class LineRead(BaseModel):
     speaker: str = Field(description="the agent's name, or the player's label")
     speaker_agent_id: uuid.UUID | None = Field(description="null when a player spoke")
     text: str
-    spoken_at: datetime
+    spoken_at: GameTimeRead
 
 
 class ConversationRead(BaseModel):
@@ -25,6 +26,6 @@ class ConversationRead(BaseModel):
     partner: str = Field(description="the partner agent's name, or the player's label")
     topic: str
     status: Literal["open", "ended"]
-    started_at: datetime
-    ended_at: datetime | None
+    started_at: GameTimeRead
+    ended_at: GameTimeRead | None
     lines: list[LineRead]

@@ -5,13 +5,22 @@ These shapes are the contract the SDKs rely on; change them only additively.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field
 
 from cognition.types import MemoryKind
-from service.schemas.common import GameTime, Page, RequiredText, Text
+from service.schemas.common import (
+    Flag,
+    GameTime,
+    GameTimeRead,
+    Integer,
+    Number,
+    Page,
+    RequestModel,
+    RequiredText,
+    Text,
+)
 
 MAX_BATCH = 1000
 """Most memories in one write. A larger batch answers 413 (`body.memories`): split it."""
@@ -23,7 +32,7 @@ SYSTEM_KINDS = frozenset({MemoryKind.REFLECTION.value, MemoryKind.PLAN.value})
 
 def _not_a_system_kind(value: Any) -> Any:
     """Reflections and plans are the agent's own thoughts: only Hearth's loops write them."""
-    if value in SYSTEM_KINDS:
+    if isinstance(value, str) and value in SYSTEM_KINDS:
         raise ValueError(f"{value!r} memories are made by the agent itself and cannot be written")
     return value
 
@@ -34,7 +43,7 @@ CallerKind = Annotated[
 CallerSource = Literal["game", "player", "admin"]
 
 
-class MemoryCreate(BaseModel):
+class MemoryCreate(RequestModel):
     description: RequiredText = Field(description="what happened, in the agent's words")
     kind: CallerKind = Field(
         "observation", description="observation (default), utterance, seed or directive"
@@ -46,7 +55,7 @@ class MemoryCreate(BaseModel):
     object: Text | None = None
 
 
-class MemoryBatch(BaseModel):
+class MemoryBatch(RequestModel):
     memories: list[MemoryCreate] = Field(
         min_length=1,
         json_schema_extra={"maxItems": MAX_BATCH},
@@ -58,8 +67,8 @@ class MemoryRead(BaseModel):
     id: int
     kind: MemoryKind
     description: str
-    created_at: datetime = Field(description="game time")
-    last_accessed_at: datetime = Field(description="game time of the last retrieval")
+    created_at: GameTimeRead = Field(description="game time")
+    last_accessed_at: GameTimeRead = Field(description="game time of the last retrieval")
     importance: int = Field(description="1–10; provisional until `importance_scored`")
     importance_scored: bool = Field(description="the Mind has rated it")
     depth: int = Field(description="0, or 1 + the deepest cited memory for a reflection")
@@ -80,27 +89,27 @@ class MemoryPage(Page[MemoryRead]):
     """A page of memories, newest first."""
 
 
-class SearchWeights(BaseModel):
+class SearchWeights(RequestModel):
     """Per-call α weights; an omitted one is the world's (or HEARTH_WEIGHT_*)."""
 
-    recency: float | None = Field(None, ge=0, le=100)
-    importance: float | None = Field(None, ge=0, le=100)
-    relevance: float | None = Field(None, ge=0, le=100)
+    recency: Number | None = Field(None, ge=0, le=100)
+    importance: Number | None = Field(None, ge=0, le=100)
+    relevance: Number | None = Field(None, ge=0, le=100)
 
 
-class SearchRequest(BaseModel):
+class SearchRequest(RequestModel):
     query: RequiredText
-    k: int = Field(10, ge=1, le=MAX_K)
+    k: Integer = Field(10, ge=1, le=MAX_K)
     kinds: list[MemoryKind] | None = Field(None, min_length=1, description="default: all kinds")
     weights: SearchWeights | None = None
     at: GameTime | None = Field(None, description="game time to score at; default: world now")
-    budget_tokens: int | None = Field(
+    budget_tokens: Integer | None = Field(
         None,
         ge=0,
         le=MAX_BUDGET_TOKENS,
         description="keep the best results whose descriptions fit (≈4 characters a token)",
     )
-    touch: bool = Field(True, description="mark the results accessed at `at` (the paper does)")
+    touch: Flag = Field(True, description="mark the results accessed at `at` (the paper does)")
 
 
 class ComponentRead(BaseModel):
@@ -118,7 +127,7 @@ class SearchResult(BaseModel):
     id: int
     description: str
     kind: MemoryKind
-    created_at: datetime
+    created_at: GameTimeRead
     importance: int
     score: float
     components: Components
@@ -133,4 +142,4 @@ class WeightsRead(BaseModel):
 class SearchResponse(BaseModel):
     results: list[SearchResult] = Field(description="best first; ties go to the newer memory")
     weights: WeightsRead = Field(description="the weights the scores used")
-    at: datetime = Field(description="the game time the scores used")
+    at: GameTimeRead = Field(description="the game time the scores used")

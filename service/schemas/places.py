@@ -3,34 +3,49 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
-from service.schemas.common import MAX_NAME, Text
+from service.schemas.common import (
+    MAX_NAME,
+    NO_NUL,
+    Flag,
+    FreeJson,
+    GameTimeRead,
+    RequestModel,
+    Strip,
+    Text,
+    non_blank_pattern,
+)
 
-PlaceName = Annotated[
-    str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME, pattern=r"^[^:]*$"),
-]
-"""`:` separates path segments, so it cannot appear in a name."""
-PlacePath = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
-NormValue = str | int | float | bool | None
+MAX_PATH = 2000
 MAX_NORMS = 32
 MAX_STATE = 200
 
+PlaceName = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_NAME, pattern=non_blank_pattern(":")),
+    Strip,
+]
+"""`:` separates path segments, so it cannot appear in a name."""
+PlacePath = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_PATH, pattern=non_blank_pattern()), Strip
+]
+State = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_STATE, pattern=non_blank_pattern()), Strip
+]
+NormValue = str | int | float | bool | None
 
-class PlaceNode(BaseModel):
+
+class PlaceNode(RequestModel):
     """A place and what is inside it: area → sub-area → … → object."""
 
-    model_config = ConfigDict(extra="forbid")
-
     name: PlaceName
-    state: Annotated[str, StringConstraints(max_length=MAX_STATE)] | None = Field(
+    state: Annotated[str, StringConstraints(max_length=MAX_STATE, pattern=NO_NUL)] | None = Field(
         None, description='e.g. "idle", "burning"; omitted: keep the live state (new: "idle")'
     )
-    norms: dict[str, NormValue] = Field(
+    norms: Annotated[dict[str, NormValue], FreeJson] = Field(
         default_factory=dict,
         max_length=MAX_NORMS,
         description='e.g. {"capacity": 20, "opening_hours": "08:00-20:00"}',
@@ -38,12 +53,10 @@ class PlaceNode(BaseModel):
     children: list[PlaceNode] = Field(default_factory=list)
 
 
-class MapSpec(BaseModel):
+class MapSpec(RequestModel):
     """The world's root: its children are the areas. The root itself is not a place."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    name: Annotated[str, StringConstraints(max_length=MAX_NAME)] | None = Field(
+    name: Annotated[str, StringConstraints(max_length=MAX_NAME, pattern=NO_NUL)] | None = Field(
         None, description="a label for the root; informational (default: the world's name)"
     )
     children: list[PlaceNode] = Field(default_factory=list)
@@ -73,7 +86,7 @@ class KnownPlaceRead(BaseModel):
     name: str
     path: str
     state: str | None = Field(description="the state as this agent last saw it")
-    seen_at: datetime | None = Field(
+    seen_at: GameTimeRead | None = Field(
         description="game time the agent first saw it, or last saw its state change"
     )
     children: list[KnownPlaceRead]
@@ -84,16 +97,14 @@ class KnownMap(BaseModel):
     children: list[KnownPlaceRead]
 
 
-class ObjectStateChange(BaseModel):
+class ObjectStateChange(RequestModel):
     """Either `place` + `state`, or the paper's `statement` "<path> is <state>"."""
 
-    model_config = ConfigDict(extra="forbid")
-
     place: PlacePath | None = None
-    state: (
-        Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_STATE)]
-        | None
-    ) = None
+    state: State | None = None
+    create_places: Flag = Field(
+        False, description="create the place (with its ancestors) if the map lacks it"
+    )
     statement: Text | None = Field(
         None, description='e.g. "<Fernwood apartment 2: kitchen: stove> is burning"'
     )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from service.schemas.common import GameTimeRead
 
 PlanStatus = Literal["planned", "active", "done", "superseded"]
 
@@ -13,7 +15,7 @@ PlanStatus = Literal["planned", "active", "done", "superseded"]
 class PlanNodeRead(BaseModel):
     id: int
     level: Literal["day", "hour", "task"]
-    start: datetime
+    start: GameTimeRead
     duration_min: int
     location: str | None
     description: str
@@ -26,7 +28,7 @@ class PlanNodeRead(BaseModel):
 
 class PlanDay(BaseModel):
     day: date
-    now: datetime = Field(description="the world's game time the statuses were read at")
+    now: GameTimeRead = Field(description="the world's game time the statuses were read at")
     current_action: PlanNodeRead | None = Field(
         description="the active leaf at `now` (a task when decomposed that far)"
     )

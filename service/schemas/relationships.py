@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 
 from pydantic import BaseModel, Field
+
+from service.schemas.common import GameTimeRead
 
 
 class EarlierView(BaseModel):
     summary: str
     sentiment: int
-    until: datetime = Field(description="game time this view was replaced")
+    until: GameTimeRead = Field(description="game time this view was replaced")
 
 
 class RelationshipRead(BaseModel):
@@ -19,5 +20,5 @@ class RelationshipRead(BaseModel):
     other_agent_id: uuid.UUID | None = Field(description="null for a player or someone unknown")
     summary: str
     sentiment: int = Field(ge=0, le=10, description="0 hostile … 5 neutral … 10 devoted")
-    updated_at: datetime = Field(description="game time of the current view")
+    updated_at: GameTimeRead = Field(description="game time of the current view")
     history: list[EarlierView] = Field(description="earlier views, oldest first")

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from service.schemas.common import Page, Text
+from service.schemas.agents import CREATE_PLACES_DOC
+from service.schemas.common import Flag, FreeJson, GameTimeRead, Page, RequestModel, Text
+from service.schemas.places import PlacePath
 
 MAX_STEP_AGENTS = 2000
 MAX_PERCEIVED = 100
 
 
-class Perceived(BaseModel):
+class Perceived(RequestModel):
     """Something an agent perceives: another agent's activity, an object's state, or an event."""
 
     kind: Literal["agent", "object", "event"] = "event"
@@ -31,15 +32,20 @@ class Perceived(BaseModel):
         return self
 
 
-class AgentStep(BaseModel):
+class AgentStep(RequestModel):
     agent_id: uuid.UUID
-    position: dict[str, Any] | None = Field(None, description="game coordinates, stored as is")
-    place: Text | None = Field(None, description="place path the agent is in")
+    position: Annotated[dict[str, Any], FreeJson] | None = Field(
+        None, description="game coordinates, stored as is"
+    )
+    place: PlacePath | None = Field(
+        None, description="place path the agent is in (in the world's map, or `create_places`)"
+    )
     perceived: list[Perceived] = Field(default_factory=list, max_length=MAX_PERCEIVED)
 
 
-class StepRequest(BaseModel):
+class StepRequest(RequestModel):
     agents: list[AgentStep] = Field(min_length=1, max_length=MAX_STEP_AGENTS)
+    create_places: Flag = Field(False, description=CREATE_PLACES_DOC)
 
 
 class ActionRead(BaseModel):
@@ -49,15 +55,15 @@ class ActionRead(BaseModel):
     location: str | None
     emoji: str | None
     object_state: str | None
-    start: datetime
-    end: datetime
+    start: GameTimeRead
+    end: GameTimeRead
 
 
 class SpeechRead(BaseModel):
     conversation_id: int
     speaker: str
     text: str
-    spoken_at: datetime
+    spoken_at: GameTimeRead
 
 
 class AgentNow(BaseModel):
@@ -71,13 +77,13 @@ class AgentAction(BaseModel):
     """One agent's current action and any line being spoken, at the world's game time."""
 
     agent_id: uuid.UUID
-    now: datetime
+    now: GameTimeRead
     action: ActionRead | None
     utterance: SpeechRead | None
 
 
 class StepResponse(BaseModel):
-    now: datetime
+    now: GameTimeRead
     agents: list[AgentNow]
 
 
@@ -92,7 +98,7 @@ class AgentDoing(BaseModel):
 
 
 class ActionsPage(Page[AgentDoing]):
-    now: datetime = Field(description="the world's game time the actions are for")
+    now: GameTimeRead = Field(description="the world's game time the actions are for")
     last_event_id: int = Field(
         description="the newest event before this page was read: stream events after it"
     )

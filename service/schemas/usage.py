@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from service.schemas.common import GameTimeRead
 
 
 class UsageFigures(BaseModel):
@@ -30,15 +31,15 @@ class OperationUsage(UsageFigures):
 
 class UsageReport(BaseModel):
     basis: Literal["game", "wall"]
-    since: datetime | None
-    until: datetime | None
+    since: GameTimeRead | None = Field(description="as asked (an offset folded into UTC)")
+    until: GameTimeRead | None
     total: UsageFigures
     by_agent: list[AgentUsage]
     by_operation: list[OperationUsage]
 
 
 class UsageBucket(BaseModel):
-    start: datetime = Field(description="game time the bucket starts (it lasts bucket_minutes)")
+    start: GameTimeRead = Field(description="game time the bucket starts (it lasts bucket_minutes)")
     total: UsageFigures
     by_agent: list[AgentUsage]
     by_operation: list[OperationUsage]
@@ -48,6 +49,6 @@ class UsageTimeline(BaseModel):
     """Usage per game-time bucket; buckets without calls are left out."""
 
     bucket_minutes: int
-    since: datetime | None
-    until: datetime | None
+    since: GameTimeRead | None
+    until: GameTimeRead | None
     buckets: list[UsageBucket]

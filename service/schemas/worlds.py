@@ -9,39 +9,47 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from db.models.world import DEFAULT_CLOCK_RATE
-from service.schemas.common import GameTime, Name
+from service.schemas.common import (
+    Flag,
+    GameTime,
+    GameTimeRead,
+    Integer,
+    Name,
+    Number,
+    RequestModel,
+)
 
 MAX_RATE = 86_400.0
 """A day of game time per real second is already far beyond any simulation we serve."""
 MAX_ADVANCE_MINUTES = 7 * 24 * 60
 
 
-class ClockSpec(BaseModel):
+class ClockSpec(RequestModel):
     mode: Literal["driven", "running"] = Field(
         "driven", description="driven: the game sets the time; running: it advances at `rate`"
     )
-    rate: float = Field(
+    rate: Number = Field(
         DEFAULT_CLOCK_RATE, gt=0, le=MAX_RATE, description="game seconds per real second"
     )
     start: GameTime | None = Field(None, description="game time to start at; default: now (UTC)")
 
 
-class Weights(BaseModel):
+class Weights(RequestModel):
     """The α weights of the retrieval score (the paper uses 1, 1, 1)."""
 
-    recency: float = Field(1.0, ge=0, le=100)
-    importance: float = Field(1.0, ge=0, le=100)
-    relevance: float = Field(1.0, ge=0, le=100)
+    recency: Number = Field(1.0, ge=0, le=100)
+    importance: Number = Field(1.0, ge=0, le=100)
+    relevance: Number = Field(1.0, ge=0, le=100)
 
 
-class WorldSettings(BaseModel):
+class WorldSettings(RequestModel):
     weights: Weights | None = Field(None, description="default: HEARTH_WEIGHT_*")
-    reflection_threshold: int | None = Field(
+    reflection_threshold: Integer | None = Field(
         None, ge=1, le=100_000, description="default: HEARTH_REFLECTION_THRESHOLD (150)"
     )
 
 
-class WorldCreate(BaseModel):
+class WorldCreate(RequestModel):
     name: Name
     clock: ClockSpec = ClockSpec()
     settings: WorldSettings = WorldSettings()
@@ -50,7 +58,7 @@ class WorldCreate(BaseModel):
 class ClockRead(BaseModel):
     mode: str
     rate: float
-    now: datetime = Field(description="the world's current game time")
+    now: GameTimeRead = Field(description="the world's current game time")
     paused: bool
 
 
@@ -66,14 +74,22 @@ class WorldCreated(WorldRead):
     api_key: str = Field(description="the world's key; shown only in this answer")
 
 
-class ClockUpdate(BaseModel):
-    """Drive or reconfigure the clock; `set` and `advance_minutes` exclude each other."""
+class ClockUpdate(RequestModel):
+    """Drive or reconfigure the clock; `set` and `advance_minutes` exclude each other.
 
-    set: GameTime | None = None
-    advance_minutes: float | None = Field(None, gt=0, le=MAX_ADVANCE_MINUTES)
-    paused: bool | None = None
+    The clock only moves forward unless `rewind` is true; it never leaves the span of game time
+    (`cognition.game_time`): an advance past its end is a 422."""
+
+    set: GameTime | None = Field(
+        None, description="jump to this game time; an earlier one than now needs `rewind`"
+    )
+    rewind: Flag = Field(
+        False, description="allow `set` to move the clock back (a reset); otherwise a 409"
+    )
+    advance_minutes: Number | None = Field(None, gt=0, le=MAX_ADVANCE_MINUTES)
+    paused: Flag | None = None
     mode: Literal["driven", "running"] | None = None
-    rate: float | None = Field(None, gt=0, le=MAX_RATE)
+    rate: Number | None = Field(None, gt=0, le=MAX_RATE)
 
     @model_validator(mode="after")
     def _one_move(self) -> ClockUpdate:

@@ -112,7 +112,7 @@ def test_the_clock_advances_a_driven_world(page: Page, scene: Scene, inspector_u
     junie = page.locator(f'[data-agent="{scene.junie}"]')
     expect(junie).to_contain_text("restock the pastry case")  # the 9:45 task is now current
     with Hearth(inspector_url, api_key=scene.world_key) as game:
-        game.set_clock(scene.world_id, "2023-02-14T09:35:00")
+        game.set_clock(scene.world_id, "2023-02-14T09:35:00", rewind=True)  # the next test's time
 
 
 def test_agent_page_memories_and_evidence_level_by_level(

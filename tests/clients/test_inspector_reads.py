@@ -34,7 +34,7 @@ def test_town_transcripts_relationships_and_usage(
     world_id, client = world
     rosa = client.create_agent(world_id, {"name": "Rosa"})["id"]
     tomas = client.create_agent(world_id, {"name": "Tomas"})["id"]
-    client.step(world_id, [{"agent_id": rosa, "place": "Hobbs Cafe"}])
+    client.step(world_id, [{"agent_id": rosa, "place": "Hobbs Cafe"}], create_places=True)
     client.add_memories(
         world_id, rosa, [{"description": "Rosa bakes bread"}, {"description": "Rosa reads"}]
     )

@@ -32,6 +32,33 @@ def test_worlds_clock_and_keys(admin: Hearth, world: World, base_url: str) -> No
     assert client.readiness()["status"] in {"ready", "not_ready"}
 
 
+def test_the_clock_moves_back_only_with_rewind(world: World) -> None:
+    world_id, client = world
+    with pytest.raises(Conflict) as refused:
+        client.set_clock(world_id, "2023-02-13T06:00:00")
+    assert refused.value.code == "clock_backwards"
+    assert client.set_clock(world_id, "2023-02-13T06:00:00", rewind=True)["now"] == (
+        "2023-02-13T06:00:00"
+    )
+
+
+def test_export_import_and_delete_a_world(admin: Hearth, world: World, base_url: str) -> None:
+    world_id, client = world
+    client.put_map(world_id, small_map())
+    client.create_agent(world_id, {"name": "Ada", "background": "paints", "start_place": "park"})
+    export = b"".join(admin.export_world(world_id))
+    copy = admin.import_world(export, name="Smallville copy")
+    assert copy["name"] == "Smallville copy" and copy["id"] != world_id
+    with Hearth(base_url, api_key=copy["api_key"]) as copied:
+        [ada] = list(copied.list_agents(copy["id"]))
+        assert (ada["name"], ada["place"]) == ("Ada", "park")
+        assert [m["description"] for m in copied.list_memories(copy["id"], ada["id"])] == ["paints"]
+    with pytest.raises(ValidationError):
+        admin.import_world(export[: len(export) // 2])
+    admin.delete_world(copy["id"])
+    assert copy["id"] not in {w["id"] for w in admin.list_worlds()}
+
+
 def test_agents_map_and_places(world: World) -> None:
     world_id, client = world
     assert client.put_map(world_id, small_map())["created"] == 13  # type: ignore[arg-type]
@@ -108,7 +135,9 @@ def test_memories(world: World) -> None:
     found = client.search_memories(world_id, agent["id"], "heron at the pond", k=2, touch=False)
     assert len(found["results"]) == 2 and "components" in found["results"][0]
     assert client.plans(world_id, agent["id"])["items"] == []
-    stepped = client.step(world_id, [{"agent_id": agent["id"], "place": "pond"}])
+    stepped = client.step(
+        world_id, [{"agent_id": agent["id"], "place": "pond"}], create_places=True
+    )
     assert stepped["agents"][0]["agent_id"] == agent["id"]
     assert client.usage(world_id)["basis"] == "game"
 

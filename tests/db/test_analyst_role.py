@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.sql_console import analyst_url, format_table, run_query
+from service.sql_console import analyst_url, format_table, render, run_query
 from tests.factories import make_agent, make_memory, make_world
 
 
@@ -96,3 +98,64 @@ def test_reflection_evidence_walks_the_tree_with_levels(
     )
     assert [row[1] for row in rows] == [1, 2]
     assert rows[-1][0] == seen_id
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "CREATE TEMP TABLE mine (x int)",
+        "SELECT lo_create(0)",
+        "CREATE TABLE public.mine (x int)",
+        "INSERT INTO memories (description) VALUES ('x')",
+    ],
+)
+def test_analyst_cannot_write_even_in_a_read_write_transaction(
+    database_url: str, statement: str
+) -> None:
+    """A direct login (psql) may open `BEGIN READ WRITE`: privileges, not the mode, stop it."""
+    engine = sa.create_engine(analyst_url(database_url), poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SET TRANSACTION READ WRITE")
+            with pytest.raises(sa.exc.DBAPIError, match="permission denied"):
+                conn.exec_driver_sql(statement)
+    finally:
+        engine.dispose()
+
+
+def test_the_console_runs_one_read_only_statement(database_url: str) -> None:
+    url = analyst_url(database_url)
+    with pytest.raises(sa.exc.DBAPIError, match="multiple commands"):
+        run_query(url, "COMMIT; BEGIN READ WRITE; SELECT 1")
+    with pytest.raises(sa.exc.DBAPIError, match="read-only transaction"):
+        run_query(url, "CREATE TEMP TABLE mine (x int)")
+
+
+def test_the_console_times_a_long_query_out(database_url: str) -> None:
+    with pytest.raises(sa.exc.DBAPIError, match="statement timeout"):
+        run_query(analyst_url(database_url), "SELECT pg_sleep(5)", timeout_s=0.2)
+    _, rows = run_query(analyst_url(database_url), "SHOW statement_timeout", timeout_s=12)
+    assert rows == [("12s",)]
+
+
+def test_the_role_has_a_statement_timeout_by_default(database_url: str) -> None:
+    engine = sa.create_engine(analyst_url(database_url), poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "30s"
+    finally:
+        engine.dispose()
+
+
+def test_results_as_csv_json_and_full_cells() -> None:
+    long = "x" * 100
+    columns, rows = ["n", "text"], [(1, long), (2, 'a "quoted", line\nbreak'), (3, None)]
+    assert "…" in render(columns, rows) and long not in render(columns, rows)
+    assert long in render(columns, rows, full=True)
+    assert render(columns, rows, fmt="csv").splitlines()[:2] == ["n,text", f"1,{long}"]
+    assert '"a ""quoted"", line\nbreak"' in render(columns, rows, fmt="csv")
+    assert json.loads(render(columns, rows, fmt="json")) == [
+        {"n": 1, "text": long},
+        {"n": 2, "text": 'a "quoted", line\nbreak'},
+        {"n": 3, "text": None},
+    ]

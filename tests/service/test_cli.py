@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -67,6 +68,18 @@ def test_sql_prints_a_table_and_refuses_writes(settings: Settings, sessions: obj
     assert refused.returncode == 1
     assert re.search(r"permission denied|read-only", refused.stderr)
     assert "memory_stream" in refused.stderr
+
+
+def test_sql_prints_csv_and_json_and_times_out(settings: Settings, sessions: object) -> None:
+    query = "SELECT 1 AS n, repeat('x', 80) AS long"
+    csv = hearth("sql", "--csv", query, env=_env(settings))
+    assert csv.returncode == 0 and csv.stdout.splitlines() == ["n,long", "1," + "x" * 80]
+    as_json = hearth("sql", "--json", query, env=_env(settings))
+    assert json.loads(as_json.stdout) == [{"n": 1, "long": "x" * 80}]
+    assert "x" * 80 in hearth("sql", "--full", query, env=_env(settings)).stdout
+    short = {**_env(settings), "HEARTH_ANALYST_STATEMENT_TIMEOUT_S": "0.2"}
+    slow = hearth("sql", "SELECT pg_sleep(3)", env=short)
+    assert slow.returncode == 1 and "statement timeout" in slow.stderr
 
 
 @pytest.mark.worker

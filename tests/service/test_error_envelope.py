@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import http.client
 import io
 import json
 import logging
 import re
+import threading
+import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field
@@ -134,3 +138,40 @@ def test_unknown_route_and_method(app: FastAPI) -> None:
     client = TestClient(app)
     assert _error(client.get("/nowhere"))["code"] == "not_found"
     assert _error(client.get("/probe"))["code"] == "method_not_allowed"
+
+
+def test_a_5xx_closes_the_connection_and_a_4xx_keeps_it(app: FastAPI) -> None:
+    client = TestClient(app, raise_server_exceptions=False)
+    failed = client.post("/probe", json={"name": "boom", "count": 1})
+    assert failed.status_code == 500 and failed.headers["connection"] == "close"
+    refused = client.post("/probe", json={"name": "api", "count": 1})
+    assert refused.status_code == 409 and "connection" not in refused.headers
+
+
+def test_a_keep_alive_client_is_not_sent_into_a_dead_connection(app: FastAPI) -> None:
+    """Under uvicorn, a 500 ends its connection; the client's next request opens a new one."""
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        body, headers = (
+            json.dumps({"name": "boom", "count": 1}),
+            {"content-type": "application/json"},
+        )
+        connection.request("POST", "/probe", body=body, headers=headers)
+        answer = connection.getresponse()
+        answer.read()
+        assert answer.status == 500 and answer.getheader("connection") == "close"
+        assert answer.will_close  # http.client drops the socket and reconnects for the next
+        connection.request(
+            "POST", "/probe", body=json.dumps({"name": "fine", "count": 1}), headers=headers
+        )
+        assert connection.getresponse().status == 200
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

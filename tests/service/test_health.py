@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session, sessionmaker
 
+from db.queries.api_keys import generate_key, store_key
 from db.settings import Settings
 from service.app import create_app
 from service.instance import instance_id
+from tests.factories import make_world
 
 
 @pytest.fixture
@@ -39,11 +42,24 @@ def test_readyz_is_red_when_redis_is_down(settings: Settings) -> None:
 
 
 @pytest.mark.worker
-def test_readyz_is_green_with_a_worker(client: TestClient, celery_worker: None) -> None:
+def test_readyz_is_green_with_a_worker(
+    client: TestClient, celery_worker: None, sessions: sessionmaker[Session]
+) -> None:
     response = client.get("/readyz")
     assert response.status_code == 200, response.json()
     checks = response.json()["checks"]
     assert checks["worker_fast"]["ok"] and checks["worker_slow"]["ok"]
+    # Anyone may ask; only the admin key learns which process answered.
+    assert checks["worker_fast"]["detail"] == "" and "pid" not in response.text
+    world_key, admin_key = generate_key("world"), generate_key("admin")
+    with sessions.begin() as session:
+        world = make_world(session)
+        store_key(session, world_key, world_id=world.id)
+        store_key(session, admin_key)
+    as_world = client.get("/readyz", headers={"Authorization": f"Bearer {world_key}"})
+    assert "pid" not in as_world.text
+    as_admin = client.get("/readyz", headers={"Authorization": f"Bearer {admin_key}"})
+    assert as_admin.json()["checks"]["worker_fast"]["detail"].startswith("pid ")
 
 
 def test_openapi_documents_the_health_routes(client: TestClient) -> None:

@@ -6,6 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
@@ -17,6 +18,23 @@ from service.schemas.step import StepResponse
 from tests.service.api import agent_ids, create_world, events, url
 
 NOON = datetime(2023, 2, 13, 12, 0)
+MAP = {
+    "children": [
+        {
+            "name": "cafe",
+            "children": [{"name": "counter"}, {"name": "kitchen", "children": [{"name": "stove"}]}],
+        },
+        {"name": "square"},
+        {"name": "park"},
+    ]
+}
+
+
+@pytest.fixture(autouse=True)
+def mapped(client: TestClient, world: dict[str, Any]) -> None:
+    """The places these steps name are in the world's map (`service.place_names`)."""
+    response = client.put(f"/v1/worlds/{world['id']}/map", json=MAP, headers=world["headers"])
+    assert response.status_code == 200, response.json()
 
 
 def _step(client: TestClient, world: dict[str, Any], agents: list[dict[str, Any]]) -> Any:
@@ -304,3 +322,34 @@ def test_actions_of_another_world_are_not_found(
 ) -> None:
     other = create_world(client, admin_headers, name="Elsewhere")
     assert client.get(url(other, "/actions"), headers=world["headers"]).status_code == 404
+
+
+def test_a_place_must_be_in_the_map_unless_the_step_creates_it(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    (rosa,) = agent_ids(client, world, "Rosa")
+    atlantis = [{"agent_id": str(rosa), "place": "Atlantis: agora"}]
+    refused = _step(client, world, atlantis)
+    assert refused.status_code == 422
+    assert refused.json()["error"]["details"][0]["field"] == "body.agents.0.place"
+    seen = {"kind": "object", "subject": "cafe: oven", "state": "hot"}
+    unknown_object = _step(client, world, [{"agent_id": str(rosa), "perceived": [seen]}])
+    assert unknown_object.json()["error"]["details"][0]["field"] == (
+        "body.agents.0.perceived.0.subject"
+    )
+    with sessions() as session:
+        assert session.get_one(Agent, rosa).place is None
+    headers = world["headers"]
+    created = client.post(
+        f"/v1/worlds/{world['id']}/step",
+        headers=headers,
+        json={"agents": atlantis, "create_places": True},
+    )
+    assert created.status_code == 200, created.json()
+    paths = {p["path"] for p in client.get(url(world, "/map"), headers=headers).json()["children"]}
+    assert "Atlantis" in paths
+    with sessions() as session:
+        assert session.get_one(Agent, rosa).place == "Atlantis: agora"
+    assert any(
+        e["type"] == "map_updated" and e["data"]["created"] == 2 for e in events(client, world)
+    )

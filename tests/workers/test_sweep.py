@@ -4,6 +4,7 @@ schedules wait; changed current actions are announced once."""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
 import pytest
@@ -110,6 +111,29 @@ def test_last_nights_plan_holds_the_outline_back_and_a_reaction_does_not(
         sweep_worlds()
         outlines = [args for name, args, _ in queue.queue if name == "hearth.plan_day"]
     assert outlines == [(str(klaus.id), "2023-02-13")]  # Isabella plans when she wakes at 8
+
+
+def test_one_poisoned_world_never_stops_the_others(
+    settings: Settings, sessions: sessionmaker[Session], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A world whose clock holds a time the calendar arithmetic overflows on (stored before the
+    edge refused such times) fails its own sweep, logged with its id; the others plan."""
+    _, isabella, klaus = seeded(sessions)
+    with sessions.begin() as session:
+        poisoned = make_world(session, name="Far future")
+        make_agent(session, poisoned, name="Nobody", summary="s", summary_at=GAME_START)
+        session.execute(
+            sa.update(World).where(World.id == poisoned.id).values(game_time=datetime(9999, 12, 31))
+        )
+    with caplog.at_level(logging.ERROR), installed(settings, sessions, ScriptedMind()) as queue:
+        counts = sweep_worlds()
+        again = sweep_worlds()
+        outlines = sorted(args for name, args, _ in queue.queue if name == "hearth.plan_day")
+    assert counts["failed"] == again["failed"] == 1 and counts["worlds"] == 1
+    assert outlines == sorted([(str(isabella.id), "2023-02-13"), (str(klaus.id), "2023-02-13")])
+    failures = [r for r in caplog.records if r.name == "db.flows.sweep"]
+    assert failures and all(getattr(r, "world_id", None) == str(poisoned.id) for r in failures)
+    assert str(poisoned.id) in failures[0].getMessage() and failures[0].exc_info is not None
 
 
 @pytest.mark.worker

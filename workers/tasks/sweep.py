@@ -20,4 +20,5 @@ def sweep_worlds() -> dict[str, int]:
         swept = sweep(session, settings=runtime.settings)
     send_all(runtime.dispatch, swept.enrichment)
     sent = send_all(runtime.dispatch, swept.due)
-    return {"worlds": swept.worlds, "enqueued": sent, "actions_changed": swept.actions_changed}
+    counts = {"worlds": swept.worlds, "enqueued": sent, "actions_changed": swept.actions_changed}
+    return counts | ({"failed": swept.failed} if swept.failed else {})

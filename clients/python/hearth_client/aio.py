@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Sequence
 from typing import Any, cast
 
 import httpx
@@ -18,8 +18,9 @@ from hearth_client._core import (
     Retry,
     client_headers,
     decode,
+    stream_timeout,
 )
-from hearth_client.errors import ConnectionFailed
+from hearth_client.errors import ConnectionFailed, error_for
 from hearth_client.streams import AsyncEventStream
 
 
@@ -112,8 +113,40 @@ class AsyncHearth(AsyncEventStream):
     async def get_world(self, world_id: str) -> t.World:
         return cast(t.World, await self.send(ep.get_world(world_id)))
 
-    async def set_clock(self, world_id: str, to: ep.Time) -> t.Clock:
-        return cast(t.Clock, await self.send(ep.clock(world_id, set=to)))
+    async def delete_world(self, world_id: str) -> None:
+        """Admin key: the world and everything in it (export it first to keep a copy)."""
+        await self.send(ep.delete_world(world_id))
+
+    async def export_world(self, world_id: str) -> AsyncIterator[bytes]:
+        """Admin key: the world as one file, streamed line by line (JSON Lines)."""
+        call = ep.export_world(world_id)
+        timeout = stream_timeout(self._http.timeout)
+        async with self._http.stream("GET", call.path, timeout=timeout) as response:
+            if not response.is_success:
+                await response.aread()
+                raise error_for(response)
+            async for line in response.aiter_lines():
+                if line:
+                    yield (line + "\n").encode()
+
+    async def import_world(
+        self, export: bytes | AsyncIterable[bytes], *, name: str | None = None
+    ) -> t.WorldCreated:
+        """Admin key: a new world (new ids) from an export; the answer holds its key."""
+        call = ep.import_world(name)
+        response = await self._http.post(
+            call.path,
+            params=call.params,
+            content=export,
+            headers={"content-type": ep.EXPORT_MEDIA_TYPE},
+            timeout=stream_timeout(self._http.timeout),
+        )
+        return cast(t.WorldCreated, decode(call, response))
+
+    async def set_clock(self, world_id: str, to: ep.Time, *, rewind: bool = False) -> t.Clock:
+        """Jump the clock; an earlier time than now needs `rewind` (else `Conflict`)."""
+        change: dict[str, Any] = {"set": to, **({"rewind": True} if rewind else {})}
+        return cast(t.Clock, await self.send(ep.clock(world_id, **change)))
 
     async def advance_clock(self, world_id: str, minutes: float) -> t.Clock:
         return cast(t.Clock, await self.send(ep.clock(world_id, advance_minutes=minutes)))
@@ -265,8 +298,12 @@ class AsyncHearth(AsyncEventStream):
 
     # --- the game loop, plans, usage -------------------------------------------------------------
 
-    async def step(self, world_id: str, agents: Sequence[t.AgentStep]) -> t.StepResult:
-        return cast(t.StepResult, await self.send(ep.step(world_id, agents)))
+    async def step(
+        self, world_id: str, agents: Sequence[t.AgentStep], *, create_places: bool = False
+    ) -> t.StepResult:
+        """Report agents; a place they name must be in the map unless `create_places`."""
+        call = ep.step(world_id, agents, create_places=create_places)
+        return cast(t.StepResult, await self.send(call))
 
     async def chat(
         self,

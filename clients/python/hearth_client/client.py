@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, cast
 
 import httpx
@@ -18,8 +18,9 @@ from hearth_client._core import (
     Retry,
     client_headers,
     decode,
+    stream_timeout,
 )
-from hearth_client.errors import ConnectionFailed
+from hearth_client.errors import ConnectionFailed, error_for
 from hearth_client.streams import EventStream
 
 
@@ -111,8 +112,39 @@ class Hearth(EventStream):
     def get_world(self, world_id: str) -> t.World:
         return cast(t.World, self.send(ep.get_world(world_id)))
 
-    def set_clock(self, world_id: str, to: ep.Time) -> t.Clock:
-        return cast(t.Clock, self.send(ep.clock(world_id, set=to)))
+    def delete_world(self, world_id: str) -> None:
+        """Admin key: the world and everything in it (export it first to keep a copy)."""
+        self.send(ep.delete_world(world_id))
+
+    def export_world(self, world_id: str) -> Iterator[bytes]:
+        """Admin key: the world as one file, streamed line by line (JSON Lines)."""
+        call = ep.export_world(world_id)
+        with self._http.stream("GET", call.path, timeout=stream_timeout(self._http.timeout)) as r:
+            if not r.is_success:
+                r.read()
+                raise error_for(r)
+            for line in r.iter_lines():
+                if line:
+                    yield (line + "\n").encode()
+
+    def import_world(
+        self, export: bytes | Iterable[bytes], *, name: str | None = None
+    ) -> t.WorldCreated:
+        """Admin key: a new world (new ids) from an export; the answer holds its key."""
+        call = ep.import_world(name)
+        response = self._http.post(
+            call.path,
+            params=call.params,
+            content=export,
+            headers={"content-type": ep.EXPORT_MEDIA_TYPE},
+            timeout=stream_timeout(self._http.timeout),
+        )
+        return cast(t.WorldCreated, decode(call, response))
+
+    def set_clock(self, world_id: str, to: ep.Time, *, rewind: bool = False) -> t.Clock:
+        """Jump the clock; an earlier time than now needs `rewind` (else `Conflict`)."""
+        change: dict[str, Any] = {"set": to, **({"rewind": True} if rewind else {})}
+        return cast(t.Clock, self.send(ep.clock(world_id, **change)))
 
     def advance_clock(self, world_id: str, minutes: float) -> t.Clock:
         return cast(t.Clock, self.send(ep.clock(world_id, advance_minutes=minutes)))
@@ -262,8 +294,12 @@ class Hearth(EventStream):
 
     # --- the game loop, plans, usage -------------------------------------------------------------
 
-    def step(self, world_id: str, agents: Sequence[t.AgentStep]) -> t.StepResult:
-        return cast(t.StepResult, self.send(ep.step(world_id, agents)))
+    def step(
+        self, world_id: str, agents: Sequence[t.AgentStep], *, create_places: bool = False
+    ) -> t.StepResult:
+        """Report agents; a place they name must be in the map unless `create_places`."""
+        call = ep.step(world_id, agents, create_places=create_places)
+        return cast(t.StepResult, self.send(call))
 
     def chat(
         self,

@@ -74,6 +74,23 @@ def get_world(world_id: str) -> Call:
     return Call("GET", _world(world_id))
 
 
+def delete_world(world_id: str) -> Call:
+    return Call("DELETE", _world(world_id))
+
+
+EXPORT_MEDIA_TYPE = "application/x-ndjson"
+
+
+def export_world(world_id: str) -> Call:
+    """Streamed: read it with the client's `export_world`, line by line."""
+    return Call("GET", _world(world_id, "/export"))
+
+
+def import_world(name: str | None) -> Call:
+    """The body is an export's bytes (sent as they are, never resent: it creates a world)."""
+    return Call("POST", "/v1/worlds/import", params=_given(name=name))
+
+
 def clock(world_id: str, **change: Any) -> Call:
     """`set`, `advance_minutes`, `paused`, `mode`, `rate`: not idempotent (advance), no resend."""
     body = _given(**change)
@@ -204,9 +221,13 @@ def search_memories(
     return Call("POST", _agent(world_id, agent_id, "/memories/search"), json=body, replayable=True)
 
 
-def step(world_id: str, agents: Sequence[AgentStep]) -> Call:
-    """Not resent after a lost connection: a step stores perceptions."""
-    return Call("POST", _world(world_id, "/step"), json={"agents": [dict(a) for a in agents]})
+def step(world_id: str, agents: Sequence[AgentStep], *, create_places: bool = False) -> Call:
+    """Not resent after a lost connection: a step stores perceptions. Places it names must be
+    in the map unless `create_places`."""
+    body: dict[str, Any] = {"agents": [dict(a) for a in agents]}
+    if create_places:
+        body["create_places"] = True
+    return Call("POST", _world(world_id, "/step"), json=body)
 
 
 def chat(

@@ -5,7 +5,7 @@ HearthError               anything the server refused, or no answer at all
 ├── Unauthorized          401  missing, unknown or revoked key
 ├── Forbidden             403  a world key on an admin route
 ├── NotFound              404  (also: another world's ids, by design)
-├── Conflict              409  a taken name, an Idempotency-Key reused with another body
+├── Conflict              409  a taken name, an Idempotency-Key reused for another request
 ├── PayloadTooLarge       413
 ├── ValidationError       422  `details` names each field at fault
 ├── RateLimited           429  (retried before it reaches you)

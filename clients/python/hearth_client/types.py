@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
+from hearth_client.event_types import *  # noqa: F403
+from hearth_client.event_types import EventPayload, EventType
 from hearth_client.game_types import *  # noqa: F403  (every shape importable from here)
 from hearth_client.game_types import Weights
 
@@ -207,8 +209,9 @@ class Readiness(TypedDict):
 
 @dataclass(frozen=True)
 class Event:
-    """One Server-Sent Event: `id` resumes the stream, `type` says what happened."""
+    """One Server-Sent Event: `id` resumes the stream, `type` says what happened (an
+    `EventType`), `data` is its payload (`event_types.EVENT_TYPES[type]`)."""
 
     id: int
-    type: str
-    data: Any
+    type: EventType | str
+    data: EventPayload | Any

@@ -160,6 +160,11 @@ export class Hearth {
     return this.send({ method: "GET", path: world(worldId) });
   }
 
+  /** Admin key: the world and everything in it. */
+  deleteWorld(worldId: string): Promise<void> {
+    return this.send({ method: "DELETE", path: world(worldId) });
+  }
+
   /** `set`, `advance_minutes`, `paused`, `mode`, `rate`; never resent after a lost connection. */
   clock(worldId: string, change: t.ClockUpdate): Promise<t.Clock> {
     return this.send({ method: "POST", path: world(worldId, "/clock"), body: change });
@@ -257,9 +262,11 @@ export class Hearth {
   // --- the game loop, plans, talk, usage ------------------------------------------------------
 
   /** The hot path: where agents are and what they perceive → what each is doing and saying.
-   * Never resent after a lost connection: a step stores perceptions. */
-  step(worldId: string, agents: t.AgentStep[]): Promise<t.StepResponse> {
-    return this.send({ method: "POST", path: world(worldId, "/step"), body: { agents } });
+   * Never resent after a lost connection: a step stores perceptions. A place it names must be
+   * in the world's map unless `createPlaces`. */
+  step(worldId: string, agents: t.AgentStep[], options: { createPlaces?: boolean } = {}): Promise<t.StepResponse> {
+    const body = options.createPlaces ? { agents, create_places: true } : { agents };
+    return this.send({ method: "POST", path: world(worldId, "/step"), body });
   }
 
   action(worldId: string, agentId: string): Promise<t.AgentAction> {

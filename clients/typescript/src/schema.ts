@@ -28,7 +28,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** PostgreSQL, Redis and at least one worker answer */
+        /**
+         * PostgreSQL, Redis and at least one worker answer
+         * @description Ready when PostgreSQL, Redis and at least one queue's worker answer. With the admin key
+         *     (`Authorization: Bearer`, optional) each worker check names the process that answered.
+         */
         get: operations["readyz_readyz_get"];
         put?: never;
         post?: never;
@@ -49,6 +53,43 @@ export interface paths {
         get: operations["me_v1_me_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worlds/{world_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a world as one streamed file (admin)
+         * @description Everything the world holds, read in one snapshot while it keeps running.
+         */
+        get: operations["export_v1_worlds__world_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/worlds/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a world from an export: a new world with new ids, and its key (admin) */
+        post: operations["import_world_v1_worlds_import_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -87,7 +128,12 @@ export interface paths {
         get: operations["read_v1_worlds__world_id__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a world and everything in it (admin)
+         * @description Its agents, memories, plans, dialogue, map, keys and events go with it (export it first
+         *     to keep a copy: `GET …/export`).
+         */
+        delete: operations["delete_v1_worlds__world_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -102,7 +148,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set, advance or pause */
+        /**
+         * Set, advance or pause
+         * @description The clock moves forward: an earlier `set` needs `rewind: true` (409 `clock_backwards`
+         *     otherwise), and an advance past the end of game time is a 422.
+         */
         post: operations["update_clock_v1_worlds__world_id__clock_post"];
         delete?: never;
         options?: never;
@@ -571,12 +621,14 @@ export interface components {
             object_state: string | null;
             /**
              * Start
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             start: string;
             /**
              * End
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             end: string;
         };
@@ -591,8 +643,8 @@ export interface components {
             next_cursor?: string | null;
             /**
              * Now
-             * Format: date-time
              * @description the world's game time the actions are for
+             * @example 2023-02-13T07:00:00
              */
             now: string;
             /**
@@ -613,7 +665,8 @@ export interface components {
             agent_id: string;
             /**
              * Now
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             now: string;
             action: components["schemas"]["ActionRead"] | null;
@@ -647,7 +700,7 @@ export interface components {
             lifestyle?: string;
             /**
              * Living Area
-             * @description home place path
+             * @description home place path (in the world's map, or `create_places`); empty: none
              * @default
              */
             living_area?: string;
@@ -667,7 +720,7 @@ export interface components {
             age?: number | null;
             /**
              * Start Place
-             * @description place path the agent is in (must be in the world's map); the agent knows it
+             * @description place path the agent is in (must be in the world's map, or `create_places`); the agent knows it
              */
             start_place?: string | null;
             /**
@@ -675,6 +728,12 @@ export interface components {
              * @description place paths of the world's map the agent knows (each with its ancestors); on update these are added to what it knows
              */
             known_places?: string[];
+            /**
+             * Create Places
+             * @description create the places this request names that the map lacks (with their ancestors, state idle) instead of answering 422
+             * @default false
+             */
+            create_places?: boolean;
         };
         /**
          * AgentDoing
@@ -743,7 +802,7 @@ export interface components {
             lifestyle?: string;
             /**
              * Living Area
-             * @description home place path
+             * @description home place path (in the world's map, or `create_places`); empty: none
              * @default
              */
             living_area?: string;
@@ -791,7 +850,10 @@ export interface components {
              * @description cached summary description (the paper's)
              */
             summary?: string | null;
-            /** Summary At */
+            /**
+             * Summary At
+             * @description game time of the summary
+             */
             summary_at?: string | null;
             /**
              * Created At
@@ -815,7 +877,7 @@ export interface components {
             } | null;
             /**
              * Place
-             * @description place path the agent is in
+             * @description place path the agent is in (in the world's map, or `create_places`)
              */
             place?: string | null;
             /** Perceived */
@@ -854,6 +916,12 @@ export interface components {
              * @description place paths of the world's map the agent knows (each with its ancestors); on update these are added to what it knows
              */
             known_places?: string[] | null;
+            /**
+             * Create Places
+             * @description create the places this request names that the map lacks (with their ancestors, state idle) instead of answering 422
+             * @default false
+             */
+            create_places?: boolean;
         };
         /** AgentUsage */
         AgentUsage: {
@@ -960,8 +1028,8 @@ export interface components {
             rate: number;
             /**
              * Now
-             * Format: date-time
              * @description the world's current game time
+             * @example 2023-02-13T07:00:00
              */
             now: string;
             /** Paused */
@@ -991,10 +1059,22 @@ export interface components {
         /**
          * ClockUpdate
          * @description Drive or reconfigure the clock; `set` and `advance_minutes` exclude each other.
+         *
+         *     The clock only moves forward unless `rewind` is true; it never leaves the span of game time
+         *     (`cognition.game_time`): an advance past its end is a 422.
          */
         ClockUpdate: {
-            /** Set */
+            /**
+             * Set
+             * @description jump to this game time; an earlier one than now needs `rewind`
+             */
             set?: string | null;
+            /**
+             * Rewind
+             * @description allow `set` to move the clock back (a reset); otherwise a 409
+             * @default false
+             */
+            rewind?: boolean;
             /** Advance Minutes */
             advance_minutes?: number | null;
             /** Paused */
@@ -1050,7 +1130,8 @@ export interface components {
             status: "open" | "ended";
             /**
              * Started At
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             started_at: string;
             /** Ended At */
@@ -1066,8 +1147,8 @@ export interface components {
             sentiment: number;
             /**
              * Until
-             * Format: date-time
              * @description game time this view was replaced
+             * @example 2023-02-13T07:00:00
              */
             until: string;
         };
@@ -1087,6 +1168,7 @@ export interface components {
             /**
              * Request Id
              * @description the request's id (`X-Request-ID`), as the server's log lines give it
+             * @default null
              */
             request_id?: string | null;
         };
@@ -1241,7 +1323,8 @@ export interface components {
             text: string;
             /**
              * Spoken At
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             spoken_at: string;
         };
@@ -1335,14 +1418,14 @@ export interface components {
             description: string;
             /**
              * Created At
-             * Format: date-time
              * @description game time
+             * @example 2023-02-13T07:00:00
              */
             created_at: string;
             /**
              * Last Accessed At
-             * Format: date-time
              * @description game time of the last retrieval
+             * @example 2023-02-13T07:00:00
              */
             last_accessed_at: string;
             /**
@@ -1407,14 +1490,14 @@ export interface components {
             description: string;
             /**
              * Created At
-             * Format: date-time
              * @description game time
+             * @example 2023-02-13T07:00:00
              */
             created_at: string;
             /**
              * Last Accessed At
-             * Format: date-time
              * @description game time of the last retrieval
+             * @example 2023-02-13T07:00:00
              */
             last_accessed_at: string;
             /**
@@ -1455,6 +1538,12 @@ export interface components {
             place?: string | null;
             /** State */
             state?: string | null;
+            /**
+             * Create Places
+             * @description create the place (with its ancestors) if the map lacks it
+             * @default false
+             */
+            create_places?: boolean;
             /**
              * Statement
              * @description e.g. "<Fernwood apartment 2: kitchen: stove> is burning"
@@ -1619,7 +1708,7 @@ export interface components {
             lifestyle?: string;
             /**
              * Living Area
-             * @description home place path
+             * @description home place path (in the world's map, or `create_places`); empty: none
              * @default
              */
             living_area?: string;
@@ -1639,7 +1728,7 @@ export interface components {
             age?: number | null;
             /**
              * Start Place
-             * @description place path the agent is in (must be in the world's map); the agent knows it
+             * @description place path the agent is in (must be in the world's map, or `create_places`); the agent knows it
              */
             start_place?: string | null;
             /**
@@ -1647,6 +1736,12 @@ export interface components {
              * @description place paths of the world's map the agent knows (each with its ancestors); on update these are added to what it knows
              */
             known_places?: string[];
+            /**
+             * Create Places
+             * @description create the places this request names that the map lacks (with their ancestors, state idle) instead of answering 422
+             * @default false
+             */
+            create_places?: boolean;
             /** Relationships */
             relationships?: components["schemas"]["RelationshipSpec"][];
         };
@@ -1696,8 +1791,8 @@ export interface components {
             day: string;
             /**
              * Now
-             * Format: date-time
              * @description the world's game time the statuses were read at
+             * @example 2023-02-13T07:00:00
              */
             now: string;
             /** @description the active leaf at `now` (a task when decomposed that far) */
@@ -1716,7 +1811,8 @@ export interface components {
             level: "day" | "hour" | "task";
             /**
              * Start
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             start: string;
             /** Duration Min */
@@ -1770,8 +1866,8 @@ export interface components {
             sentiment: number;
             /**
              * Updated At
-             * Format: date-time
              * @description game time of the current view
+             * @example 2023-02-13T07:00:00
              */
             updated_at: string;
             /**
@@ -1843,8 +1939,8 @@ export interface components {
             weights: components["schemas"]["WeightsRead"];
             /**
              * At
-             * Format: date-time
              * @description the game time the scores used
+             * @example 2023-02-13T07:00:00
              */
             at: string;
         };
@@ -1857,7 +1953,8 @@ export interface components {
             kind: components["schemas"]["MemoryKind"];
             /**
              * Created At
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             created_at: string;
             /** Importance */
@@ -1888,7 +1985,8 @@ export interface components {
             text: string;
             /**
              * Spoken At
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             spoken_at: string;
         };
@@ -1896,12 +1994,19 @@ export interface components {
         StepRequest: {
             /** Agents */
             agents: components["schemas"]["AgentStep"][];
+            /**
+             * Create Places
+             * @description create the places this request names that the map lacks (with their ancestors, state idle) instead of answering 422
+             * @default false
+             */
+            create_places?: boolean;
         };
         /** StepResponse */
         StepResponse: {
             /**
              * Now
-             * Format: date-time
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
              */
             now: string;
             /** Agents */
@@ -1911,8 +2016,8 @@ export interface components {
         UsageBucket: {
             /**
              * Start
-             * Format: date-time
              * @description game time the bucket starts (it lasts bucket_minutes)
+             * @example 2023-02-13T07:00:00
              */
             start: string;
             total: components["schemas"]["UsageFigures"];
@@ -1949,7 +2054,10 @@ export interface components {
              * @enum {string}
              */
             basis: "game" | "wall";
-            /** Since */
+            /**
+             * Since
+             * @description as asked (an offset folded into UTC)
+             */
             since: string | null;
             /** Until */
             until: string | null;
@@ -2075,6 +2183,375 @@ export interface components {
              */
             reflection_threshold?: number | null;
         };
+        /**
+         * ActionChangedEvent
+         * @description An agent's current action changed (`plan_id` null: it has none now).
+         */
+        ActionChangedEvent: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Name */
+            name: string;
+            /** Plan Id */
+            plan_id: number | null;
+            /**
+             * Level
+             * @default null
+             */
+            level?: ("day" | "hour" | "task") | null;
+            /**
+             * Description
+             * @default null
+             */
+            description?: string | null;
+            /**
+             * Location
+             * @default null
+             */
+            location?: string | null;
+            /**
+             * Emoji
+             * @default null
+             */
+            emoji?: string | null;
+            /**
+             * Object State
+             * @default null
+             */
+            object_state?: string | null;
+            /**
+             * Start
+             * @default null
+             */
+            start?: string | null;
+            /**
+             * End
+             * @default null
+             */
+            end?: string | null;
+        };
+        /** AgentCreatedEvent */
+        AgentCreatedEvent: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Name */
+            name: string;
+        };
+        /** AgentDeletedEvent */
+        AgentDeletedEvent: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Name */
+            name: string;
+        };
+        /** AgentUpdatedEvent */
+        AgentUpdatedEvent: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Name */
+            name: string;
+            /**
+             * Changed
+             * @description the fields that changed (`place`, `known_places`…)
+             */
+            changed: string[];
+        };
+        /** AgentsMovedEvent */
+        AgentsMovedEvent: {
+            /** Moves */
+            moves: components["schemas"]["Moved"][];
+        };
+        /** ConversationEndedEvent */
+        ConversationEndedEvent: {
+            /** Conversation Id */
+            conversation_id: number;
+            /** Topic */
+            topic: string;
+            /** Agent Ids */
+            agent_ids: string[];
+            /** Turns */
+            turns: number;
+        };
+        /** InnerVoiceEvent */
+        InnerVoiceEvent: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Name */
+            name: string;
+            /** Memory Id */
+            memory_id: number;
+            /** Text */
+            text: string;
+        };
+        /** MapUpdatedEvent */
+        MapUpdatedEvent: {
+            /** Places */
+            places: number;
+            /** Created */
+            created: number;
+            /** Updated */
+            updated: number;
+            /** Removed */
+            removed: number;
+        };
+        /** Moved */
+        Moved: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Name */
+            name: string;
+            /** Place */
+            place: string | null;
+            /** Previous */
+            previous: string | null;
+        };
+        /** ObjectStateChangedEvent */
+        ObjectStateChangedEvent: {
+            /** Place */
+            place: string;
+            /** State */
+            state: string;
+            /** Previous State */
+            previous_state: string;
+            /** Perceived By */
+            perceived_by: string[];
+        };
+        /**
+         * PlanCreatedEvent
+         * @description A day outline (`day`) or the steps of a plan item (`parent_id`).
+         */
+        PlanCreatedEvent: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /**
+             * Level
+             * @enum {string}
+             */
+            level: "day" | "hour" | "task";
+            /** Plan Ids */
+            plan_ids: number[];
+            /**
+             * Day
+             * @default null
+             */
+            day?: string | null;
+            /**
+             * Parent Id
+             * @default null
+             */
+            parent_id?: number | null;
+        };
+        /** ReactionEvent */
+        ReactionEvent: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Name */
+            name: string;
+            /**
+             * Memory Id
+             * @description the observation reacted to
+             */
+            memory_id: number;
+            /** React */
+            react: boolean;
+            /** What */
+            what: string;
+            /** Talk To */
+            talk_to: string | null;
+            /** Reason */
+            reason: string;
+            /**
+             * Plan Id
+             * @description the reaction's plan item, if it re-planned
+             */
+            plan_id: number | null;
+        };
+        /** ReflectionEvent */
+        ReflectionEvent: {
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Memory Id */
+            memory_id: number;
+            /** Description */
+            description: string;
+            /** Seq */
+            seq: number;
+        };
+        /** UtteranceEvent */
+        UtteranceEvent: {
+            /** Conversation Id */
+            conversation_id: number;
+            /** Seq */
+            seq: number;
+            /**
+             * Agent Id
+             * Format: uuid
+             */
+            agent_id: string;
+            /** Name */
+            name: string;
+            /**
+             * Listener Id
+             * Format: uuid
+             */
+            listener_id: string;
+            /** Text */
+            text: string;
+            /** Ends */
+            ends: boolean;
+            /**
+             * Spoken At
+             * @description game time: naive ISO 8601, no offset (the world's calendar)
+             * @example 2023-02-13T07:00:00
+             */
+            spoken_at: string;
+        };
+        /** @description One message of a world's event stream: `id:`, `event:` (the type) and `data:` (the payload as JSON), one variant per type. */
+        WorldEvent: {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "agent_created";
+            data: components["schemas"]["AgentCreatedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "agent_updated";
+            data: components["schemas"]["AgentUpdatedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "agent_deleted";
+            data: components["schemas"]["AgentDeletedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "agents_moved";
+            data: components["schemas"]["AgentsMovedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "map_updated";
+            data: components["schemas"]["MapUpdatedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "action_changed";
+            data: components["schemas"]["ActionChangedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "inner_voice";
+            data: components["schemas"]["InnerVoiceEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "object_state_changed";
+            data: components["schemas"]["ObjectStateChangedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "reaction";
+            data: components["schemas"]["ReactionEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "plan_created";
+            data: components["schemas"]["PlanCreatedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "utterance";
+            data: components["schemas"]["UtteranceEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "conversation_ended";
+            data: components["schemas"]["ConversationEndedEvent"];
+        } | {
+            /** @description the SSE `id:` (resume after it) */
+            id: number;
+            /**
+             * @description the SSE `event:`
+             * @constant
+             */
+            event: "reflection";
+            data: components["schemas"]["ReflectionEvent"];
+        };
     };
     responses: never;
     parameters: never;
@@ -2151,7 +2628,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallerRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2160,7 +2637,47 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+        };
+    };
+    export_v1_worlds__world_id__export_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                world_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Lines: a header (`format`, `version`, `world`, `embedding_space`), one `{"table", "row"}` per row, and `{"end": true, "rows": N}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description no key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2169,8 +2686,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2178,7 +2695,53 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+        };
+    };
+    import_world_v1_worlds_import_post: {
+        parameters: {
+            query?: {
+                /** @description the new world's name (default: the exported world's) */
+                name?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON Lines: a header (`format`, `version`, `world`, `embedding_space`), one `{"table", "row"}` per row, and `{"end": true, "rows": N}` */
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorldCreated"];
+                };
+            };
+            /** @description no key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2192,7 +2755,9 @@ export interface operations {
     index_v1_worlds_get: {
         parameters: {
             query?: {
+                /** @description items per page */
                 limit?: number;
+                /** @description `next_cursor` of the previous page; absent or empty: the first page */
                 cursor?: string | null;
             };
             header?: never;
@@ -2210,7 +2775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Page_WorldRead_"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2219,8 +2784,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
-            404: {
+            /** @description this route needs the admin key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2228,16 +2793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2252,7 +2808,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description retrying with the same key returns the first answer */
+                /** @description retrying the same request with the same key returns the first answer; the key reused for another body or target answers 409 `idempotency_conflict` */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -2273,7 +2829,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorldCreated"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2282,8 +2838,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
-            404: {
+            /** @description this route needs the admin key */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2291,7 +2847,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2300,7 +2865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2331,7 +2896,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorldRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2340,7 +2905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2349,8 +2914,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2358,7 +2923,54 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+        };
+    };
+    delete_v1_worlds__world_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                world_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such world or agent (or not this key's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2393,7 +3005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClockRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2402,7 +3014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2411,7 +3023,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2420,7 +3041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2451,7 +3072,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyRead"][];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2460,7 +3081,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2469,16 +3099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2509,7 +3130,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyCreated"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2518,7 +3139,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2527,16 +3157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2566,7 +3187,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2575,7 +3196,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2584,16 +3214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2607,7 +3228,9 @@ export interface operations {
     index_v1_worlds__world_id__agents_get: {
         parameters: {
             query?: {
+                /** @description items per page */
                 limit?: number;
+                /** @description `next_cursor` of the previous page; absent or empty: the first page */
                 cursor?: string | null;
             };
             header?: never;
@@ -2627,7 +3250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Page_AgentRead_"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2636,7 +3259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2645,16 +3268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2669,7 +3283,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description retrying with the same key returns the first answer */
+                /** @description retrying the same request with the same key returns the first answer; the key reused for another body or target answers 409 `idempotency_conflict` */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -2692,7 +3306,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2701,7 +3315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2710,7 +3324,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2719,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2751,7 +3374,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2760,7 +3383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2769,16 +3392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2808,7 +3422,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2817,7 +3431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2826,16 +3440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2871,7 +3476,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2880,7 +3485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2889,7 +3494,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2898,7 +3512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2912,7 +3526,9 @@ export interface operations {
     index_v1_worlds__world_id__agents__agent_id__memories_get: {
         parameters: {
             query?: {
+                /** @description items per page */
                 limit?: number;
+                /** @description `next_cursor` of the previous page; absent or empty: the first page */
                 cursor?: string | null;
                 /** @description repeat to allow several */
                 kind?: components["schemas"]["MemoryKind"][] | null;
@@ -2941,7 +3557,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemoryPage"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2950,7 +3566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2959,16 +3575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2983,7 +3590,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description retrying with the same key returns the first answer */
+                /** @description retrying the same request with the same key returns the first answer; the key reused for another body or target answers 409 `idempotency_conflict` */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -3007,7 +3614,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemoryPage"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3016,7 +3623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3025,7 +3632,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3034,7 +3650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3067,7 +3683,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemoryDetail"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3076,7 +3692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3085,16 +3701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3130,7 +3737,7 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3139,7 +3746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3148,7 +3755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3157,7 +3764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3192,7 +3799,7 @@ export interface operations {
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3201,7 +3808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3210,16 +3817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3254,7 +3852,7 @@ export interface operations {
                     "application/json": components["schemas"]["UsageTimeline"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3263,7 +3861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3272,16 +3870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3295,6 +3884,7 @@ export interface operations {
     plans_v1_worlds__world_id__agents__agent_id__plans_get: {
         parameters: {
             query?: {
+                /** @description default: the world's game day */
                 day?: string | null;
             };
             header?: never;
@@ -3315,7 +3905,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlanDay"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3324,7 +3914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3333,16 +3923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3377,7 +3958,7 @@ export interface operations {
                     "application/json": components["schemas"]["StepResponse"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3386,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3395,7 +3976,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3404,7 +3985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3436,7 +4017,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentAction"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,7 +4026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3454,16 +4035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3477,7 +4049,9 @@ export interface operations {
     actions_v1_worlds__world_id__actions_get: {
         parameters: {
             query?: {
+                /** @description items per page */
                 limit?: number;
+                /** @description `next_cursor` of the previous page; absent or empty: the first page */
                 cursor?: string | null;
             };
             header?: never;
@@ -3497,7 +4071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionsPage"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3506,7 +4080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3515,16 +4089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3560,7 +4125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatResponse"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3569,7 +4134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3578,7 +4143,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3587,7 +4161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3601,7 +4175,9 @@ export interface operations {
     index_v1_worlds__world_id__agents__agent_id__conversations_get: {
         parameters: {
             query?: {
+                /** @description items per page */
                 limit?: number;
+                /** @description `next_cursor` of the previous page; absent or empty: the first page */
                 cursor?: string | null;
             };
             header?: never;
@@ -3622,7 +4198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Page_ConversationRead_"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3631,7 +4207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3640,16 +4216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3663,7 +4230,9 @@ export interface operations {
     index_v1_worlds__world_id__agents__agent_id__relationships_get: {
         parameters: {
             query?: {
+                /** @description items per page */
                 limit?: number;
+                /** @description `next_cursor` of the previous page; absent or empty: the first page */
                 cursor?: string | null;
             };
             header?: never;
@@ -3684,7 +4253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Page_RelationshipRead_"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3693,7 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3702,16 +4271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3747,7 +4307,7 @@ export interface operations {
                     "application/json": components["schemas"]["InterviewResponse"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3756,7 +4316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3765,7 +4325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3774,7 +4334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3805,7 +4365,7 @@ export interface operations {
                     "application/json": components["schemas"]["MapRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3814,7 +4374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3823,16 +4383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3867,7 +4418,7 @@ export interface operations {
                     "application/json": components["schemas"]["MapSummary"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3876,7 +4427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3885,7 +4436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3894,7 +4445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3926,7 +4477,7 @@ export interface operations {
                     "application/json": components["schemas"]["KnownMap"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3935,7 +4486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3944,16 +4495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3968,7 +4510,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description retrying with the same key returns the first answer */
+                /** @description retrying the same request with the same key returns the first answer; the key reused for another body or target answers 409 `idempotency_conflict` */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -3991,7 +4533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ObjectStateRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4000,7 +4542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4009,7 +4551,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4018,7 +4569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4033,7 +4584,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description retrying with the same key returns the first answer */
+                /** @description retrying the same request with the same key returns the first answer; the key reused for another body or target answers 409 `idempotency_conflict` */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -4056,7 +4607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportSummary"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +4616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4074,7 +4625,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4083,7 +4643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4098,7 +4658,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description retrying with the same key returns the first answer */
+                /** @description retrying the same request with the same key returns the first answer; the key reused for another body or target answers 409 `idempotency_conflict` */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -4122,7 +4682,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemoryRead"];
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4131,7 +4691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4140,7 +4700,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
+            /** @description conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4149,7 +4718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4169,6 +4738,7 @@ export interface operations {
                 once?: boolean;
             };
             header?: {
+                /** @description resume after this event id (wins over `after`); empty: from the start */
                 "Last-Event-ID"?: string | null;
             };
             path: {
@@ -4184,10 +4754,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        id: string;
+                        /** @enum {unknown} */
+                        event: "agent_created" | "agent_updated" | "agent_deleted" | "agents_moved" | "map_updated" | "action_changed" | "inner_voice" | "object_state_changed" | "reaction" | "plan_created" | "utterance" | "conversation_ended" | "reflection";
+                        data: string;
+                    };
                 };
             };
-            /** @description unauthorized */
+            /** @description no key, or an unknown or revoked one */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4196,7 +4771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description not found */
+            /** @description no such world or agent (or not this key's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4205,16 +4780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description validation error */
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4241,6 +4807,24 @@ export interface operations {
                 };
                 content: {
                     "text/plain; version=0.0.4; charset=utf-8": unknown;
+                };
+            };
+            /** @description no key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -33,6 +33,8 @@ export type AgentStep = Schemas["AgentStep"];
 export type StepResponse = Schemas["StepResponse"];
 export type AgentAction = Schemas["AgentAction"];
 export type AgentDoing = Schemas["AgentDoing"];
+/** One message of a world's event stream, parsed: `event` is the type, `data` its payload. */
+export type WorldEvent = Schemas["WorldEvent"];
 export type ChatRequest = Schemas["ChatRequest"];
 export type ChatResponse = Schemas["ChatResponse"];
 export type InterviewRequest = Schemas["InterviewRequest"];

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hearth_client.client import Hearth
 from hearth_client.demo import TOWN_START, load_town
@@ -77,14 +78,22 @@ class TownRun:
     snapshots: list[Snapshot] = field(default_factory=list)
     last_event: int | None = None
     """The last event of the world's stream read so far."""
+    places: frozenset[str] | None = None
+    """The map's paths: a game reports only places of its map (None: report every place)."""
+
+    def on_map(self, place: str | None) -> bool:
+        return place is not None and (self.places is None or place in self.places)
 
 
 def area(place: str | None) -> str:
     return place.split(":")[0].strip() if place else ""
 
 
-def perceptions(me: Agent, now: dict[str, AgentNow], agents: Sequence[Agent]) -> list[Perceived]:
-    """What `me` sees: the others in its area and what they are doing, and their objects."""
+def perceptions(
+    me: Agent, now: dict[str, AgentNow], agents: Sequence[Agent], run: TownRun | None = None
+) -> list[Perceived]:
+    """What `me` sees: the others in its area and what they are doing, and their objects (those
+    of the map)."""
     mine = area(where(me, now))
     seen: list[Perceived] = []
     for other in agents:
@@ -92,7 +101,8 @@ def perceptions(me: Agent, now: dict[str, AgentNow], agents: Sequence[Agent]) ->
         if other["id"] == me["id"] or not action or area(where(other, now)) != mine:
             continue
         seen.append({"kind": "agent", "subject": other["name"], "state": action["description"]})
-        if action["object_state"] and action["location"]:
+        on_map = run is None or run.on_map(action["location"])
+        if action["object_state"] and action["location"] and on_map:
             seen.append(
                 {"kind": "object", "subject": action["location"], "state": action["object_state"]}
             )
@@ -115,9 +125,9 @@ def step_town(client: Hearth, run: TownRun, now: dict[str, AgentNow]) -> StepRes
     for agent in run.agents:
         entry: AgentStep = {
             "agent_id": agent["id"],
-            "perceived": perceptions(agent, now, run.agents),
+            "perceived": perceptions(agent, now, run.agents, run),
         }
-        if place := where(agent, now):
+        if (place := where(agent, now)) and run.on_map(place):
             entry["place"] = place
         batch.append(entry)
     return client.step(run.world_id, batch)
@@ -153,7 +163,14 @@ def start_town(admin: Hearth, base_url: str, config: DemoConfig) -> tuple[Hearth
     client.import_personas(world["id"], pack)
     order = {persona["name"]: i for i, persona in enumerate(pack["personas"])}
     agents = sorted(client.list_agents(world["id"]), key=lambda a: order.get(a["name"], len(order)))
-    return client, TownRun(world_id=world["id"], world_key=world["api_key"], agents=agents)
+    places = frozenset(_paths(client.get_map(world["id"])["children"]))
+    return client, TownRun(
+        world_id=world["id"], world_key=world["api_key"], agents=agents, places=places
+    )
+
+
+def _paths(nodes: Sequence[Any]) -> list[str]:
+    return [p for node in nodes for p in (node["path"], *_paths(node["children"]))]
 
 
 def conversing(client: Hearth, run: TownRun) -> set[str]:
