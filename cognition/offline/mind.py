@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from cognition import requests
 from cognition.mind import AuditSink, NullAudit
 from cognition.offline import (
+    answers,
     decomposition,
     dialogue,
     importance,
@@ -157,7 +158,7 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
     ),
     requests.ObjectState: lambda r: places.object_state(r.action, r.obj),
     requests.Emoji: lambda r: places.emoji(r.action),
-    requests.AnswerQuestion: lambda r: dialogue.answer(
+    requests.AnswerQuestion: lambda r: answers.answer(
         question=r.question,
         persona=r.persona,
         summary=r.summary,
