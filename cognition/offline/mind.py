@@ -22,6 +22,7 @@ from cognition.offline import (
     decomposition,
     dialogue,
     importance,
+    judging,
     notes,
     places,
     planning,
@@ -166,6 +167,8 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         memories=r.memories,
         now=r.now,
     ),
+    requests.JudgeAnswer: lambda r: judging.knows(answer=r.answer, cues=r.cues, cited=r.cited),
+    requests.RankAnswers: lambda r: judging.rank(answers=r.answers, memories=r.memories),
     requests.ConversationNotes: lambda r: notes.conversation_notes(
         name=r.name, other=r.other, lines=r.lines, now=r.now
     ),
