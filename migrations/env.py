@@ -15,7 +15,7 @@ target_metadata = Base.metadata
 
 ANALYST_VIEWS = {
     "memory_stream", "reflection_evidence", "plan_tree", "dialogue", "relationships_now",
-    "llm_usage",
+    "llm_usage", "heard", "relationship_pairs",
 }  # fmt: skip
 
 

@@ -39,7 +39,7 @@ def test_upgrade_creates_every_table_and_view_and_downgrade_removes_them(scratch
     created = _tables(scratch_url)
     assert set(Base.metadata.tables) <= created
     assert {"memory_stream", "reflection_evidence", "plan_tree", "dialogue",
-            "relationships_now", "llm_usage"} <= created  # fmt: skip
+            "relationships_now", "llm_usage", "heard", "relationship_pairs"} <= created  # fmt: skip
 
     migrate.downgrade(scratch_url, "base")
     assert _tables(scratch_url) == set()
