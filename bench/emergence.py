@@ -188,7 +188,7 @@ def evaluate(config: DemoConfig, *, quiet: bool = False) -> Emergence:
         },
         wall_s=wall_s,
         drive_s=drive_s,
-        model_calls=rows.model_calls,
+        model_calls=rows.model_calls + sum(j.model_calls for j in judging),
     )
 
 

@@ -14,6 +14,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from bench.emergence_trace import MemoryRow
+from cognition.offline import OFFLINE_MODEL
 from service.sql_console import analyst_url
 
 MEMORIES = sa.text(
@@ -33,7 +34,6 @@ CALLS = sa.text(
     "SELECT model, count(*) FROM llm_usage WHERE world_id = :world AND NOT failed GROUP BY model"
 )
 UNEMBEDDED = sa.text("SELECT count(*) FROM memory_stream WHERE world_id = :world AND NOT embedded")
-OFFLINE_MODEL = "offline-heuristic"
 EMBED_WAIT_S = 120.0
 
 
@@ -79,8 +79,13 @@ def read_rows(database_url: str, world_id: str) -> RunRows:
             evidence[reflection_id].append(evidence_id)
         heard = [Line(*row) for row in conn.execute(HEARD, params)]
         pairs = [(a, b, since) for a, b, since in conn.execute(PAIRS, params)]
-        calls = {model: int(n) for model, n in conn.execute(CALLS, params)}
+        calls = calls_by_model(conn, world_id)
     return RunRows(memories, dict(evidence), heard, pairs, calls)
+
+
+def calls_by_model(conn: sa.Connection, world_id: str) -> dict[str, int]:
+    """The world's audited Mind calls (town and interviews), by model."""
+    return {model: int(n) for model, n in conn.execute(CALLS, {"world": world_id})}
 
 
 def wait_until_embedded(

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from hearth_client.client import Hearth
 
-from cognition.mind import Mind
+from cognition.mind import ListAudit, Mind
+from cognition.offline import OFFLINE_MODEL
 from cognition.requests import JudgeAnswer
 
 PARALLEL_INTERVIEWS = 4
@@ -83,11 +84,17 @@ def interview(
 
 
 class Judge:
-    """A named Mind asked `JudgeAnswer` for each reply."""
+    """A named Mind asked `JudgeAnswer` for each reply; its calls are kept to be counted."""
 
     def __init__(self, name: str, mind: Mind) -> None:
         self.name = name
-        self.mind = mind
+        self.audit = ListAudit()
+        self.mind = mind.with_audit(self.audit)
+
+    @property
+    def model_calls(self) -> int:
+        """Calls a language model answered (not the offline rule, not a failed call)."""
+        return model_calls(self.audit)
 
     def knows(self, reply: Reply) -> bool:
         q = reply.question
@@ -110,3 +117,8 @@ def judged(replies: Sequence[Reply], judges: Sequence[Judge]) -> list[Judged]:
 
     with ThreadPoolExecutor(PARALLEL_INTERVIEWS) as pool:
         return list(pool.map(label, replies))
+
+
+def model_calls(audit: ListAudit) -> int:
+    """The audited calls a language model answered."""
+    return sum(1 for c in audit.calls if c.model != OFFLINE_MODEL and c.error is None)
