@@ -47,7 +47,7 @@ def plot(e: Emergence, path: Path) -> None:
     spread.set_title("Information diffusion")
     spread.xaxis.set_major_locator(mdates.AutoDateLocator(maxticks=6))
     spread.xaxis.set_major_formatter(mdates.DateFormatter("%a %H:%M"))
-    spread.legend(fontsize=7, loc="upper left")
+    spread.legend(fontsize=7, loc="lower right")
 
     graph = nx.Graph()
     graph.add_nodes_from(e.agents)
