@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -35,7 +34,7 @@ from hearth_client.types import Agent
 from bench.audit import TownUnderAudit, progress, town_on_stack
 from bench.believability_questions import Asked, interview_for
 from bench.believability_stats import kruskal_wallis, ranks_by_condition, trueskill_ratings
-from bench.emergence import run_hours
+from bench.emergence import town_arguments, town_config
 from bench.emergence_data import analyst, calls_by_model
 from bench.emergence_interviews import PARALLEL_INTERVIEWS, model_calls
 from cognition.mind import ListAudit, Mind
@@ -229,18 +228,12 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--days", type=int, default=2, help="game days, to 21:00 on the last")
-    parser.add_argument("--hours", type=float, default=None, help="instead of --days: game hours")
-    parser.add_argument("--step-minutes", type=int, default=15)
-    parser.add_argument("--agents", type=int, default=None, help="only the first N characters")
+    town_arguments(parser)
     parser.add_argument("--interviewed", type=int, default=25, help="agents interviewed")
-    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args(argv)
     if args.agents is not None and args.agents < 2:
         parser.error("--agents: at least 2 (the questions name other agents)")
-    hours = args.hours if args.hours is not None else run_hours(args.days)
-    config = DemoConfig(hours=hours, step_minutes=args.step_minutes, agents=args.agents,
-                        world_name="Larkspur believability")  # fmt: skip
+    config = town_config(args, world_name="Larkspur believability")
     figures = evaluate(config, interviewed=args.interviewed)
     print(table(figures))
     if args.json is not None:

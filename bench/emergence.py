@@ -47,6 +47,8 @@ from db.providers import build_mind
 from db.settings import Settings
 
 WORLD_NAME = "Larkspur emergence"
+DEFAULT_STEP_MINUTES = 15
+"""The demo's step: everyone perceives and may react four times a game hour."""
 
 
 def run_hours(days: int) -> float:
@@ -192,23 +194,33 @@ def evaluate(config: DemoConfig, *, quiet: bool = False) -> Emergence:
     )
 
 
+def town_arguments(parser: argparse.ArgumentParser) -> None:
+    """How long and how big a town to run (shared with bench.believability)."""
+    parser.add_argument("--days", type=int, default=2, help="game days, to 21:00 on the last")
+    parser.add_argument("--hours", type=float, default=None, help="instead of --days: game hours")
+    parser.add_argument("--step-minutes", type=int, default=DEFAULT_STEP_MINUTES)
+    parser.add_argument("--agents", type=int, default=None, help="only the first N characters")
+    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+
+
+def town_config(args: argparse.Namespace, *, world_name: str) -> DemoConfig:
+    hours = args.hours if args.hours is not None else run_hours(args.days)
+    return DemoConfig(
+        hours=hours, step_minutes=args.step_minutes, agents=args.agents, world_name=world_name
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.emergence",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--days", type=int, default=2, help="game days, to 21:00 on the last")
-    parser.add_argument("--hours", type=float, default=None, help="instead of --days: game hours")
-    parser.add_argument("--step-minutes", type=int, default=15)
-    parser.add_argument("--agents", type=int, default=None, help="only the first N characters")
-    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    town_arguments(parser)
     parser.add_argument("--plot", type=Path, default=None, help="draw the figure here (PNG)")
     args = parser.parse_args(argv)
-    hours = args.hours if args.hours is not None else run_hours(args.days)
-    config = DemoConfig(
-        hours=hours, step_minutes=args.step_minutes, agents=args.agents, world_name=WORLD_NAME
-    )
+    config = town_config(args, world_name=WORLD_NAME)
+    hours = config.hours
     result = evaluate(config)
     print(
         f"emergence: {len(result.agents)} agents, {hours:g} game hours in "
