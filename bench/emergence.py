@@ -106,6 +106,17 @@ def interview_town(
     return out
 
 
+def ask_why(town: TownUnderAudit, no_shows: Sequence[str], *, quiet: bool) -> dict[str, str]:
+    """Each invited guest who did not come, asked why (the paper's §7.1.2 follow-up)."""
+    ids = {a["name"]: a["id"] for a in town.run.agents}
+    asked = [
+        Question(ids[name], name, PARTY_GATHERING.why_question, PARTY.subject, PARTY.cues)
+        for name in no_shows
+    ]
+    replies = interview(town.client, town.run.world_id, asked, label="no-shows", quiet=quiet)
+    return {reply.question.agent: reply.answer for reply in replies}
+
+
 def phase(
     at: datetime,
     answers: dict[str, list[Judged]],
@@ -155,13 +166,8 @@ def evaluate(config: DemoConfig, *, quiet: bool = False) -> Emergence:
         came = attendance(
             rows.heard, town.run.snapshots, names=names, topic=PARTY, gathering=PARTY_GATHERING
         )
-        ids = {name: i for i, name in names.items()}
         over = end >= PARTY_GATHERING.end  # before it, no one has missed the party yet
-        why_asked = [
-            Question(ids[a], a, PARTY_GATHERING.why_question, PARTY.subject, PARTY.cues)
-            for a in (came.no_shows if over else ())
-        ]
-        why = interview(town.client, world, why_asked, label="no-shows", quiet=quiet)
+        why = ask_why(town, came.no_shows if over else (), quiet=quiet)
     wall_s = time.monotonic() - started
     agents = tuple(names.values())
     everyone = set(agents)
@@ -183,7 +189,7 @@ def evaluate(config: DemoConfig, *, quiet: bool = False) -> Emergence:
         knowledge=known,
         attendance=came,
         party_over=over,
-        why={r.question.agent: r.answer for r in why},
+        why=why,
         relationships={
             "start": relationship_edges(rows, at=begin),
             "end": relationship_edges(rows),
