@@ -113,8 +113,9 @@ class TownUnderAudit:
 
 
 @contextmanager
-def audited_town(config: DemoConfig, *, quiet: bool = False) -> Iterator[TownUnderAudit]:
-    """Launch the stack in a temporary home on a free port, create and drive the town."""
+def town_on_stack(config: DemoConfig) -> Iterator[TownUnderAudit]:
+    """Launch the stack in a temporary home on a free port and create the town, not yet
+    driven (a benchmark may look at it before the first step)."""
     with tempfile.TemporaryDirectory(prefix="hearth-audit-") as home:
         settings = Settings(
             home=Path(home),
@@ -125,16 +126,24 @@ def audited_town(config: DemoConfig, *, quiet: bool = False) -> Iterator[TownUnd
         )
         with launched(settings, beat_interval_s=BEAT_INTERVAL_S, trap_signals=False) as up:
             if up.supervisor.wait_ready(f"{up.base_url}/readyz") is None:
-                raise SystemExit("audit: the stack did not become ready")
+                raise SystemExit("bench: the stack did not become ready")
             with Hearth(up.base_url, api_key=up.admin.key) as admin:
                 client, run = start_town(admin, up.base_url, config)
             with client:
-                drive(client, run, config, _progress(quiet))
-                quiesce(client, run)
                 yield TownUnderAudit(client, run, up.stack.database_url, up.stack.settings)
 
 
-def _progress(quiet: bool) -> Callable[..., None]:
+@contextmanager
+def audited_town(config: DemoConfig, *, quiet: bool = False) -> Iterator[TownUnderAudit]:
+    """Launch the stack in a temporary home on a free port, create and drive the town."""
+    with town_on_stack(config) as town:
+        drive(town.client, town.run, config, progress(quiet))
+        quiesce(town.client, town.run)
+        yield town
+
+
+def progress(quiet: bool) -> Callable[..., None]:
+    """The demo's progress bar on stderr, one line redrawn per step (nothing when quiet)."""
     if quiet:
         return lambda _p: None
     return lambda p: print(progress_line(p), end="", file=sys.stderr, flush=True)

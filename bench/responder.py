@@ -306,6 +306,28 @@ class OfflineResponder:
         )
         return {"currently": self._mind.think(asked)}
 
+    def judge_answer(self, p: Prompt) -> dict[str, Any]:
+        """The prompt does not list the offline rule's cues: the subject's own words stand in."""
+        subject = p.block("subject")
+        asked = rq.JudgeAnswer(
+            question=p.block("question"),
+            answer=p.block("answer"),
+            subject=subject,
+            cues=[word for word in re.findall(r"[A-Za-z]+", subject) if len(word) > 3],
+        )
+        return {"knows": self._mind.think(asked)}
+
+    def rank_answers(self, p: Prompt) -> dict[str, Any]:
+        name, _, summary = p.block("character").partition("\n")
+        asked = rq.RankAnswers(
+            name=name,
+            summary=summary,
+            question=p.block("question"),
+            answers=p.numbered("answers"),
+            memories=p.numbered("memories"),
+        )
+        return {"ranking": self._mind.think(asked)}
+
     def _clock(self, text: str) -> datetime:
         """A prompt's "7:30 am" as a time on a day of the bench's year (only the time counts)."""
         moment = datetime.strptime(text, "%I:%M %p").time()

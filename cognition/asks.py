@@ -331,6 +331,34 @@ def revise_currently(r: requests.ReviseCurrently) -> Ask[str]:
     return Ask("revise_currently", prompt, schemas.CurrentlyOut, parsing.parse_revise_currently)
 
 
+def judge_answer(r: requests.JudgeAnswer) -> Ask[bool]:
+    prompt = prompting.render(
+        "judge_answer",
+        subject=prompting.one_line(r.subject),
+        question=prompting.text_or_empty(r.question),
+        answer=prompting.text_or_empty(r.answer),
+    )
+    return Ask("judge_answer", prompt, schemas.JudgeOut, parsing.parse_judge_answer)
+
+
+def rank_answers(r: requests.RankAnswers) -> Ask[list[int]]:
+    count = len(r.answers)
+    prompt = prompting.render(
+        "rank_answers",
+        name=prompting.one_line(r.name),
+        summary=prompting.text_or_empty(r.summary),
+        memories=prompting.numbered(r.memories),
+        question=prompting.text_or_empty(r.question),
+        answers=prompting.numbered(r.answers),
+    )
+    return Ask(
+        "rank_answers",
+        prompt,
+        schemas.RankingOut,
+        lambda raw: parsing.parse_rank_answers(raw, count=count),
+    )
+
+
 _ASKS: dict[type[requests.Request[Any]], Callable[[Any], Ask[Any]]] = {
     requests.RateImportance: rate_importance,
     requests.ReflectionQuestions: reflection_questions,
@@ -347,6 +375,8 @@ _ASKS: dict[type[requests.Request[Any]], Callable[[Any], Ask[Any]]] = {
     requests.AnswerQuestion: answer,
     requests.ConversationNotes: conversation_notes,
     requests.ReviseCurrently: revise_currently,
+    requests.JudgeAnswer: judge_answer,
+    requests.RankAnswers: rank_answers,
 }
 
 

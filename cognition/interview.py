@@ -22,8 +22,10 @@ from cognition.store import MemoryStore
 from cognition.summary import summarize_agent
 from cognition.types import Answer, MemoryKind, Persona, ScoredMemory
 
-DEFAULT_INTERVIEW_K = 12
-"""Memories put before the agent for one question: the paper's answers cite a handful."""
+DEFAULT_INTERVIEW_K = 50
+"""Memories put before the agent for one question, as the paper's reference code retrieves for
+an interview (`new_retrieve(persona, [line], 50)`): whether an agent "knows of" someone it met
+once two days ago should not hang on a dozen slots its busiest hours fill."""
 
 
 class InterviewMode(StrEnum):

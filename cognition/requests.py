@@ -239,6 +239,36 @@ class ReviseCurrently(Request[str]):
     now: datetime
 
 
+@dataclass(frozen=True)
+class JudgeAnswer(Request[bool]):
+    """Whether an interview answer says the speaker knows of `subject`, as the paper's
+    annotators labelled answers yes or no (§7.1)."""
+
+    operation: ClassVar[str] = "judge_answer"
+    question: str
+    answer: str
+    subject: str
+    """What knowing means here: "Junie Halvorsen's Valentine's Day party", "Tomas Ferreira"."""
+    cues: Sequence[str] = ()
+    """Words that name the subject ("party", "Walter"): what a rule without a model looks for."""
+    cited: Sequence[str] = ()
+    """The memories the answer rests on: a bare "Yes, I did." is about what they name."""
+
+
+@dataclass(frozen=True)
+class RankAnswers(Request[list[int]]):
+    """The answers (1-based) from most to least believable as the character's, as the paper's
+    evaluators ranked its conditions (§6)."""
+
+    operation: ClassVar[str] = "rank_answers"
+    name: str
+    summary: str
+    question: str
+    answers: Sequence[str]
+    memories: Sequence[str] = ()
+    """What the judge may consult of the character's memory stream (the evaluators saw it)."""
+
+
 ALL_REQUESTS: tuple[type[Request[Any]], ...] = (
     RateImportance,
     ReflectionQuestions,
@@ -255,6 +285,8 @@ ALL_REQUESTS: tuple[type[Request[Any]], ...] = (
     AnswerQuestion,
     ConversationNotes,
     ReviseCurrently,
+    JudgeAnswer,
+    RankAnswers,
 )
 """Every operation, so each Mind implementation can be checked to answer them all."""
 OPERATIONS: frozenset[str] = frozenset(r.operation for r in ALL_REQUESTS)

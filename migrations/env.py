@@ -20,6 +20,8 @@ ANALYST_VIEWS = {
     "dialogue",
     "relationships_now",
     "llm_usage",
+    "heard",
+    "relationship_pairs",
 }
 
 

@@ -25,9 +25,7 @@ talks to, and a guest who accepted says so — which the conversation's notes tu
 Variety comes from the persona's style (`voice`) and a stable choice among phrasings keyed by
 the two names and the turn (never Python's `hash`), so a town is the same on every run.
 
-Interview answers (`answer`) work the same way: the question's subject (an event, a
-candidacy, a person) is looked up among the facts of the retrieved memories and answered in a
-sentence built from the fact, citing the memories it came from.
+Interview answers work the same way (`cognition.offline.answers`).
 """
 
 from __future__ import annotations
@@ -37,12 +35,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from cognition.grammar import is_progressive, join_words, progressive, sentence
+from cognition.grammar import is_progressive, progressive
 from cognition.offline import knowledge
 from cognition.offline.knowledge import Candidacy, Event, News
-from cognition.offline.text import first_name, mentions, stable_index, stems
+from cognition.offline.text import first_name, mentions, same_person, stable_index
 from cognition.offline.voice import styled, vocative
-from cognition.types import Answer, Persona, Utterance
+from cognition.types import Persona, Utterance
 
 LONG_CONVERSATION = 6
 """Lines after which the speaker wraps up, as people do when a chat has run its course."""
@@ -95,11 +93,11 @@ class Talk:
 
     @property
     def mine(self) -> list[str]:
-        return [text for who, text in self.history if _same(who, self.me.name)]
+        return [text for who, text in self.history if same_person(who, self.me.name)]
 
     @property
     def last_theirs(self) -> str:
-        if self.history and not _same(self.history[-1][0], self.me.name):
+        if self.history and not same_person(self.history[-1][0], self.me.name):
             return self.history[-1][1]
         return ""
 
@@ -262,7 +260,7 @@ noun or verb phrase, so the sentence around it stays whole)."""
 def _topic(talk: Talk) -> str:
     """Something new to say (module docstring), or ""."""
     raised = talk.mentioned()
-    if not talk.mine and not any(_about(n, talk.me.name) for n in talk.known):
+    if not talk.mine and not any(knowledge.about(n, talk.me.name) for n in talk.known):
         for pattern, template in INTENT_LINES:
             match = pattern.search(talk.intent)
             if match is not None:
@@ -330,16 +328,16 @@ def _first_activity(text: str) -> str:
 def _worth_telling(news: News, talk: Talk) -> bool:
     """Not news about the listener themselves (they know their own party)."""
     subject = news.host if isinstance(news, Event) else news.who
-    return not (subject and _same(subject, talk.you))
+    return not (subject and same_person(subject, talk.you))
 
 
 def _tell(talk: Talk, news: News) -> str:
     """Share a piece of news: one's own as an invitation or an appeal, others' as gossip."""
     if isinstance(news, Event):
-        if news.host and _same(news.host, talk.me.name):
+        if news.host and same_person(news.host, talk.me.name):
             return f"I'm hosting {news.described()}. Would you like to come?"
         return f"Have you heard? {news.statement()} You should come!"
-    if _same(news.who, talk.me.name):
+    if same_person(news.who, talk.me.name):
         return f"I'm running for {news.office}. I hope I can count on your vote."
     return f"Did you know that {news.who} is running for {news.office}?"
 
@@ -389,15 +387,10 @@ def _known_news(name: str, memories: Sequence[str]) -> tuple[list[News], dict[st
                 merged[news.key] = current.merged(news)
             else:
                 merged.setdefault(news.key, news)
-            if heard is not None and not _same(heard.speaker, name):
+            if heard is not None and not same_person(heard.speaker, name):
                 sources.setdefault(news.key, heard.speaker)
-    ordered = sorted(merged.values(), key=lambda n: not _about(n, name))
+    ordered = sorted(merged.values(), key=lambda n: not knowledge.about(n, name))
     return ordered, sources
-
-
-def _about(news: News, name: str) -> bool:
-    subject = news.host if isinstance(news, Event) else news.who
-    return bool(subject) and _same(subject or "", name)
 
 
 def _mine(news: News, talk: Talk) -> bool:
@@ -423,118 +416,3 @@ def _acquainted(relationship: str, memories: Sequence[str], listener: str) -> bo
         return True
     knows = re.compile(rf"\bknows {re.escape(listener)}\b")
     return any(knows.search(m) for m in memories)
-
-
-def _same(a: str, b: str) -> bool:
-    return bool(a) and bool(b) and (a == b or first_name(a) == first_name(b))
-
-
-# --- interviews --------------------------------------------------------------------------
-
-EVENT_WORDS = frozenset(stems("party celebration gathering event concert reading festival"))
-ELECTION_WORDS = frozenset(stems("running election mayor council candidate vote campaign"))
-KNOW_OF = re.compile(r"\b(?i:do you know)(?: of| about)? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
-WHY_NOT = re.compile(r"\bwhy (?:didn't|did not|couldn't|could not) you\b", re.I)
-
-
-def answer(
-    *,
-    question: str,
-    persona: Persona,
-    summary: str,
-    asker: str,
-    memories: Sequence[str],
-    now: datetime | None = None,
-) -> Answer:
-    """An in-character answer built from the facts of the cited memories (module docstring)."""
-    words = stems(question)
-    if words & EVENT_WORDS:
-        found = _answer_news(persona, memories, Event)
-    elif words & ELECTION_WORDS:
-        found = _answer_news(persona, memories, Candidacy)
-    elif (person := KNOW_OF.search(question)) is not None:
-        found = _answer_person(persona, memories, person["name"])
-    elif WHY_NOT.search(question):
-        found = ("I'm sorry I missed it. I had other plans at the time.", [])
-    else:
-        found = _answer_generally(persona, memories, question, summary)
-    text, cited = found
-    return Answer(styled(text, persona.speaking_style), tuple(cited))
-
-
-def _answer_news(persona: Persona, memories: Sequence[str], kind: type) -> tuple[str, list[int]]:
-    """ "Yes. <the fact>. I heard about it from <source>." citing where it was learned."""
-    for index, memory in enumerate(memories, start=1):
-        heard = knowledge.said(memory)
-        for news in knowledge.news_in(memory):
-            if not isinstance(news, kind):
-                continue
-            if _about(news, persona.name):
-                own = (
-                    f"Yes, I'm hosting {news.described()}."
-                    if isinstance(news, Event)
-                    else f"Yes, I'm running for {news.office}."
-                )
-                return own, [index]
-            source = ""
-            if heard is not None and not _same(heard.speaker, persona.name):
-                source = f" I heard about it from {heard.speaker}."
-            return f"Yes. {news.statement()}{source}", [index]
-    if kind is Event:
-        return "No, I haven't heard about anything like that.", []
-    return "No, I don't know who is running.", []
-
-
-def _answer_person(persona: Persona, memories: Sequence[str], name: str) -> tuple[str, list[int]]:
-    """Yes with one fact from the first memory naming them (a sighting, a talk), else no."""
-    for index, memory in enumerate(memories, start=1):
-        if not mentions(memory, name):
-            continue
-        heard = knowledge.said(memory)
-        seen = re.match(rf"^({re.escape(name)}[\w ]*?) is (\w+ing\b.*)$", memory.strip())
-        if heard is not None:
-            other = heard.listener if _same(heard.speaker, persona.name) else heard.speaker
-            detail = " We have talked with each other." if _same(other, name) else ""
-        elif seen is not None:
-            detail = f" I last saw {seen[1]} {seen[2].rstrip('.')}."
-        else:
-            detail = ""
-        return f"Yes, I know {name}.{detail}", [index]
-    return f"No, I don't think I know {name}.", []
-
-
-def _answer_generally(
-    persona: Persona, memories: Sequence[str], question: str, summary: str
-) -> tuple[str, list[int]]:
-    """The memory sharing most words with the question, retold as a fact it states."""
-    wanted = stems(question)
-    scored = [(len(wanted & stems(m)), i, m) for i, m in enumerate(memories, start=1)]
-    best = [(score, i, m) for score, i, m in scored if score > 0]
-    if not best:
-        return "I'm not sure. Nothing comes to mind about that.", []
-    best.sort(key=lambda s: (-s[0], s[1]))
-    facts = [(_retold(m, persona), i) for _, i, m in best[:MAX_CITED]]
-    facts = [(f, i) for f, i in facts if f]
-    if not facts:
-        return "I'm not sure. Nothing comes to mind about that.", []
-    text = " ".join(f for f, _ in facts)
-    return f"Let me think. {text}", [i for _, i in facts]
-
-
-def _retold(memory: str, persona: Persona) -> str:
-    """A memory as a sentence fit to say: facts restated, speech summarised, never quoted."""
-    news = knowledge.news_in(memory)
-    if news:
-        return news[0].statement()
-    heard = knowledge.said(memory)
-    if heard is not None:
-        other = heard.listener if _same(heard.speaker, persona.name) else heard.speaker
-        return f"I talked with {other} about it."
-    if '"' in memory:
-        return ""
-    return sentence(memory)
-
-
-def listing(names: Sequence[str]) -> str:
-    """ "Tomas, Priya and Hiro" (for callers composing answers about several people)."""
-    return join_words([first_name(n) for n in names])

@@ -9,7 +9,7 @@ scale is approximated from vocabulary, so that a fire outranks a tooth-brush eve
     start                                             BASE_SCORE = 3
     grave words (died, fire, burning, accident, …)    +5 per phrase     poignancy cap +6
     major life events (break up, fired, wedding, …)   +4 per phrase       (shared)
-    notable events (party, argument, election, …)     +2 per phrase
+    notable events (party, argument, election, vote…) +2 per phrase
     mundane routine (brushing teeth, idle, eating, …) -1 per phrase     -2, and only when
                                                                         nothing poignant
     another person (a capitalised name, she/he/they)  +1                once, not for one
@@ -70,7 +70,8 @@ POIGNANT_PHRASES: tuple[tuple[str, int], ...] = tuple(
             NOTABLE,
             "party, argument, argue, fight, quarrel, election, birthday, exam, interview, date, "
             "kiss, won, lost, invite, invitation, celebration, festival, concert, apology, "
-            "apologize, announce, deadline, exhibition, gossip, rumor, campaign, mayor, news",
+            "apologize, announce, deadline, exhibition, gossip, rumor, campaign, mayor, news, "
+            "council, candidate, candidacy, vote, ballot",
         ),
     )
     for phrase in _phrases(vocabulary)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from cognition.offline.clock import find_times
+from cognition.offline.text import same_person
 
 EVENT_NOUNS = (
     "party",
@@ -267,10 +268,29 @@ def candidacies_in(text: str, *, speaker: str | None = None) -> list[Candidacy]:
 
 def news_in(memory: str) -> list[News]:
     """The events and candidacies in a memory; spoken words are read as their speaker's."""
-    heard = said(memory)
-    text, speaker = (heard.text, heard.speaker) if heard else (_PLANNING.sub("", memory), None)
+    text, speaker = _voiced(memory)
     events = [e for e in events_in(text, speaker=speaker) if is_news(e)]
     return [*events, *candidacies_in(text, speaker=speaker)]
+
+
+def events_of(memory: str) -> list[Event]:
+    """Every event a memory mentions, however vague ("see you at the party"); spoken words
+    are read as their speaker's."""
+    text, speaker = _voiced(memory)
+    return events_in(text, speaker=speaker)
+
+
+def _voiced(memory: str) -> tuple[str, str | None]:
+    """A memory's words and who says them: the speaker of an utterance, else no one (a
+    planning note's head names its owner, not a host, and is dropped)."""
+    heard = said(memory)
+    return (heard.text, heard.speaker) if heard else (_PLANNING.sub("", memory), None)
+
+
+def about(news: News, name: str) -> bool:
+    """Whether the news is the person's own: their event or their candidacy."""
+    subject = news.host if isinstance(news, Event) else news.who
+    return bool(subject) and same_person(subject or "", name)
 
 
 def is_news(event: Event) -> bool:

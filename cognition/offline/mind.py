@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from cognition import requests
 from cognition.mind import AuditSink, NullAudit
 from cognition.offline import (
+    answers,
     decomposition,
     dialogue,
     importance,
+    judging,
     notes,
     places,
     planning,
@@ -157,7 +159,7 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
     ),
     requests.ObjectState: lambda r: places.object_state(r.action, r.obj),
     requests.Emoji: lambda r: places.emoji(r.action),
-    requests.AnswerQuestion: lambda r: dialogue.answer(
+    requests.AnswerQuestion: lambda r: answers.answer(
         question=r.question,
         persona=r.persona,
         summary=r.summary,
@@ -165,6 +167,8 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         memories=r.memories,
         now=r.now,
     ),
+    requests.JudgeAnswer: lambda r: judging.knows(answer=r.answer, cues=r.cues, cited=r.cited),
+    requests.RankAnswers: lambda r: judging.rank(answers=r.answers, memories=r.memories),
     requests.ConversationNotes: lambda r: notes.conversation_notes(
         name=r.name, other=r.other, lines=r.lines, now=r.now
     ),

@@ -205,6 +205,11 @@ def first_name(name: str) -> str:
     return parts[0] if parts else name
 
 
+def same_person(a: str, b: str) -> bool:
+    """Whether two spellings name one person: equal, or the same first name ("Junie")."""
+    return bool(a) and bool(b) and (a == b or first_name(a) == first_name(b))
+
+
 def mentions(text: str, name: str) -> bool:
     """Whether `text` names the person, by full or first name, as whole words."""
     lowered = text.lower()

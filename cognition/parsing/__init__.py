@@ -2,10 +2,12 @@
 
 `extract` finds the JSON (tolerating fences, prose and trailing commas) and spots refusals;
 `schemas` holds the Pydantic shape asked of the model per operation; the parsers in `memory`,
-`plans` and `social` validate, clamp (through `cognition.clamps`) and build domain values.
+`plans`, `social` and `judging` validate, clamp (through `cognition.clamps`) and build domain
+values.
 Every parser raises `InvalidOutput` (the adapter re-asks once) or `Refused`.
 """
 
+from cognition.parsing.judging import parse_judge_answer, parse_rank_answers
 from cognition.parsing.memory import (
     parse_answer,
     parse_insights,
@@ -35,9 +37,11 @@ __all__ = [
     "parse_decompose",
     "parse_emoji",
     "parse_insights",
+    "parse_judge_answer",
     "parse_next_utterance",
     "parse_object_state",
     "parse_plan_day",
+    "parse_rank_answers",
     "parse_rate_importance",
     "parse_react",
     "parse_reflection_questions",

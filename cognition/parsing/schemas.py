@@ -109,6 +109,14 @@ class CurrentlyOut(Output):
     currently: str
 
 
+class JudgeOut(Output):
+    knows: bool
+
+
+class RankingOut(Output):
+    ranking: list[int]
+
+
 def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
     """`model` as a strict structured-output schema: every key required, no extra keys.
 

@@ -93,3 +93,7 @@ class Relationship(Base):
     sentiment: Mapped[int] = mapped_column(sa.SmallInteger, default=5)
     history: Mapped[list[Any]] = mapped_column(default=list)
     updated_at: Mapped[GameTime]
+    formed_at: Mapped[datetime | None] = mapped_column(
+        sa.DateTime(timezone=False),
+        doc="game time the relationship was first recorded: when the edge joined the network",
+    )

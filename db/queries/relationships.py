@@ -38,6 +38,7 @@ def set_relationship(
                 sentiment=sentiment,
                 history=[],
                 updated_at=at,
+                formed_at=at,
             )
         )
         session.flush()

@@ -136,6 +136,25 @@ def test_every_operation_answers_as_the_offline_mind() -> None:
             ),
             ("object_state", {"action": "bake bread", "obj": "oven"}),
             ("emoji", {"action": "bake bread"}),
+            (
+                "judge_answer",
+                {
+                    "question": "Do you know of Tom Moreno?",
+                    "answer": "Yes, I know Tom Moreno.",
+                    "subject": "Tom Moreno",
+                    "cues": ["Moreno"],
+                },
+            ),
+            (
+                "rank_answers",
+                {
+                    "name": "Rosa Diaz",
+                    "summary": "Rosa bakes.",
+                    "question": "What do you do?",
+                    "answers": ["I'm not sure.", "I bake bread at Rosa's Bakery."],
+                    "memories": ["Rosa bakes bread at Rosa's Bakery"],
+                },
+            ),
         ]
         by_operation = {r.operation: r for r in ALL_REQUESTS}
         for operation, inputs in cases:

@@ -22,9 +22,11 @@ from cognition.parsing import (
     parse_decompose,
     parse_emoji,
     parse_insights,
+    parse_judge_answer,
     parse_next_utterance,
     parse_object_state,
     parse_plan_day,
+    parse_rank_answers,
     parse_rate_importance,
     parse_react,
     parse_reflection_questions,
@@ -478,3 +480,19 @@ def test_utterance_invalid(raw: str) -> None:
 def test_utterance_refusal() -> None:
     with pytest.raises(Refused):
         parse_next_utterance(REFUSAL)
+
+
+def test_judge_answer_reads_the_label() -> None:
+    assert parse_judge_answer('{"knows": true}') is True
+    assert parse_judge_answer('Sure: {"knows": false}') is False
+    with pytest.raises(InvalidOutput):
+        parse_judge_answer('{"knows": "maybe"}')
+
+
+def test_ranking_keeps_each_answer_once_and_appends_the_unranked() -> None:
+    assert parse_rank_answers('{"ranking": [3, 1, 2]}', count=3) == [3, 1, 2]
+    assert parse_rank_answers('{"ranking": [2, 2, 9, 0]}', count=3) == [2, 1, 3]
+    with pytest.raises(InvalidOutput):
+        parse_rank_answers('{"ranking": [7]}', count=3)
+    with pytest.raises(InvalidOutput):
+        parse_rank_answers('{"ranking": "first"}', count=3)

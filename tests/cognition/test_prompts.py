@@ -22,9 +22,11 @@ from cognition.requests import (
     Decompose,
     Emoji,
     Insights,
+    JudgeAnswer,
     NextUtterance,
     ObjectState,
     PlanDay,
+    RankAnswers,
     RateImportance,
     React,
     ReflectionQuestions,
@@ -659,6 +661,85 @@ def test_revise_currently_prompt() -> None:
     assert asked.parse('{"currently": " Tomas is  going to the party. "}') == (
         "Tomas is going to the party."
     )
+
+
+def test_judge_answer_prompt() -> None:
+    asked = asks.ask_for(
+        JudgeAnswer(
+            question="Did you know there is a Valentine's Day party?",
+            answer="Yes, Tomas told me about it.",
+            subject="Junie Halvorsen's Valentine's Day party",
+            cues=("party",),
+            cited=["Tomas said: party!"],
+        )
+    )
+    assert (
+        asked.prompt
+        == NOTICE
+        + """
+
+An interviewer asked a character about this subject:
+<<<subject
+Junie Halvorsen's Valentine's Day party
+>>>
+<<<question
+Did you know there is a Valentine's Day party?
+>>>
+The character answered:
+<<<answer
+Yes, Tomas told me about it.
+>>>
+
+Label the answer "yes" if it says the character knows of the subject, and "no" if it denies \
+knowing, is unsure, or is about something else. Judge only what the answer says, not whether \
+it is true.
+
+Answer with a JSON object {"knows": true} or {"knows": false}."""
+    )
+    assert asked.parse('{"knows": true}') is True
+    assert asked.parse('```json\n{"knows": false}\n```') is False
+
+
+def test_rank_answers_prompt() -> None:
+    asked = asks.ask_for(
+        RankAnswers(
+            name="John Lin",
+            summary="John Lin runs the pharmacy.",
+            question="Who is running for mayor?",
+            answers=["Sam Moore is.", "I don't know."],
+            memories=["Sam Moore is running for mayor"],
+        )
+    )
+    assert (
+        asked.prompt
+        == NOTICE
+        + """
+
+You are evaluating how believable a character's answers to an interview question are. \
+The character:
+<<<character
+John Lin
+John Lin runs the pharmacy.
+>>>
+What the character's memory holds (you may consult it; the answers may not have):
+<<<memories
+1. Sam Moore is running for mayor
+>>>
+<<<question
+Who is running for mayor?
+>>>
+Candidate answers, numbered:
+<<<answers
+1. Sam Moore is.
+2. I don't know.
+>>>
+
+Rank every answer from the most to the least believable as John Lin's own: consistent with \
+who John Lin is and with what John Lin has lived, in John Lin's voice, without invented facts.
+
+Answer with a JSON object {"ranking": [<every answer number once, most believable first>]}."""
+    )
+    assert asked.parse('{"ranking": [2, 1]}') == [2, 1]
 
 
 def test_every_template_file_has_a_test() -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.sql_console import analyst_url, format_table, render, run_query
-from tests.factories import make_agent, make_memory, make_world
+from tests.factories import GAME_START, make_agent, make_memory, make_world
 
 
 @pytest.fixture
@@ -57,6 +58,8 @@ def test_every_analyst_view_answers(database_url: str) -> None:
         "dialogue",
         "relationships_now",
         "llm_usage",
+        "heard",
+        "relationship_pairs",
     ):
         columns, _ = run_query(analyst_url(database_url), f"SELECT * FROM {view} LIMIT 1")
         assert columns, view
@@ -159,3 +162,99 @@ def test_results_as_csv_json_and_full_cells() -> None:
         {"n": 2, "text": 'a "quoted", line\nbreak'},
         {"n": 3, "text": None},
     ]
+
+
+def test_heard_names_the_listener_of_every_line(
+    database_url: str, sessions: sessionmaker[Session]
+) -> None:
+    from db.models import Conversation, Utterance
+
+    with sessions.begin() as session:
+        world = make_world(session)
+        junie = make_agent(session, world, name="Junie Halvorsen")
+        tomas = make_agent(session, world, name="Tomas Ferreira")
+        talk = Conversation(
+            world_id=world.id,
+            initiator_id=junie.id,
+            partner_agent_id=tomas.id,
+            started_at=GAME_START,
+        )
+        chat = Conversation(
+            world_id=world.id, initiator_id=tomas.id, partner_player="Ana", started_at=GAME_START
+        )
+        session.add_all([talk, chat])
+        session.flush()
+        session.add_all(
+            [
+                Utterance(
+                    conversation_id=talk.id,
+                    seq=1,
+                    speaker_agent_id=junie.id,
+                    text="I'm hosting a party!",
+                    spoken_at=GAME_START,
+                ),
+                Utterance(
+                    conversation_id=talk.id,
+                    seq=2,
+                    speaker_agent_id=tomas.id,
+                    text="I'd love to come!",
+                    spoken_at=GAME_START + timedelta(minutes=1),
+                ),
+                Utterance(
+                    conversation_id=chat.id,
+                    seq=1,
+                    speaker_player="Ana",
+                    text="Walter is running.",
+                    spoken_at=GAME_START,
+                ),
+                Utterance(
+                    conversation_id=chat.id,
+                    seq=2,
+                    speaker_agent_id=tomas.id,
+                    text="Is he?",
+                    spoken_at=GAME_START,
+                ),
+            ]
+        )
+    _, rows = run_query(
+        analyst_url(database_url),
+        "SELECT listener, speaker, speaker_is_player, text FROM heard ORDER BY utterance_id",
+    )
+    assert rows == [
+        ("Tomas Ferreira", "Junie Halvorsen", False, "I'm hosting a party!"),
+        ("Junie Halvorsen", "Tomas Ferreira", False, "I'd love to come!"),
+        ("Tomas Ferreira", "Ana", True, "Walter is running."),
+    ]  # the agent's line to a player has no agent to hear it
+
+
+def test_relationship_pairs_are_mutual_and_dated_by_the_later_side(
+    database_url: str, sessions: sessionmaker[Session]
+) -> None:
+    from db.queries.relationships import set_relationship
+
+    with sessions.begin() as session:
+        world = make_world(session)
+        a, b, c = (make_agent(session, world, name=n) for n in ("Ada", "Ben", "Cy"))
+        later = GAME_START + timedelta(hours=5)
+        views = (
+            (a, b, GAME_START, 7),
+            (b, a, later, 7),
+            (a, c, GAME_START, 7),
+            (a, b, later + timedelta(hours=1), 9),
+        )
+        for me, other, at, sentiment in views:
+            set_relationship(
+                session,
+                agent_id=me.id,
+                other_name=other.name,
+                other_agent_id=other.id,
+                summary=f"liked {sentiment}",
+                sentiment=sentiment,
+                at=at,
+            )
+    url = analyst_url(database_url)
+    _, rows = run_query(url, "SELECT agent, other, since, sentiment FROM relationship_pairs")
+    assert rows == [("Ada", "Ben", later, 9)]  # Cy holds no view of Ada: no edge; a revision
+    # changes the view, not when the pair was formed
+    _, before = run_query(url, f"SELECT 1 FROM relationship_pairs WHERE since <= '{GAME_START}'")
+    assert before == []

@@ -45,6 +45,8 @@ def test_upgrade_creates_every_table_and_view_and_downgrade_removes_them(scratch
         "dialogue",
         "relationships_now",
         "llm_usage",
+        "heard",
+        "relationship_pairs",
     } <= created
 
     migrate.downgrade(scratch_url, "base")

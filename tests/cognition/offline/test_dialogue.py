@@ -1,4 +1,4 @@
-"""Conversation and interviews without a model: lines composed from facts, news that spreads.
+"""Conversation without a model: lines composed from facts, news that spreads.
 
 The tests read lines as a player would: no nested quotes, no self-greeting, no bare verb after
 "is", names capitalised, and the news and invitations carried from one agent to the next.
@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from cognition.offline.dialogue import LONG_CONVERSATION, answer, next_utterance
+from cognition.offline.dialogue import LONG_CONVERSATION, next_utterance
 from cognition.types import Persona
 
 NOW = datetime(2023, 2, 13, 9, 30)
@@ -172,48 +172,3 @@ def test_lines_are_the_same_on_every_run() -> None:
         "February 14 "
         "from 6 pm to 8 pm! Would you like to come?",
     )
-
-
-def test_the_interview_answers_from_the_fact_and_names_the_source() -> None:
-    heard = (
-        'Tomas Ferreira said to Priya Raman: "Have you heard? Junie Halvorsen is hosting a '
-        "Valentine's Day party at The Copper Kettle on February 14 from 6 pm to 8 pm. You "
-        'should come!"'
-    )
-    reply = answer(
-        question="Did you know there is a Valentine's Day party?",
-        persona=PRIYA,
-        summary="",
-        asker="an interviewer",
-        memories=["Priya Raman is coding", heard],
-    )
-    assert reply.cited == (2,)
-    assert reply.text.startswith("Yes. Junie Halvorsen is hosting a Valentine's Day party")
-    assert reply.text.endswith("I heard about it from Tomas Ferreira.")
-
-
-def test_the_interview_says_no_rather_than_inventing() -> None:
-    reply = answer(
-        question="Do you know who is running for the town council?",
-        persona=PRIYA,
-        summary="",
-        asker="an interviewer",
-        memories=["Priya Raman is coding"],
-    )
-    assert reply == type(reply)("No, I don't know who is running.", ())
-
-
-def test_knowing_of_someone_cites_where_they_were_seen() -> None:
-    reply = answer(
-        question="Do you know of Tomas Ferreira?",
-        persona=PRIYA,
-        summary="",
-        asker="an interviewer",
-        memories=["Priya Raman is coding", "Tomas Ferreira is brewing coffee"],
-    )
-    assert reply.text == "Yes, I know Tomas Ferreira. I last saw Tomas Ferreira brewing coffee."
-    assert reply.cited == (2,)
-    unknown = answer(
-        question="Do you know of Walter Brigg?", persona=PRIYA, summary="", asker="x", memories=[]
-    )
-    assert unknown.text == "No, I don't think I know Walter Brigg." and unknown.cited == ()

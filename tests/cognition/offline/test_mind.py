@@ -26,9 +26,11 @@ from cognition.requests import (
     Decompose,
     Emoji,
     Insights,
+    JudgeAnswer,
     NextUtterance,
     ObjectState,
     PlanDay,
+    RankAnswers,
     RateImportance,
     React,
     ReflectionQuestions,
@@ -126,6 +128,13 @@ CALLS["revise_currently"] = lambda m: m.think(
     ReviseCurrently(persona=TOMAS, plan_notes=[], events=[], now=NOW)
 )
 
+CALLS["judge_answer"] = lambda m: m.think(
+    JudgeAnswer(question="Do you know of Rosa?", answer="Yes, I know Rosa.", subject="Rosa")
+)
+CALLS["rank_answers"] = lambda m: m.think(
+    RankAnswers(name="Rosa", summary="", question="Hi?", answers=["No.", "Hello!"])
+)
+
 EXPECTED_TYPES: dict[str, type] = {
     "summarize_agent": str,
     "choose_location": str,
@@ -135,6 +144,8 @@ EXPECTED_TYPES: dict[str, type] = {
     "relationship": RelationshipUpdate,
     "next_utterance": Utterance,
     "answer": Answer,
+    "judge_answer": bool,
+    "rank_answers": list,
 }
 
 

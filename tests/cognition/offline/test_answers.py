@@ -1,0 +1,153 @@
+"""Interview answers without a model: a yes names the fact and where it was learned, cites the
+memories it rests on, and is never given without a memory of the subject."""
+
+from __future__ import annotations
+
+from cognition.offline.answers import answer
+from cognition.types import Answer, Persona
+
+PRIYA = Persona(name="Priya Raman", speaking_style="fast and direct")
+JUNIE = Persona(name="Junie Halvorsen", speaking_style="")
+WALTER = Persona(name="Walter Brigg", speaking_style="")
+PARTY = "Did you know there is a Valentine's Day party?"
+ELECTION = "Do you know who is running for the town council?"
+MISSED = "Why didn't you come to Junie Halvorsen's Valentine's Day party?"
+
+
+def ask(question: str, memories: list[str], persona: Persona = PRIYA) -> Answer:
+    return answer(
+        question=question, persona=persona, summary="", asker="an interviewer", memories=memories
+    )
+
+
+def test_the_interview_answers_from_the_fact_and_names_the_source() -> None:
+    heard = (
+        'Tomas Ferreira said to Priya Raman: "Have you heard? Junie Halvorsen is hosting a '
+        "Valentine's Day party at The Copper Kettle on February 14 from 6 pm to 8 pm. You "
+        'should come!"'
+    )
+    reply = answer(
+        question="Did you know there is a Valentine's Day party?",
+        persona=PRIYA,
+        summary="",
+        asker="an interviewer",
+        memories=["Priya Raman is coding", heard],
+    )
+    assert reply.cited == (2,)
+    assert reply.text.startswith("Yes. Junie Halvorsen is hosting a Valentine's Day party")
+    assert reply.text.endswith("I heard about it from Tomas Ferreira.")
+
+
+def test_the_interview_says_no_rather_than_inventing() -> None:
+    reply = answer(
+        question="Do you know who is running for the town council?",
+        persona=PRIYA,
+        summary="",
+        asker="an interviewer",
+        memories=["Priya Raman is coding"],
+    )
+    assert reply == type(reply)("No, I don't know who is running.", ())
+
+
+def test_knowing_of_someone_cites_where_they_were_seen() -> None:
+    reply = answer(
+        question="Do you know of Tomas Ferreira?",
+        persona=PRIYA,
+        summary="",
+        asker="an interviewer",
+        memories=["Priya Raman is coding", "Tomas Ferreira is brewing coffee"],
+    )
+    assert reply.text == "Yes, I know Tomas Ferreira. I last saw Tomas Ferreira brewing coffee."
+    assert reply.cited == (2,)
+    unknown = answer(
+        question="Do you know of Walter Brigg?", persona=PRIYA, summary="", asker="x", memories=[]
+    )
+    assert unknown.text == "No, I don't think I know Walter Brigg." and unknown.cited == ()
+
+
+def test_every_mention_of_the_asked_event_counts_however_vague() -> None:
+    reply = ask(
+        PARTY,
+        [
+            "Priya Raman is coding",
+            "Daniel Okafor is going to Junie Halvorsen's Valentine's Day party",
+            'Noor Haddad said to Priya Raman: "See you at the Valentine\'s Day party, Priya!"',
+        ],
+    )
+    assert reply.text == (
+        "Yes. Junie Halvorsen is hosting a Valentine's Day party. "
+        "I heard about it from Noor Haddad."
+    )
+    assert reply.cited == (3, 2)
+
+
+def test_mentions_are_merged_into_one_fact_with_every_detail() -> None:
+    reply = ask(
+        PARTY,
+        [
+            "Junie Halvorsen is hosting the Valentine's Day party",
+            "For Priya Raman's planning: Priya Raman agreed to go to the Valentine's Day party at "
+            "The Copper Kettle on February 14 from 6 pm to 8 pm.",
+        ],
+    )
+    assert reply.text == (
+        "Yes. Junie Halvorsen is hosting a Valentine's Day party at The Copper Kettle on "
+        "February 14 from 6 pm to 8 pm."
+    )
+    assert reply.cited == (1, 2)
+
+
+def test_another_party_is_not_the_one_asked_about() -> None:
+    reply = ask(PARTY, ["Oskar Brandt is planning a birthday party at The Lantern Tavern"])
+    assert reply == Answer("No, I haven't heard about anything like that.", ())
+    vague = ask(PARTY, ['Noor Haddad said to Priya Raman: "See you at the party!"'])
+    assert vague.text.startswith("No")
+
+
+def test_the_originators_answer_in_the_first_person() -> None:
+    seed = "Junie is planning a Valentine's Day party at The Copper Kettle on February 14 from 6pm"
+    hosting = ask(PARTY, [seed], JUNIE)
+    assert hosting.text == (
+        "Yes, I'm hosting a Valentine's Day party at The Copper Kettle on February 14 at 6 pm."
+    )
+    running = ask(ELECTION, ["Walter is running for a seat on the Larkspur town council"], WALTER)
+    assert running == Answer("Yes, I'm running for a seat on the Larkspur town council.", (1,))
+
+
+def test_the_candidacy_names_who_told() -> None:
+    reply = ask(
+        ELECTION,
+        [
+            "Walter Brigg is asking Junie to vote in the election",
+            'Ada Okafor said to Priya Raman: "Did you know that Walter Brigg is running for the '
+            'town council?"',
+        ],
+    )
+    assert reply == Answer(
+        "Yes. Walter Brigg is running for the town council. I heard about it from Ada Okafor.",
+        (2,),
+    )
+
+
+PLAN_FOR_THE_DAY = (
+    "This is Priya Raman's plan for Tuesday February 14: 1) wake up at 7:00 am, 2) work on the "
+    "website at 9:00 am, 3) have dinner at home at 6:00 pm, 4) go to bed and sleep at 11:00 pm."
+)
+INVITED = (
+    "Junie Halvorsen said to Priya Raman: \"I'm hosting a Valentine's Day party at The Copper "
+    'Kettle on February 14 from 6 pm to 8 pm. Would you like to come?"'
+)
+
+
+def test_a_no_show_says_what_its_plan_held_when_the_event_began() -> None:
+    reply = ask(MISSED, [INVITED, PLAN_FOR_THE_DAY])
+    assert reply == Answer("I'm sorry I missed it. I was having dinner at home then.", (2, 1))
+
+
+def test_a_no_show_without_a_plan_or_a_memory_of_the_event() -> None:
+    assert ask(MISSED, [INVITED]) == Answer(
+        "I'm sorry I missed it. I had other plans at the time.", (1,)
+    )
+    assert ask(MISSED, ["Priya Raman is coding"]) == Answer(
+        "I'm afraid I didn't know about it.", ()
+    )
