@@ -83,6 +83,9 @@ class Talk:
     """What the speaker knows, most salient first (own news before heard news)."""
     sources: dict[str, str] = field(default_factory=dict)
     """News key → who the speaker heard it from."""
+    shared: set[str] = field(default_factory=set)
+    """Topics (`topic_of`) the two already raised in an earlier conversation: told once is
+    enough, or a host invites the same guest at every meeting."""
     acquainted: bool = True
     now: datetime | None = None
     status: str = ""
@@ -143,6 +146,7 @@ def next_utterance(
     spoken_here = {text for _, text in history}
     earlier = [m for m in memories if (h := knowledge.said(m)) is None or h.text not in spoken_here]
     talk.known, talk.sources = _known_news(speaker.name, earlier)
+    talk.shared = shared_topics(speaker.name, listener, earlier)
     style = speaker.speaking_style
     if len(history) >= LONG_CONVERSATION or GOODBYE.search(talk.last_theirs):
         return Utterance(styled(_closing(talk), style, vocative=vocative(style)), True)
@@ -326,9 +330,32 @@ def _first_activity(text: str) -> str:
 
 
 def _worth_telling(news: News, talk: Talk) -> bool:
-    """Not news about the listener themselves (they know their own party)."""
+    """Not news about the listener themselves (they know their own party), nor news the two
+    already raised in an earlier conversation."""
     subject = news.host if isinstance(news, Event) else news.who
-    return not (subject and same_person(subject, talk.you))
+    about_them = bool(subject) and same_person(subject or "", talk.you)
+    return not about_them and topic_of(news) not in talk.shared
+
+
+def topic_of(news: News) -> str:
+    """What makes two mentions the same topic between two people: an event by its name (a
+    guest's "see you at the party" names no host), a candidacy by its key."""
+    return f"event|{news.name.casefold()}" if isinstance(news, Event) else news.key
+
+
+def shared_topics(name: str, other: str, memories: Sequence[str]) -> set[str]:
+    """Topics raised in lines between `name` and `other` among the memories, either way."""
+    topics: set[str] = set()
+    for memory in memories:
+        heard = knowledge.said(memory)
+        if heard is None:
+            continue
+        pair = (same_person(heard.speaker, name) and same_person(heard.listener, other)) or (
+            same_person(heard.speaker, other) and same_person(heard.listener, name)
+        )
+        if pair:
+            topics |= {topic_of(n) for n in _news_of(heard.text, speaker=heard.speaker)}
+    return topics
 
 
 def _tell(talk: Talk, news: News) -> str:

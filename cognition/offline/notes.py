@@ -67,6 +67,12 @@ def _accepted(lines: Sequence[tuple[str, str]]) -> tuple[Event, str] | None:
     return None
 
 
+def _clause(statement: str) -> str:
+    """A sentence made a clause after "that": "There is a party." → "there is a party"."""
+    text = statement.rstrip(".")
+    return f"t{text[1:]}" if text.startswith("There ") else text
+
+
 def _named(event: Event) -> str:
     """ "Junie Halvorsen's Valentine's Day party", or "the Valentine's Day party"."""
     return f"{event.host}'s {event.name}" if event.host else f"the {event.name}"
@@ -80,7 +86,7 @@ def _memo(name: str, other: str, lines: Sequence[tuple[str, str]]) -> str:
             continue
         for news in _news(text, who):
             if news.key not in own and not _about(news, name):
-                return f"{name} heard from {other} that {news.statement().rstrip('.')}."
+                return f"{name} heard from {other} that {_clause(news.statement())}."
     return ""
 
 

@@ -7,9 +7,11 @@
 3. Someone to talk to: a person named in the observation (outside a place path), unless the
    context or the status already shows a recent conversation with them (talked, chatted,
    greeted, spoke…). In order:
-   - an agent hosting an upcoming event (its `currently` or background says so) invites them:
+   - an agent hosting an upcoming event (its `currently` or background says so) invites them,
+     unless a line between the two in the context already raised it:
      "invite Tomas to the Valentine's Day party";
-   - an agent running for an office asks for their vote: "ask Tomas to vote in the election";
+   - an agent running for an office asks for their vote (unless the two already spoke of it):
+     "ask Tomas to vote in the election";
    - someone the agent knows (named in the retrieved `context` or the `summary`, outside a
      sentence saying the agent does not know them) is greeted: "say hello to Tomas and chat";
    - a stranger is met, now and then (one pair in STRANGER_ONE_IN, chosen stably by the two
@@ -24,6 +26,7 @@ from __future__ import annotations
 import re
 
 from cognition.offline import knowledge
+from cognition.offline.dialogue import shared_topics, topic_of
 from cognition.offline.text import (
     STOPWORDS,
     first_name,
@@ -98,11 +101,14 @@ def _reason_to_talk(
     """(what to do, why) for talking to `person`, or None (module docstring, rule 3)."""
     me, them = first_name(persona.name), first_name(person)
     own = f"{persona.currently}. {persona.background}"
+    raised = shared_topics(persona.name, person, context.splitlines())
     hosted = [e for e in knowledge.events_in(own, speaker=persona.name) if _hosts(e, persona)]
+    hosted = [e for e in hosted if topic_of(e) not in raised]
     if hosted:
         event = hosted[0]
         return f"invite {them} to the {event.name}", f"{me} wants everyone at the {event.name}"
     running = [c for c in knowledge.candidacies_in(own) if first_name(c.who) == me]
+    running = [c for c in running if topic_of(c) not in raised]
     if running:
         return f"ask {them} to vote in the election", f"{me} is running for {running[0].office}"
     if _knows(person, context, summary):

@@ -105,6 +105,19 @@ def test_a_candidacy_is_passed_on_and_welcomed() -> None:
     assert any("I didn't know Walter was running." in t for _, t in lines)
 
 
+def test_news_told_once_is_not_told_again_at_the_next_meeting() -> None:
+    first = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
+    other = {JUNIE.name: TOMAS.name, TOMAS.name: JUNIE.name}
+    lines = [f'{who} said to {other[who]}: "{text}"' for who, text in first]
+    remembered = {JUNIE.name: [PARTY_SEED, *lines], TOMAS.name: lines}
+    again = talk(JUNIE, TOMAS, memories=remembered)
+    readable(again, [JUNIE.name, TOMAS.name])
+    said = " ".join(text for _, text in again)
+    assert "Would you like to come?" not in said and "I'm hosting" not in said, again
+    to_priya = talk(JUNIE, PRIYA, memories={JUNIE.name: remembered[JUNIE.name]})
+    assert "I'm hosting a Valentine's Day party" in to_priya[0][1]  # someone new is invited
+
+
 def test_no_one_tells_a_host_about_their_own_party() -> None:
     first = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
     heard = [f'{who} said to {TOMAS.name}: "{text}"' for who, text in first if who != TOMAS.name]

@@ -35,6 +35,21 @@ def test_the_guest_notes_the_event_and_the_news() -> None:
     )
 
 
+def test_news_without_a_host_reads_as_a_clause() -> None:
+    gossip = [
+        (
+            "Felix Moreau",
+            "Have you heard? There is a Valentine's Day party at The Copper "
+            "Kettle on February 14. You should come!",
+        )
+    ]
+    notes = conversation_notes(name="Noor Haddad", other="Felix Moreau", lines=gossip, now=NOW)
+    assert notes.memo == (
+        "Noor Haddad heard from Felix Moreau that there is a Valentine's Day party at The Copper "
+        "Kettle on February 14."
+    )
+
+
 def test_the_host_notes_who_is_coming_and_no_news() -> None:
     notes = conversation_notes(
         name="Junie Halvorsen", other="Tomas Ferreira", lines=INVITATION, now=NOW

@@ -61,6 +61,17 @@ def test_a_host_invites_everyone_it_sees() -> None:
     assert reaction.what == "invite Mara to the Valentine's Day party"
 
 
+def test_a_guest_is_invited_once_then_greeted() -> None:
+    invited = (
+        "Rosa Delgado said to Tomas Okafor: \"I'm hosting a Valentine's Day party at Juniper "
+        'Cafe. Would you like to come?"'
+    )
+    reaction = _react(
+        "Tomas Okafor is entering Juniper Cafe", persona=HOSTING, context=f"{CONTEXT}\n{invited}"
+    )
+    assert reaction.what == "say hello to Tomas and chat"
+
+
 def test_a_candidate_asks_for_votes() -> None:
     walter = Persona(name="Walter Brigg", currently="Walter is running for the town council")
     reaction = _react("Tomas Okafor is entering Juniper Cafe", persona=walter)
