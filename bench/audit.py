@@ -25,7 +25,7 @@ import sys
 import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,10 +113,12 @@ class TownUnderAudit:
 
 
 @contextmanager
-def town_on_stack(config: DemoConfig) -> Iterator[TownUnderAudit]:
-    """Launch the stack in a temporary home on a free port and create the town, not yet
-    driven (a benchmark may look at it before the first step)."""
-    with tempfile.TemporaryDirectory(prefix="hearth-audit-") as home:
+def town_on_stack(config: DemoConfig, *, keep: Path | None = None) -> Iterator[TownUnderAudit]:
+    """Launch the stack in a temporary home (or `keep`, left behind for `HEARTH_HOME=keep
+    hearth up` and the analyst) on a free port and create the town, not yet driven (a
+    benchmark may look at it before the first step)."""
+    kept = nullcontext(str(keep)) if keep is not None else None
+    with kept or tempfile.TemporaryDirectory(prefix="hearth-audit-") as home:
         settings = Settings(
             home=Path(home),
             api_port=free_port("127.0.0.1"),

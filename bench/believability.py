@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -142,7 +143,9 @@ def rank_one(
     return Ranked(agent["name"], asked, answers, tuple(shown[i - 1] for i in ranking))
 
 
-def evaluate(config: DemoConfig, *, interviewed: int, quiet: bool = False) -> dict[str, Any]:
+def evaluate(
+    config: DemoConfig, *, interviewed: int, quiet: bool = False, keep: Path | None = None
+) -> dict[str, Any]:
     settings = Settings()
     if not settings.llm_configured:
         raise SystemExit(
@@ -151,7 +154,7 @@ def evaluate(config: DemoConfig, *, interviewed: int, quiet: bool = False) -> di
     audit = ListAudit()
     mind = build_mind(settings).with_audit(audit)
     started = time.monotonic()
-    with town_on_stack(config) as town:
+    with town_on_stack(config, keep=keep) as town:
         drive(town.client, town.run, config, progress(quiet))
         quiesce(town.client, town.run)
         now = datetime.fromisoformat(town.run.snapshots[-1].now)
@@ -249,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.agents is not None and args.agents < 2:
         parser.error("--agents: at least 2 (the questions name other agents)")
     config = town_config(args, world_name="Larkspur believability")
-    figures = evaluate(config, interviewed=args.interviewed)
+    figures = evaluate(config, interviewed=args.interviewed, keep=args.keep)
     print(table(figures))
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")

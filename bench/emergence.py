@@ -145,11 +145,11 @@ def phase(
     )
 
 
-def evaluate(config: DemoConfig, *, quiet: bool = False) -> Emergence:
-    """Run the town and measure it (module docstring)."""
+def evaluate(config: DemoConfig, *, quiet: bool = False, keep: Path | None = None) -> Emergence:
+    """Run the town and measure it (module docstring); `keep`: the stack's home, left behind."""
     started = time.monotonic()
     judging = judges()
-    with town_on_stack(config) as town:
+    with town_on_stack(config, keep=keep) as town:
         world = town.run.world_id
         wait_until_embedded(town.database_url, world)
         begin = datetime.fromisoformat(TOWN_START)
@@ -208,6 +208,13 @@ def town_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--step-minutes", type=int, default=DEFAULT_STEP_MINUTES)
     parser.add_argument("--agents", type=int, default=None, help="only the first N characters")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the town's data in DIR (then `HEARTH_HOME=DIR hearth up`, `hearth sql`)",
+    )
 
 
 def town_config(args: argparse.Namespace, *, world_name: str) -> DemoConfig:
@@ -228,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     config = town_config(args, world_name=WORLD_NAME)
     hours = config.hours
-    result = evaluate(config)
+    result = evaluate(config, keep=args.keep)
     print(
         f"emergence: {len(result.agents)} agents, {hours:g} game hours in "
         f"{config.step_minutes}-minute steps, judge {result.judge} (world {result.world_id})\n"
