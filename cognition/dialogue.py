@@ -1,8 +1,9 @@
 """Two-agent conversation, turn by turn, and what each side makes of the other afterwards.
 
 Each turn the speaker retrieves its own memories for the line it answers (the opening turn
-retrieves for its intent) and the Mind says the next line, conditioned on the speaker's
-summary, relationship with the listener, intent, those memories and the history so far.
+retrieves for its intent), news it could tell, and on its first line what the two said to each
+other before (so news is not told twice); the Mind says the next line, conditioned on the
+speaker's summary, relationship with the listener, intent, those memories and the history.
 `turn` is one such step, so a worker can run each turn as its own job; `converse` is a loop
 over `turn` that stops when a side ends the conversation or at the cap (DEFAULT_MAX_TURNS).
 
@@ -24,7 +25,7 @@ from datetime import datetime, timedelta
 from cognition.clamps import clamp_sentiment
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
-from cognition.reacting import relationship_question
+from cognition.reacting import DEFAULT_EXCHANGED_K, exchanged_query, relationship_question
 from cognition.reflection import reflection_memory
 from cognition.requests import ConversationNotes, NextUtterance, SummarizeRelationship
 from cognition.store import MemoryStore
@@ -109,8 +110,15 @@ def turn(
     news = speaker.store.retrieve(
         NEWS_QUERY.format(name=speaker.persona.name), k=DEFAULT_NEWS_K, now=now
     )
+    if not any(line.speaker == speaker.persona.name for line in history):
+        news += speaker.store.retrieve(  # its first line: what the two said before
+            exchanged_query(speaker.persona.name, listener), k=DEFAULT_EXCHANGED_K, now=now
+        )
     seen = {scored.memory.id for scored in retrieved}
-    retrieved = [*retrieved, *(s for s in news if s.memory.id not in seen)]
+    retrieved = [
+        *retrieved,
+        *(s for s in dict((s.memory.id, s) for s in news).values() if s.memory.id not in seen),
+    ]
     said = mind.think(
         NextUtterance(
             speaker=speaker.persona,

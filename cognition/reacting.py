@@ -7,7 +7,9 @@ in the paper:
    summarised by `mind.relationship` (the paper asks a model to summarise them too);
 2. "[observed entity] is [status]" — the observation itself, which perception words that way
    (`perception.observation_text`); its retrieved statements are listed as they are, one per
-   line, so the Mind sees what the agent remembers about that very situation.
+   line, so the Mind sees what the agent remembers about that very situation;
+3. (for a person) the last few lines the two said to each other (`exchanged_query`), so an
+   invitation already made and answered is not made again at the next meeting.
 
 The context (summary, then statements) goes to `mind.react`; the `Decision` keeps it next to
 the reason, so a game or an analyst can show why an agent did what it did.
@@ -53,6 +55,16 @@ length can replace it once the conversation is over."""
 def relationship_question(name: str, other: str) -> str:
     """The paper's query for what an agent knows of someone: shared by reacting and dialogue."""
     return f"What is {name}'s relationship with {other}?"
+
+
+def exchanged_query(name: str, other: str) -> str:
+    """What recalls the lines two agents said to each other, worded as those memories are."""
+    return f"{name} said to {other}"
+
+
+DEFAULT_EXCHANGED_K = 3
+"""Lines recalled of what the two last said to each other: enough to know an invitation was
+made and answered, so it is not made again at every meeting."""
 
 
 def decide(
@@ -116,7 +128,10 @@ def reaction_context(
     about = _statements(store, relationship_question(name, observed_entity), k=k, now=now)
     relation = mind.think(SummarizeRelationship(name=name, other=observed_entity, statements=about))
     situation = _statements(store, observation, k=k, now=now)
-    return "\n".join([relation.summary.strip(), *situation])
+    exchanged = _statements(
+        store, exchanged_query(name, observed_entity), k=DEFAULT_EXCHANGED_K, now=now
+    )
+    return "\n".join(dict.fromkeys([relation.summary.strip(), *situation, *exchanged]))
 
 
 def reaction_item(

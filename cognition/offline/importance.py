@@ -63,7 +63,8 @@ POIGNANT_PHRASES: tuple[tuple[str, int], ...] = tuple(
         (
             MAJOR,
             "break up, broke up, breakup, fired, wedding, married, engaged, pregnant, accepted, "
-            "rejected, elected, proposal, proposed, promoted, graduated, crush, love, secret, "
+            "rejected, elected, proposal, proposed, promoted, graduated, crush, in love, "
+            "love you, secret, "
             "arrested, quit, lost job, new job, confess, betrayed, scholarship",
         ),
         (
@@ -71,7 +72,7 @@ POIGNANT_PHRASES: tuple[tuple[str, int], ...] = tuple(
             "party, argument, argue, fight, quarrel, election, birthday, exam, interview, date, "
             "kiss, won, lost, invite, invitation, celebration, festival, concert, apology, "
             "apologize, announce, deadline, exhibition, gossip, rumor, campaign, mayor, news, "
-            "council, candidate, candidacy, vote, ballot",
+            "council, candidate, candidacy, vote, ballot, agreed, promised",
         ),
     )
     for phrase in _phrases(vocabulary)

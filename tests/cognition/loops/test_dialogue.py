@@ -18,6 +18,7 @@ from cognition.dialogue import (
 )
 from cognition.errors import InvalidInput
 from cognition.offline import OfflineMind
+from cognition.reacting import exchanged_query
 from cognition.testing import ScriptedMind
 from cognition.types import (
     ConversationEnd,
@@ -101,12 +102,20 @@ def test_every_turn_is_conditioned_on_the_speakers_own_retrieval() -> None:
     calls = mind.inputs("next_utterance")
     retrievals = {ROSA.name: recorded(rosa).retrievals, TOMAS.name: recorded(tomas).retrievals}
     expected_queries = [rosa.intent, *said[:3]]
+    other = {ROSA.name: TOMAS.name, TOMAS.name: ROSA.name}
     for n, (call, line) in enumerate(zip(calls, conversation.turns, strict=True)):
-        retrieval, news = retrievals[line.speaker][n // 2 * 2 : n // 2 * 2 + 2]
+        first = n < 2  # each side's first line also recalls what the two said before
+        start = 0 if first else 3
+        retrieval, news = retrievals[line.speaker][start : start + 2]
         assert retrieval.query == expected_queries[n]
         assert retrieval.k == DEFAULT_TURN_K
         assert news.query == NEWS_QUERY.format(name=line.speaker)
-        extra = [i for i in news.ids if i not in retrieval.ids]
+        recalled = list(news.ids)
+        if first:
+            exchanged = retrievals[line.speaker][2]
+            assert exchanged.query == exchanged_query(line.speaker, other[line.speaker])
+            recalled += exchanged.ids
+        extra = [i for i in dict.fromkeys(recalled) if i not in retrieval.ids]
         assert line.memory_ids == (*retrieval.ids, *extra)
         assert len(call["memories"]) == len(line.memory_ids)
         assert list(call["memories"])[: len(retrieval.ids)] == retrieval.descriptions

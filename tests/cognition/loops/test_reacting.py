@@ -15,7 +15,13 @@ from cognition.mind import Mind
 from cognition.offline import OfflineMind
 from cognition.offline.reacting import STRANGER_ONE_IN
 from cognition.offline.text import stable_index
-from cognition.reacting import DEFAULT_CONTEXT_K, decide, reaction_item, replan_from
+from cognition.reacting import (
+    DEFAULT_CONTEXT_K,
+    DEFAULT_EXCHANGED_K,
+    decide,
+    reaction_item,
+    replan_from,
+)
 from cognition.testing import ScriptedMind
 from cognition.types import Decision, PlanItem, Reaction, RelationshipUpdate
 
@@ -58,12 +64,15 @@ def test_context_is_the_relationship_summary_then_the_observation_statements(
 
     decision = _decide(store, mind)
 
-    about, situation = store.retrievals
+    about, situation, exchanged = store.retrievals
     assert about.query == "What is Rosa Delgado's relationship with Tomas Okafor?"
     assert situation.query == OBSERVATION
+    assert exchanged.query == "Rosa Delgado said to Tomas Okafor"
     assert about.k == situation.k == DEFAULT_CONTEXT_K
+    assert exchanged.k == DEFAULT_EXCHANGED_K
     assert mind.inputs("relationship")[0]["statements"] == about.descriptions
-    expected = "\n".join(["Rosa is fond of Tomas, a regular.", *situation.descriptions])
+    lines = ["Rosa is fond of Tomas, a regular.", *situation.descriptions, *exchanged.descriptions]
+    expected = "\n".join(dict.fromkeys(lines))
     assert decision.context == expected
     assert mind.inputs("react")[0]["context"] == expected
     assert mind.inputs("react")[0]["status"] == "serving customers at the counter"
