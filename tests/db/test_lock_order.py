@@ -1,10 +1,11 @@
-"""One lock order for agents everywhere: every writer of many agents locks their rows in id
-order, whatever order it was handed them in, so two such writers wait for each other instead
-of deadlocking (200 agents stepping while the sweep and enrichment ran deadlocked when the
-step locked in request order).
+"""One lock order everywhere — memory rows, then agents (in id order), then places, then the
+world's event lock — so concurrent writers wait for each other instead of deadlocking (200
+agents stepping while the sweep and enrichment ran deadlocked when the step locked agents in
+request order, and again when jobs emitted their events before locking what they touched).
 
-The proof per writer: another transaction holds the agent with the lowest id; the writer,
-handed the agents highest id first, must then hold none of the others while it waits."""
+The proof per writer of many agents: another transaction holds the agent with the lowest id;
+the writer, handed the agents highest id first, must then hold none of the others while it
+waits. And a job waiting for the memory rows it touched holds no event lock."""
 
 from __future__ import annotations
 
@@ -18,14 +19,20 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from cognition.offline import OfflineMind
 from cognition.places import flatten_map
-from db.models import Agent, Plan, World
-from db.queries.due import announce_actions
+from db.flows.agent_scope import agent_scope
+from db.models import Agent, Event, Memory, Plan, World
+from db.queries.due import claim_actions
 from db.queries.enrichment import accumulate
+from db.queries.events import EVENTS_LOCK_CLASS
 from db.queries.places import apply_map
 from db.queries.step import Whereabouts, move_agents
-from tests.factories import GAME_START, make_agent, make_world
+from db.settings import Settings
+from tests.factories import GAME_START, make_agent, make_memory, make_world
 from tests.polling import wait_until
+from tests.workers.support import installed
+from workers.runtime import get_runtime
 
 Writer = Callable[[Session, World, list[Agent]], None]
 """Writes all `agents` (handed highest id first) in one transaction of `session`."""
@@ -36,9 +43,7 @@ def _moves(session: Session, world: World, agents: list[Agent]) -> None:
 
 
 def _action_markers(session: Session, world: World, agents: list[Agent]) -> None:
-    announce_actions(
-        session, world=world, agents=agents, leaves=dict.fromkeys(a.id for a in agents)
-    )
+    claim_actions(session, agents=agents, leaves=dict.fromkeys(a.id for a in agents))
 
 
 def _reflection_accumulators(session: Session, world: World, agents: list[Agent]) -> None:
@@ -94,6 +99,59 @@ def test_writers_of_many_agents_lock_them_in_id_order(
         holder.close()
         thread.join(30)
     assert not failure, failure
+
+
+def test_a_job_takes_the_worlds_event_lock_last(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    """A flow's events are emitted after the touches of its retrievals: while a job waits for
+    the memory rows it touched, it does not hold the world's event lock. (It did: with the
+    step taking agents then that lock, and another job holding those memory rows while it
+    waited on an agent, 200 agents stepping under load deadlocked.)"""
+    with sessions.begin() as session:
+        agent = make_agent(session, make_world(session))
+        memory = make_memory(session, agent, description="The bakery smells of bread")
+    holder = sessions()
+    holder.execute(sa.select(Memory.id).where(Memory.id == memory.id).with_for_update())
+    failure: list[BaseException] = []
+    waiting_pid: list[int] = []
+
+    def job() -> None:
+        try:
+            with sessions.begin() as session:
+                waiting_pid.append(int(session.scalar(sa.text("SELECT pg_backend_pid()")) or 0))
+                with agent_scope(session, get_runtime().faculties, agent.id) as scope:
+                    assert scope is not None
+                    scope.store.retrieve("bakery", k=5, now=scope.now)
+                    scope.announce("inner_voice", {"agent_id": str(agent.id)})
+        except BaseException as exc:  # reported by the test thread
+            failure.append(exc)
+
+    with installed(settings, sessions, OfflineMind()):
+        thread = threading.Thread(target=job)
+        thread.start()
+        try:
+            wait_until(
+                lambda: (
+                    bool(failure)
+                    or (bool(waiting_pid) and _waits_on_a_lock(sessions, waiting_pid[0]))
+                ),
+                "the job waiting for the memory row it touched",
+            )
+            assert not failure, failure
+            with sessions() as session:
+                free = session.scalar(
+                    sa.text("SELECT pg_try_advisory_xact_lock(CAST(:c AS integer), hashtext(:w))"),
+                    {"c": EVENTS_LOCK_CLASS, "w": str(agent.world_id)},
+                )
+            assert free, "the job held the world's event lock while it waited"
+        finally:
+            holder.rollback()
+            holder.close()
+            thread.join(30)
+    assert not failure, failure
+    with sessions() as session:
+        assert session.scalar(sa.select(sa.func.count()).select_from(Event)) == 1
 
 
 def _three_agents(sessions: sessionmaker[Session]) -> tuple[uuid.UUID, list[uuid.UUID]]:
