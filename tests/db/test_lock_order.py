@@ -5,14 +5,17 @@ request order, and again when jobs emitted their events before locking what they
 
 The proof per writer of many agents: another transaction holds the agent with the lowest id;
 the writer, handed the agents highest id first, must then hold none of the others while it
-waits. And a job waiting for the memory rows it touched holds no event lock."""
+waits. A job waiting for the memory rows it touched holds no event lock. And steps of one world
+(which write the same agents' rows in several statements) are recorded one at a time."""
 
 from __future__ import annotations
 
 import threading
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import psycopg
 import pytest
@@ -21,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.offline import OfflineMind
 from cognition.places import flatten_map
+from db.flows import step as game_step
 from db.flows.agent_scope import agent_scope
 from db.models import Agent, Event, Memory, Plan, World
 from db.queries.due import claim_actions
@@ -152,6 +156,57 @@ def test_a_job_takes_the_worlds_event_lock_last(
     assert not failure, failure
     with sessions() as session:
         assert session.scalar(sa.select(sa.func.count()).select_from(Event)) == 1
+
+
+@dataclass(frozen=True)
+class _Reported:
+    agent_id: uuid.UUID
+    place: str | None = "park"
+    position: dict[str, Any] | None = None
+    perceived: tuple[Any, ...] = ()
+
+
+def test_steps_of_one_world_are_recorded_one_at_a_time(sessions: sessionmaker[Session]) -> None:
+    """A step waits for another step of its world to commit (they write the same agents and
+    what they know of places, in several statements); a step of another world does not."""
+    world_id, ids = _three_agents(sessions)
+    other_world, other_ids = _three_agents(sessions)
+    first = sessions()  # reports an agent where it already is: no write another step waits on
+    staying = _Reported(ids[0], place="Hobbs Cafe")
+    game_step.report(first, world=first.get_one(World, world_id), agents=[staying], focal=True)
+    failure: list[BaseException] = []
+    waiting_pid: list[int] = []
+
+    def second_step() -> None:
+        try:
+            with sessions.begin() as session:
+                waiting_pid.append(int(session.scalar(sa.text("SELECT pg_backend_pid()")) or 0))
+                world = session.get_one(World, world_id)
+                game_step.report(session, world=world, agents=[_Reported(ids[1])], focal=True)
+        except BaseException as exc:  # reported by the test thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=second_step)
+    thread.start()
+    try:
+        wait_until(
+            lambda: (
+                bool(failure) or (bool(waiting_pid) and _waits_on_a_lock(sessions, waiting_pid[0]))
+            ),
+            "the second step waiting for the first",
+        )
+        with sessions.begin() as session:  # another world's step goes through meanwhile
+            world = session.get_one(World, other_world)
+            game_step.report(session, world=world, agents=[_Reported(other_ids[0])], focal=True)
+        assert thread.is_alive()
+    finally:
+        first.commit()
+        first.close()
+        thread.join(30)
+    assert not failure, failure
+    with sessions() as session:
+        moved = session.scalars(sa.select(Agent.id).where(Agent.place == "park")).all()
+    assert set(moved) == {ids[1], other_ids[0]}
 
 
 def _three_agents(sessions: sessionmaker[Session]) -> tuple[uuid.UUID, list[uuid.UUID]]:
