@@ -10,6 +10,9 @@ again (or lets `hearth up` restart it), then waits for the world to settle and c
 - while a dependency is down the API answers 503 `unavailable` with the envelope, the request
   id and `Retry-After` — never a 500 — and writes while Redis is down answer at once;
 - nothing is repaired by hand: the test only restarts what it killed.
+
+Last, a bounded load (many agents stepping from several clients while the workers run) answers
+every step without an error.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from bench.load import observations, run_load
 from bench.responder import OfflineResponder, Override, Prompt
 from db import outbox
 from db.models import Agent, LlmCall, Memory, ReflectionRun
@@ -41,6 +45,8 @@ IMPORTANCE = 7
 """Every memory's score from the model: 22 observations cross the threshold of 150."""
 THRESHOLD = 150
 SETTLE_S = 240.0
+LOAD_AGENTS = 40
+LOAD_STEPS = 40
 WRITE_TIMEOUT_S = 8.0
 """A write while Redis is down answers well within this (it stalled ~19 s)."""
 
@@ -207,6 +213,23 @@ def test_the_api_killed_mid_batch_stores_every_batch_exactly_once(stack: FaultSt
     _settle(stack, world)
     _check(stack, world, ledger, crossings_at_least=1)
     assert any("api exited with code -9" in line for line in stack.output)
+
+
+def test_a_bounded_load_steps_without_an_error(stack: FaultStack) -> None:
+    """40 agents stepping 40 times from 3 clients at once, each posting them in its own order,
+    while the workers enrich what they perceive (the model failing 30 %) and the sweep marks
+    their actions: not one error (`python -m bench.load` runs 200 × 200 and prints figures)."""
+    world, report = run_load(
+        stack.base_url, ADMIN, stack.sessions, agents=LOAD_AGENTS, steps=LOAD_STEPS, clients=3
+    )
+    written, _ = observations(stack.sessions, world)
+    print(
+        f"\nload: {len(report.latencies_ms)} steps of {LOAD_AGENTS} agents, {written} "
+        f"observations, errors {dict(report.errors)}"
+    )
+    assert not report.errors
+    assert len(report.latencies_ms) == LOAD_STEPS
+    assert written > LOAD_AGENTS  # the steps kept the workers busy
 
 
 def _fixed_importance(prompt: Prompt) -> dict[str, Any]:
