@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 from bench import scale_game
@@ -84,7 +85,7 @@ def _run(
         world = client.post(
             "/v1/worlds", json={"name": "Stepton", "clock": clock}, headers=headers
         ).json()["id"]
-        residents = _import(client, headers, world, town)
+        residents = import_town(client, headers, world, town)
         with session_scope(sessions) as session:
             for resident in residents:
                 stove = f"{resident.home}: kitchen: stove"
@@ -125,9 +126,10 @@ def _run(
     return wall, cpu, perceived
 
 
-def _import(
-    client: TestClient, headers: dict[str, str], world: str, town: Town
+def import_town(
+    client: httpx.Client | TestClient, headers: dict[str, str], world: str, town: Town
 ) -> list[scale_game.Resident]:
+    """The town's map and personas into `world` (through the API); its residents."""
     for at in range(0, len(town.personas), 500):
         pack = town.pack(at, at + 500, with_map=at == 0, relationships=False)
         client.post(

@@ -9,7 +9,7 @@ OpenAI-compatible endpoint). Every call is reported to an `AuditSink` as a `Call
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
 from cognition.requests import Request
@@ -18,10 +18,22 @@ from cognition.types import CallRecord
 T = TypeVar("T")
 
 
+Finish = Callable[[CallRecord], None]
+"""Records a call that was announced with `AuditSink.begin`, once it came back."""
+
+
 class AuditSink(Protocol):
     """Receives one record per model call; the database layer turns them into `llm_calls` rows."""
 
-    def record(self, call: CallRecord) -> None: ...
+    def record(self, call: CallRecord) -> None:
+        """A call that is over (an offline answer, a fallback)."""
+        ...
+
+    def begin(self, operation: str, model: str, prompt: str | None) -> Finish:
+        """A call to a model endpoint about to be made; the returned function records it when it
+        comes back. A call that never comes back (its process was killed) stays announced: the
+        database's sink writes the announcement before the call."""
+        ...
 
 
 class NullAudit:
@@ -29,6 +41,9 @@ class NullAudit:
 
     def record(self, call: CallRecord) -> None:
         return None
+
+    def begin(self, operation: str, model: str, prompt: str | None) -> Finish:
+        return self.record
 
 
 class ListAudit:
@@ -39,6 +54,9 @@ class ListAudit:
 
     def record(self, call: CallRecord) -> None:
         self.calls.append(call)
+
+    def begin(self, operation: str, model: str, prompt: str | None) -> Finish:
+        return self.record
 
 
 @runtime_checkable

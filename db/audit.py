@@ -1,8 +1,10 @@
-"""Model calls → `llm_calls` rows, written in their own transaction.
+"""Model calls → `llm_calls` rows, written in their own transactions.
 
 A task that fails and rolls back still spent the tokens, so its calls are recorded apart from
-its work: the sink buffers records, and `recorded_calls` writes them on the way out, success
-or failure, and counts them in the process's metrics (`db.metrics`).
+its work. A call to a model endpoint is written before it is made and finished after (a job
+killed during it leaves the row, `finished_at` NULL); offline answers and fallbacks are
+buffered and written as the unit of work ends, success or failure (`recorded_calls`). Every
+call is counted in the process's metrics (`db.metrics`).
 """
 
 from __future__ import annotations
@@ -10,40 +12,91 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
-from cognition.mind import ListAudit
+from cognition.mind import Finish
 from cognition.types import CallRecord
 from db.metrics import metrics
 from db.models import LlmCall
 
 
-def call_row(
-    call: CallRecord,
-    *,
-    world_id: uuid.UUID | None,
-    agent_id: uuid.UUID | None,
-    game_time: datetime | None,
-) -> dict[str, object]:
-    return {
-        "world_id": world_id,
-        "agent_id": agent_id,
-        "operation": call.operation,
-        "model": call.model,
-        "tokens_in": call.tokens_in,
-        "tokens_out": call.tokens_out,
-        "latency_ms": call.latency_ms,
-        "cost_usd": Decimal(str(round(call.cost_usd, 6))),
-        "error": call.error,
-        "degraded": call.degraded,
-        "prompt": call.prompt,
-        "response": call.response,
-        "game_time": game_time,
-    }
+@dataclass(frozen=True)
+class CallContext:
+    """Where a unit of work's calls belong: its world, its agent, the game time."""
+
+    world_id: uuid.UUID | None
+    agent_id: uuid.UUID | None
+    game_time: datetime | None
+
+    def row(self, call: CallRecord) -> dict[str, object]:
+        """The `llm_calls` row of a call that came back."""
+        return {
+            "world_id": self.world_id,
+            "agent_id": self.agent_id,
+            "game_time": self.game_time,
+            "operation": call.operation,
+            "model": call.model,
+            "tokens_in": call.tokens_in,
+            "tokens_out": call.tokens_out,
+            "latency_ms": call.latency_ms,
+            "cost_usd": Decimal(str(round(call.cost_usd, 6))),
+            "error": call.error,
+            "degraded": call.degraded,
+            "prompt": call.prompt,
+            "response": call.response,
+        }
+
+
+class DatabaseAudit:
+    """The audit sink of one unit of work. A call to a model endpoint is written before it is
+    made (`begin`: its own transaction, `finished_at` NULL) and finished when it comes back, so
+    a job killed during the call leaves a row that says it never came back. Calls reported
+    whole (offline answers, fallbacks) are kept and written together by `flush`."""
+
+    def __init__(self, sessions: sessionmaker[Session], context: CallContext) -> None:
+        self.sessions = sessions
+        self.context = context
+        self.calls: list[CallRecord] = []
+        self._unwritten: list[CallRecord] = []
+
+    def record(self, call: CallRecord) -> None:
+        self.calls.append(call)
+        self._unwritten.append(call)
+
+    def begin(self, operation: str, model: str, prompt: str | None) -> Finish:
+        c = self.context
+        announced = sa.insert(LlmCall).values(
+            world_id=c.world_id,
+            agent_id=c.agent_id,
+            game_time=c.game_time,
+            operation=operation,
+            model=model,
+            prompt=prompt,
+        )
+        with self.sessions.begin() as session:
+            row_id = session.scalar(announced.returning(LlmCall.id))
+
+        def finish(call: CallRecord) -> None:
+            self.calls.append(call)
+            with self.sessions.begin() as session:
+                update = sa.update(LlmCall).where(LlmCall.id == row_id)
+                session.execute(update.values(finished_at=sa.func.now(), **self.context.row(call)))
+
+        return finish
+
+    def flush(self) -> None:
+        """Write the calls reported whole, and count every call in the process's metrics."""
+        count_calls(self.calls)
+        if self._unwritten:
+            rows = [self.context.row(call) for call in self._unwritten]
+            with self.sessions.begin() as session:
+                session.execute(sa.insert(LlmCall).values(finished_at=sa.func.now()), rows)
+        self.calls, self._unwritten = [], []
 
 
 @contextmanager
@@ -53,20 +106,15 @@ def recorded_calls(
     world_id: uuid.UUID | None,
     agent_id: uuid.UUID | None,
     game_time: datetime | None,
-) -> Iterator[ListAudit]:
-    """Yield a sink for a unit of work; its calls are committed when the block exits."""
-    sink = ListAudit()
+) -> Iterator[DatabaseAudit]:
+    """Yield the sink of a unit of work; what it has not written yet is written when the block
+    exits, success or failure."""
+    context = CallContext(world_id=world_id, agent_id=agent_id, game_time=game_time)
+    sink = DatabaseAudit(sessions, context)
     try:
         yield sink
     finally:
-        count_calls(sink.calls)
-        if sink.calls:
-            rows = [
-                call_row(c, world_id=world_id, agent_id=agent_id, game_time=game_time)
-                for c in sink.calls
-            ]
-            with sessions.begin() as session:
-                session.execute(sa.insert(LlmCall), rows)
+        sink.flush()
 
 
 def count_calls(calls: Sequence[CallRecord]) -> None:

@@ -47,6 +47,7 @@ CONVERSE = Task("hearth.converse", Queue.FAST)
 CONVERSE_TURN = Task("hearth.converse_turn", Queue.FAST)
 END_CONVERSATION = Task("hearth.end_conversation", Queue.FAST)
 SUMMARIZE = Task("hearth.summarize", Queue.SLOW)
+RELAY_OUTBOX = Task("hearth.relay_outbox", Queue.FAST)
 
 TASKS = (
     PING,
@@ -63,6 +64,7 @@ TASKS = (
     CONVERSE_TURN,
     END_CONVERSATION,
     SUMMARIZE,
+    RELAY_OUTBOX,
 )
 """Routing by task name; a task missing here goes to `fast`, the default queue."""
 

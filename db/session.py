@@ -13,6 +13,9 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_POOL_SIZE = 10
+CONNECT_TIMEOUT_S = 5
+"""A database host that does not answer fails a connection in seconds (the caller answers 503
+or retries), instead of after the operating system's TCP timeout of minutes."""
 
 
 def make_engine(
@@ -22,7 +25,11 @@ def make_engine(
     Workers go without (a round trip per checkout, several per job): a job whose connection
     died fails with an OperationalError and is retried (`workers.tasks.base.RETRY_POLICY`)."""
     return sa.create_engine(
-        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=pre_ping
+        url,
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_pre_ping=pre_ping,
+        connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
     )
 
 

@@ -17,8 +17,14 @@ from cognition.dialogue import DEFAULT_LINE_SECONDS
 from cognition.hashing_embedder import DEFAULT_DIMENSION
 from cognition.reflection import DEFAULT_REFLECTION_THRESHOLD
 
-DEFAULT_VISIBILITY_TIMEOUT_S = 600
-"""How long Redis holds a delivered, unacknowledged job before another worker gets it."""
+DEFAULT_VISIBILITY_TIMEOUT_S = 60
+"""How long Redis holds a delivered, unacknowledged job before another worker gets it: a job
+of a worker killed whole resumes about a minute later. A job that runs longer is delivered a
+second time while it runs, and that copy changes nothing: reflections and reaction decisions
+claim their key in the database before asking the model, plans, summaries and lines wait on
+their job's advisory lock or their conversation's row and then find the work done, and
+enrichment writes under row locks only what is still missing (`db.jobs`;
+`tests/workers/test_reflection_kill.py` runs a reflection longer than the timeout)."""
 
 DEFAULT_RETRIEVAL_CACHE_MB = 512
 """Per process: two 100k-memory agents at 384-d, or two hundred 1k-memory agents."""

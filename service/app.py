@@ -20,9 +20,11 @@ from service.errors import install_error_handlers
 from service.inspector import install_inspector
 from service.instance import instance_id
 from service.methods import MethodGuard
+from service.outbox_relay import OutboxRelay
 from service.request_context import RequestContext
 from service.routes import ROUTERS
 from workers.app import make_celery
+from workers.dispatch import publish
 
 API_TITLE = "Hearth"
 API_DESCRIPTION = (
@@ -50,7 +52,9 @@ def create_app(settings: Settings) -> FastAPI:
         # 1000-agent step's p99 was such a pass: 270 ms of CPU instead of ~75).
         gc.collect()
         gc.freeze()
+        relay.start()
         yield
+        relay.stop()
         engine.dispose()
         app.state.redis.close()
 
@@ -71,6 +75,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.redis_url = settings.redis_url
     app.state.celery = make_celery(redis_url=settings.redis_url)
     app.state.redis = redis.Redis.from_url(settings.redis_url, socket_timeout=2.0)
+    relay = OutboxRelay(app.state.sessions, send=lambda job: publish(app.state.celery, job))
+    relay.watch(app.state.sessions)  # a commit that staged jobs wakes it
+    app.state.outbox = relay
     app.add_middleware(MethodGuard, api=app)
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestContext)  # outermost: every answer carries the request id

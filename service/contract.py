@@ -3,8 +3,8 @@
 - **Error statuses per operation**, read off what the route depends on rather than written by
   hand: a key (401), the admin key (403), a world or an agent in the path (404), an
   `Idempotency-Key` (409 `idempotency_conflict`), a body (413 from the size limit, 422),
-  any parameter (422); plus what a route declares itself (409 name conflicts, 503 from the
-  model). Each names the one error envelope.
+  any parameter (422), the database (503 `unavailable`, with `Retry-After`); plus what a route
+  declares itself (409 name conflicts, 503 from the model). Each names the one error envelope.
 - **The event stream's messages**: every event type's payload (`service.schemas.events`) is a
   component, and `WorldEvent` is one variant per type (`event` the type, `data` the payload),
   linked from the stream's operation as `x-sse-events`.
@@ -33,6 +33,7 @@ ERRORS_BY_DEPENDENCY: dict[Callable[..., Any], tuple[int, ...]] = {
     deps._world: (404,),
     deps._agent: (404,),
     deps._idempotency: (409,),
+    deps._session: (503,),
 }
 ERROR_DESCRIPTIONS = {
     401: "no key, or an unknown or revoked one",
@@ -42,6 +43,13 @@ ERROR_DESCRIPTIONS = {
     413: "the body (or a batch in it) is too large",
     422: "a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`)",
     503: "a dependency (the model, the database) is unavailable: retry later",
+}
+
+
+RETRY_AFTER = {
+    "description": "seconds to wait before trying again",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0},
 }
 
 
@@ -110,6 +118,8 @@ def _document_errors(operation: dict[str, Any], route: Any) -> None:
         entry["content"] = {
             "application/json": {"schema": {"$ref": REF.format(model="ErrorEnvelope")}}
         }
+        if status == 503:
+            entry["headers"] = {"Retry-After": RETRY_AFTER}
 
 
 def _walk(dependant: Dependant) -> Iterator[Dependant]:

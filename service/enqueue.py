@@ -1,41 +1,30 @@
-"""Handing work to the workers from a request. The rows are committed first, so a broker that
-is down loses nothing: the beat sweep finds unenriched memories through their partial index."""
+"""Handing work to the workers from a request: its jobs are staged in the request's own
+transaction (`db.outbox`) and sent by the API's relay once it commits (`service.outbox_relay`).
+A request never waits on Redis, and a broker that is down delays the work, never loses it."""
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Sequence
 
-from celery import Celery
+from sqlalchemy.orm import Session
 
-from db import jobs
+from db import jobs, outbox
 from db.jobs import Job
 
-log = logging.getLogger(__name__)
+
+def enqueue(session: Session, *work: Job | None) -> None:
+    """Stage the jobs (None: nothing to do) in the caller's transaction; call before its commit."""
+    outbox.stage(session, work)
 
 
-def enqueue_enrichment(celery: Celery, memory_ids: Sequence[int]) -> bool:
-    """Ask the fast queue to embed and score these memories; False if the broker refused."""
-    if not memory_ids:
-        return True
-    return _send(celery, jobs.enrich_memories(memory_ids), what="enrichment")
+def enrichment(memory_ids: Sequence[int]) -> Job | None:
+    """Embed and score these memories (the fast queue); None when there are none."""
+    return jobs.enrich_memories(memory_ids) if memory_ids else None
 
 
-def enqueue_reactions(celery: Celery, decisions: Sequence[tuple[uuid.UUID, int]]) -> bool:
-    """Ask the fast queue to decide whether each (agent, observation) calls for a reaction, in
-    one message (a worker sends one `hearth.decide_reaction` job per pair, keyed by the pair,
-    so a retried request cannot queue a decision twice; the decision row is unique anyway).
-    False if the broker refused."""
-    if not decisions:
-        return True
-    return _send(celery, jobs.decide_reactions(decisions), what="reaction decisions")
-
-
-def _send(celery: Celery, job: Job, *, what: str) -> bool:
-    try:
-        celery.send_task(job.name, args=list(job.args), task_id=job.key)
-        return True
-    except Exception:  # broker down: the sweep (or the backlog) finds the work again
-        log.warning("could not enqueue %s (%s)", what, job.name, exc_info=True)
-        return False
+def reaction_decisions(decisions: Sequence[tuple[uuid.UUID, int]]) -> Job | None:
+    """Decide whether each (agent, observation) calls for a reaction, in one message (a worker
+    sends one `hearth.decide_reaction` job per pair, keyed by the pair, so a retried request
+    cannot queue a decision twice; the decision row is unique anyway). None when there are none."""
+    return jobs.decide_reactions(decisions) if decisions else None

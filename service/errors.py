@@ -3,7 +3,10 @@
 Domain errors from cognition/ and validation errors from FastAPI are translated here and only
 here; a bug becomes a 500 with an opaque message and a log line, never a traceback on the wire.
 Every envelope carries the request's id (`request_id`, also the `X-Request-ID` header), the
-same id the server's log lines of that request carry.
+same id the server's log lines of that request carry. A dependency that cannot answer — the
+database down or restarting, the model failing — is a 503 `unavailable` (or
+`model_unavailable`) with `Retry-After`, never a 500: the request was fine, and so will its
+retry be.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -118,8 +122,27 @@ async def _invalid_input(_: Request, exc: Exception) -> JSONResponse:
     return envelope(422, "validation_error", str(exc), details)
 
 
+RETRY_AFTER_S = 5
+"""What a 503's `Retry-After` asks a client to wait: a database restart takes a few seconds."""
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    sa.exc.OperationalError,  # connection refused or lost, the server shutting down
+    sa.exc.InterfaceError,  # a connection already closed
+    sa.exc.TimeoutError,  # no pooled connection freed in time
+)
+
+
+def unavailable(code: str, message: str) -> JSONResponse:
+    return envelope(503, code, message, headers={"Retry-After": str(RETRY_AFTER_S)})
+
+
 async def _model_unavailable(_: Request, exc: Exception) -> JSONResponse:
-    return envelope(503, "model_unavailable", f"the model is unavailable: {exc}; retry later")
+    return unavailable("model_unavailable", f"the model is unavailable: {exc}; retry later")
+
+
+async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    cause = str(getattr(exc, "orig", None) or exc).strip().split("\n")[0]
+    log.warning("the database did not answer %s %s: %s", request.method, request.url.path, cause)
+    return unavailable("unavailable", "the database is unavailable; retry later")
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -143,6 +166,8 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(NotFound, _not_found)
     app.add_exception_handler(InvalidInput, _invalid_input)
     app.add_exception_handler(ModelUnavailable, _model_unavailable)
+    for error in DATABASE_ERRORS:
+        app.add_exception_handler(error, _database_unavailable)
     app.add_exception_handler(Exception, _unexpected)
 
 

@@ -4,9 +4,11 @@ and beat as child processes. `hearth up` and `hearth demo` both start here."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NoReturn
 
 import httpx
 
@@ -15,11 +17,14 @@ from db.metrics import empty_directory
 from db.session import make_engine, make_session_factory, session_scope
 from db.settings import Settings
 from service.admin_key import AdminKey, ensure_admin_key
+from service.home_lock import HomeServed, hold_home
+from service.instance import port_in_use, serves_home
 from service.reembed import MISMATCH_EXIT, check_space
 from service.stack import Stack, running_stack
 from service.supervisor import ChildSpec, Supervisor, hearth_command
 
 PROBE_TIMEOUT_S = 2.0
+ALREADY_SERVED_EXIT = 1
 
 
 class LaunchRefused(Exception):
@@ -67,8 +72,10 @@ def child_specs(beat_interval_s: float | None) -> list[ChildSpec]:
 def launched(
     settings: Settings, *, beat_interval_s: float | None = None, trap_signals: bool = True
 ) -> Iterator[Launched]:
-    """Everything running until the block exits; then children, Redis and Postgres stop."""
-    with running_stack(settings) as stack:
+    """Everything running until the block exits; then children, Redis and Postgres stop.
+    Refused (`LaunchRefused`, with the reason printed) when this home is already served or
+    another program holds the API's port."""
+    with _claimed(settings), running_stack(settings) as stack:
         migrate.upgrade(stack.database_url)
         if not check_space(stack.settings):
             raise LaunchRefused(MISMATCH_EXIT)
@@ -80,6 +87,26 @@ def launched(
             yield Launched(stack=stack, admin=admin, supervisor=supervisor)
         finally:
             supervisor.stop()
+
+
+@contextmanager
+def _claimed(settings: Settings) -> Iterator[None]:
+    """This home and the API's port, for this stack alone while the block runs."""
+    base = api_base_url(settings)
+    try:
+        with hold_home(settings.home, api_url=base):
+            if serves_home(base, settings.home):  # children of a stack whose parent died
+                _refuse(f"this HEARTH_HOME ({settings.home}) is already served at {base}")
+            if port_in_use(settings.api_host, settings.api_port):
+                _refuse(f"{base} is taken by another program; set HEARTH_API_PORT to a free port")
+            yield
+    except HomeServed as served:
+        _refuse(f"{served}; stop it first, or set HEARTH_HOME to another folder")
+
+
+def _refuse(reason: str) -> NoReturn:
+    print(f"hearth: {reason}", file=sys.stderr, flush=True)
+    raise LaunchRefused(ALREADY_SERVED_EXIT)
 
 
 def _admin_key(stack: Stack) -> AdminKey:

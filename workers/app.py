@@ -22,6 +22,7 @@ TASK_MODULES = [
     "workers.tasks.reactions",
     "workers.tasks.conversations",
     "workers.tasks.summaries",
+    "workers.tasks.outbox",
 ]
 
 DEFAULT_SWEEP_INTERVAL_S = 5.0
@@ -29,6 +30,10 @@ DEFAULT_SWEEP_INTERVAL_S = 5.0
 
 DEFAULT_BACKLOG_INTERVAL_S = 30.0
 """How often beat looks for memories whose enrichment job was lost (`hearth.enrich_backlog`)."""
+
+DEFAULT_RELAY_INTERVAL_S = 15.0
+"""How often beat sends jobs left in the outbox (`hearth.relay_outbox`; the API sends its own
+at once, this is for an API that died before it could)."""
 
 
 def make_celery(
@@ -65,6 +70,10 @@ def make_celery(
             "enrich-backlog": {
                 "task": jobs.ENRICH_BACKLOG.name,
                 "schedule": DEFAULT_BACKLOG_INTERVAL_S,
+            },
+            "relay-outbox": {
+                "task": jobs.RELAY_OUTBOX.name,
+                "schedule": DEFAULT_RELAY_INTERVAL_S,
             },
         },
         timezone="UTC",

@@ -19,17 +19,22 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+import kombu.exceptions
 import redis
-from celery import current_app
+from celery import Celery, current_app
 from celery.signals import task_postrun
 
 from db.jobs import Job
-from db.settings import DEFAULT_VISIBILITY_TIMEOUT_S
 
 log = logging.getLogger(__name__)
 
 GUARD_PREFIX = "hearth:queued:"
 FINISHED_STATES = frozenset({"SUCCESS", "FAILURE"})
+DEFAULT_GUARD_TTL_S = 600
+"""How long a key's guard outlives a job that never finished (lost with a broker's data): long
+enough that a backlog on the slow queue does not queue a second copy of every waiting job."""
+BROKER_ERRORS = (redis.RedisError, kombu.exceptions.KombuError)
+"""What sending raises when the broker is down (kombu wraps redis-py's errors)."""
 
 
 class Dispatch(Protocol):
@@ -42,7 +47,7 @@ class Dispatch(Protocol):
 class CeleryDispatch:
     """Send through the process's Celery app (the worker's own, or the one the API built)."""
 
-    guard_ttl_s: int = DEFAULT_VISIBILITY_TIMEOUT_S
+    guard_ttl_s: int = DEFAULT_GUARD_TTL_S
 
     def send(self, job: Job) -> bool:
         app = current_app
@@ -51,11 +56,18 @@ class CeleryDispatch:
                 GUARD_PREFIX + job.key, "1", nx=True, ex=self.guard_ttl_s
             ):
                 return False
-            app.send_task(job.name, args=list(job.args), task_id=job.key)
+            publish(app, job)
             return True
-        except redis.RedisError:  # broker down: the sweep finds the work again later
+        except BROKER_ERRORS:  # broker down: the sweep finds the work again later
             log.warning("could not enqueue %s %s", job.name, job.key, exc_info=True)
             return False
+
+
+def publish(app: Celery, job: Job) -> None:
+    """Put `job` on its queue now, or raise one of `BROKER_ERRORS`. Nobody waits for a job's
+    result, so none is subscribed to: with a result backend that is down, subscribing alone
+    waited out ~20 reconnection attempts (~19 s) before the message was even tried."""
+    app.send_task(job.name, args=list(job.args), task_id=job.key, ignore_result=True, retry=False)
 
 
 def send_all(dispatch: Dispatch, jobs: Iterable[Job]) -> int:

@@ -21,11 +21,14 @@ STARTUP_TIMEOUT_S = 10.0
 class EmbeddedRedis:
     """A redis-server process owned by this Hearth process, or joined from another one."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, port: int | None = None) -> None:
+        """`port`: listen there (a server restarted where its clients expect it), else on a
+        free one."""
         self.folder = folder
         self.port_file = folder / "redis.port"
         self._process: subprocess.Popen[bytes] | None = None
         self.port: int | None = None
+        self._wanted_port = port
 
     @property
     def url(self) -> str:
@@ -38,7 +41,7 @@ class EmbeddedRedis:
         if known is not None and _answers(known):
             self.port = known
             return self.url
-        self.port = _free_port()
+        self.port = self._wanted_port or _free_port()
         self._process = subprocess.Popen(
             [_redis_binary(), *self._arguments()],
             stdout=subprocess.DEVNULL,
@@ -78,6 +81,11 @@ class EmbeddedRedis:
                 return
             time.sleep(0.05)
         raise RuntimeError(f"embedded Redis did not answer within {STARTUP_TIMEOUT_S} s")
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id, if this process started it."""
+        return self._process.pid if self._process is not None else None
 
     def stop(self) -> None:
         """Stop the server if this process started it (it saves its data on the way out)."""

@@ -60,7 +60,7 @@ def build_runtime(settings: Settings) -> Runtime:
         sessions=make_session_factory(engine),
         mind=build_mind(settings),
         embedder=build_embedder(settings),
-        dispatch=CeleryDispatch(guard_ttl_s=settings.visibility_timeout_s),
+        dispatch=CeleryDispatch(),
     )
 
 

@@ -4,7 +4,8 @@ Structured output is asked for in the best way the server accepts. In "auto" mod
 request uses `json_schema`; a 400/422 that names `response_format` downgrades to
 `json_object`, then to plain text (the parsers extract JSON from prose either way). The
 downgrade is remembered per endpoint and model for the rest of the process, so the cost of
-discovering it is paid once. Every HTTP request, failed or not, is one `CallRecord`.
+discovering it is paid once. Every HTTP request, failed or not, is one `CallRecord`, announced
+to the audit before it is sent (`AuditSink.begin`) and recorded when it comes back.
 """
 
 from __future__ import annotations
@@ -110,6 +111,8 @@ class ChatChannel:
         audit: AuditSink,
     ) -> str:
         with self._slots:
+            prompt = transcript(messages) if self.config.audit_text else None
+            finish = audit.begin(operation, self.config.model, prompt)
             started = time.perf_counter()
             try:
                 response = self._client.chat.completions.create(
@@ -120,7 +123,7 @@ class ChatChannel:
                     **_format_args(mode, operation, schema),
                 )
             except Exception as exc:
-                audit.record(self._record(operation, messages, started, mode, error=describe(exc)))
+                finish(self._record(operation, messages, started, mode, error=describe(exc)))
                 raise
         content, refusal = _answer(response)
         usage = response.usage
@@ -133,7 +136,7 @@ class ChatChannel:
             error=f"refused: {refusal}" if refusal else None,
             tokens=(usage.prompt_tokens, usage.completion_tokens) if usage else None,
         )
-        audit.record(record)
+        finish(record)
         if refusal:
             raise Refused(f"the model declined: {refusal}")
         return content

@@ -5,8 +5,11 @@ store, and the Mind reporting to the audit; and what every one returns, an `Outc
 gone: a deleted agent's jobs end quietly). Model calls made inside are written to `llm_calls`
 with the world, the agent and the game time when the block exits, even if the work fails and
 rolls back. The store's touches are applied as the block exits without error, just before the
-edge commits. `lock` names an advisory lock held for the whole transaction, so duplicates of
-one job run one after the other.
+edge commits, and then the events the flow announced (`AgentScope.announce`) are emitted: the
+world's event lock is the last lock a job takes. (The step locks agents, then the event lock;
+a job that emitted, then locked the memory rows its retrievals touched, then waited on an agent
+the step held, closed a deadlock cycle under load.) `lock` names an advisory lock held for the
+whole transaction, so duplicates of one job run one after the other.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -27,6 +31,7 @@ from db.flows.faculties import Faculties
 from db.jobs import Job
 from db.models import Agent, World
 from db.queries.agents import to_persona
+from db.queries.events import emit
 from db.queries.worlds import game_now
 
 
@@ -48,6 +53,12 @@ class AgentScope:
     now: datetime
     store: DeferredTouchStore
     mind: Mind
+    announced: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def announce(self, type: str, payload: dict[str, Any]) -> None:
+        """An event of the world's stream, emitted as the scope closes, after every other lock
+        of the job (module docstring)."""
+        self.announced.append((type, payload))
 
     @property
     def persona(self) -> Persona:
@@ -88,6 +99,8 @@ def agent_scope(
         )
         yield scope
         scope.store.finish()  # the retrievals' touches, just before the commit
+        for type, payload in scope.announced:  # the event lock last
+            emit(session, world_id=world.id, type=type, payload=payload)
 
 
 def enrich_later(world_id: uuid.UUID, memory_ids: Sequence[int]) -> tuple[Job, ...]:

@@ -28,7 +28,6 @@ from db import jobs
 from db.flows.agent_scope import AgentScope, Outcome, agent_scope, enrich_later
 from db.flows.faculties import Faculties
 from db.queries.agents import revise_currently
-from db.queries.events import emit
 from db.queries.memories import list_memories
 from db.queries.places import known_places
 from db.queries.plans import (
@@ -76,11 +75,9 @@ def plan_day(session: Session, faculties: Faculties, *, agent_id: uuid.UUID, day
             session.rollback()  # planned by another job meanwhile: keep nothing of this one
             scope.store.discard()
             return Outcome({"items": 0})
-        emit(
-            session,
-            world_id=scope.world.id,
-            type="plan_created",
-            payload={
+        scope.announce(
+            "plan_created",
+            {
                 "agent_id": str(agent_id),
                 "level": "day",
                 "day": day.isoformat(),
@@ -111,11 +108,9 @@ def decompose(
             session, parent=parent, items=steps, granularity=granularity, decided_at=scope.now
         )
         if rows:
-            emit(
-                session,
-                world_id=scope.world.id,
-                type="plan_created",
-                payload={
+            scope.announce(
+                "plan_created",
+                {
                     "agent_id": str(agent_id),
                     "level": rows[0].level,
                     "parent_id": plan_id,

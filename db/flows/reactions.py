@@ -27,7 +27,6 @@ from db.jobs import Job
 from db.models import Memory
 from db.queries import reactions
 from db.queries.due import due_for_agent
-from db.queries.events import emit
 from db.queries.plans import current_action
 from db.queries.relationships import recent_views, set_relationship
 
@@ -96,7 +95,7 @@ def _decide(scope: AgentScope, memory: Memory, status: str) -> Decision:
 
 
 def _announce(scope: AgentScope, memory_id: int, decision: Decision, plan_id: int | None) -> None:
-    """The decision as a `reaction` event (last, just before the commit)."""
+    """The decision as a `reaction` event (emitted as the scope closes)."""
     payload = {
         "agent_id": str(scope.agent.id),
         "name": scope.agent.name,
@@ -107,7 +106,7 @@ def _announce(scope: AgentScope, memory_id: int, decision: Decision, plan_id: in
         "reason": decision.reason,
         "plan_id": plan_id,
     }
-    emit(scope.session, world_id=scope.world.id, type="reaction", payload=payload)
+    scope.announce("reaction", payload)
 
 
 def _carry_on(reason: str) -> Decision:

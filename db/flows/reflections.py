@@ -16,7 +16,6 @@ from cognition import reflection
 from db import jobs
 from db.flows.agent_scope import Outcome, agent_scope, enrich_later
 from db.flows.faculties import Faculties
-from db.queries.events import emit
 from db.queries.reflections import claim_run, finish_run
 from db.queries.worlds import reflection_threshold
 
@@ -36,11 +35,9 @@ def reflect(session: Session, faculties: Faculties, *, agent_id: uuid.UUID, seq:
         scope.store.finish()  # memory rows before the agent's row, as enrichment locks them
         left = finish_run(session, claim)
         for memory in written:
-            emit(
-                session,
-                world_id=scope.world.id,
-                type="reflection",
-                payload={
+            scope.announce(
+                "reflection",
+                {
                     "agent_id": str(agent_id),
                     "memory_id": memory.id,
                     "description": memory.description,

@@ -6,6 +6,12 @@ perceived in which state (`db.queries.places`), the perceptions as observations 
 `cognition.perception` (its wording, and its rule for leaving out repeats), which of them may
 call for a reaction, and `agents_moved`. `doing` reads what agents are doing and saying now.
 Each is a fixed number of statements whatever the batch (`db.queries.step`).
+
+Steps of one world are recorded one at a time (a transaction-scoped advisory lock, taken
+first): two steps of the same agents write the same rows — the agents, what they know of the
+places they see (`agent_places`, in several statements) — and, interleaved, could each hold
+what the other needed next. Four clients stepping 200 agents each in its own order deadlocked
+that way; one game loop per world never waits.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from sqlalchemy.orm import Session
 from cognition.perception import canonical_subject, new_observation, subject_key, unseen
 from cognition.places import normalize_path
 from cognition.types import MemorySource, NewMemory
+from db import locks
 from db.models import World
 from db.queries.events import emit
 from db.queries.memories import insert_for_agents
@@ -86,6 +93,7 @@ class Doing:
 def report(session: Session, *, world: World, agents: Sequence[Reported], focal: bool) -> Stepped:
     """Record a step of agents already known to be the world's, each once; `focal` keeps one
     reaction candidate per agent (the economy profile), else every one (the paper's)."""
+    locks.hold(session, f"step:{world.id}")
     now = game_now(world)
     moved = move_agents(
         session,

@@ -7,6 +7,7 @@ from db.models.base import Base
 from db.models.dialogue import Conversation, Relationship, Utterance
 from db.models.events import Event, IdempotencyKey
 from db.models.memory import EmbeddingSpace, Memory, MemoryEvidence, ReflectionRun
+from db.models.outbox import OutboxJob
 from db.models.place import AgentPlace, Place
 from db.models.plan import Plan
 from db.models.reaction import ReactionDecision
@@ -24,6 +25,7 @@ __all__ = [
     "LlmCall",
     "Memory",
     "MemoryEvidence",
+    "OutboxJob",
     "Place",
     "Plan",
     "ReactionDecision",

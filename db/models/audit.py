@@ -1,4 +1,7 @@
-"""Every model call, LLM or offline, with its cost: what an operator reads to trust the bill."""
+"""Every model call, LLM or offline, with its cost: what an operator reads to trust the bill.
+
+A call to a model endpoint is written before it is made (`finished_at` NULL) and finished after,
+so a job killed during a call still leaves its row (`db.audit`)."""
 
 from __future__ import annotations
 
@@ -36,3 +39,7 @@ class LlmCall(Base):
     response: Mapped[str | None] = mapped_column(sa.Text)
     game_time: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=False))
     created_at: Mapped[WallTime]
+    finished_at: Mapped[datetime | None] = mapped_column(
+        sa.DateTime(timezone=True),
+        doc="when the call came back; NULL: still in flight, or its process died during it",
+    )

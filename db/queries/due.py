@@ -93,11 +93,12 @@ def due_in_world(session: Session, world: World, *, settings: Settings) -> World
     due = [_agent_due(agent, since, plans[agent.id], now, threshold) for agent, since in agents]
     current: dict[uuid.UUID, Current | None] = dict.fromkeys(ids)
     current.update(current_actions(session, ids, now))
-    changes = announce_actions(session, world=world, agents=[a for a, _ in agents], leaves=current)
+    changes = claim_actions(session, agents=[a for a, _ in agents], leaves=current)
     objects = settle_objects(session, world_id=world.id, changes=changes, current=current, now=now)
     perceived = [memory for change in objects for _, memory in change.perceived]
     names = {agent.id: agent.name for agent, _ in agents}
     observed = observe_themselves(session, world_id=world.id, changes=changes, names=names, now=now)
+    announce_actions(session, world_id=world.id, changes=changes, names=names)
     return WorldDue(
         world=world,
         now=now,
@@ -116,16 +117,11 @@ def due_for_agent(
     return _decompositions(plans, now)
 
 
-def announce_actions(
-    session: Session,
-    *,
-    world: World,
-    agents: Sequence[Agent],
-    leaves: Mapping[uuid.UUID, Current | None],
+def claim_actions(
+    session: Session, *, agents: Sequence[Agent], leaves: Mapping[uuid.UUID, Current | None]
 ) -> list[ActionChange]:
-    """Emit `action_changed` for agents whose current leaf changed: one conditional UPDATE of
-    the markers (rows locked in id order), then one insert of events (the world's event lock
-    taken last). The update is conditional, so two overlapping sweeps announce a change once."""
+    """The agents whose current leaf changed, their markers moved in one conditional UPDATE
+    (rows locked in id order). Conditional, so two overlapping sweeps claim a change once."""
     changed = {
         agent.id: agent for agent in agents if _leaf_id(leaves[agent.id]) != agent.current_plan_id
     }
@@ -137,13 +133,24 @@ def announce_actions(
             {"ids": list(changed), "leaves": [_leaf_id(leaves[i]) for i in changed]},
         ).all()
     )
+    return [ActionChange(i, changed[i].current_plan_id, leaves[i]) for i in claimed]
+
+
+def announce_actions(
+    session: Session,
+    *,
+    world_id: uuid.UUID,
+    changes: Sequence[ActionChange],
+    names: Mapping[uuid.UUID, str],
+) -> None:
+    """`action_changed` for each claimed change, in one insert; the world's event lock is
+    taken here, after the sweep's agent and place locks (every writer takes it last)."""
     emit_many(
         session,
-        world_id=world.id,
+        world_id=world_id,
         type="action_changed",
-        payloads=[action_payload(changed[i], leaves[i]) for i in claimed],
+        payloads=[action_payload(c.agent_id, names[c.agent_id], c.current) for c in changes],
     )
-    return [ActionChange(i, changed[i].current_plan_id, leaves[i]) for i in claimed]
 
 
 def observe_themselves(
@@ -191,9 +198,9 @@ def _leaf_id(leaf: Current | None) -> int | None:
     return leaf.id if leaf is not None else None
 
 
-def action_payload(agent: Agent, leaf: Current | None) -> dict[str, object]:
+def action_payload(agent_id: uuid.UUID, name: str, leaf: Current | None) -> dict[str, object]:
     action = leaf.as_json() if leaf is not None else {"plan_id": None}
-    return {"agent_id": str(agent.id), "name": agent.name, **action}
+    return {"agent_id": str(agent_id), "name": name, **action}
 
 
 def _agent_due(

@@ -185,8 +185,8 @@ def learn_places(
     """
     rows = [
         {"agent_id": agent_id, "place_id": place.id, "seen_state": place.state, "seen_at": at}
-        for agent_id in agent_ids
-        for place in places
+        for agent_id in sorted(set(agent_ids))
+        for place in sorted(places, key=lambda p: p.id)
     ]
     if not rows:
         return
@@ -332,14 +332,12 @@ def learn_sightings(
     above = [(a, step) for a, p, _ in canonical for step in _on_path(p)[:-1]]
     if above:
         up = _pairs(above)
+        known = sa.select(up.c.agent_id, Place.id, Place.state, sa.literal(at)).join(
+            Place, sa.and_(Place.world_id == world_id, Place.path == up.c.path)
+        )
         session.execute(
             insert(AgentPlace)
-            .from_select(
-                ["agent_id", "place_id", "seen_state", "seen_at"],
-                sa.select(up.c.agent_id, Place.id, Place.state, sa.literal(at)).join(
-                    Place, sa.and_(Place.world_id == world_id, Place.path == up.c.path)
-                ),
-            )
+            .from_select(["agent_id", "place_id", "seen_state", "seen_at"], _in_key_order(known))
             .on_conflict_do_nothing(index_elements=[AgentPlace.agent_id, AgentPlace.place_id])
         )
 
@@ -365,10 +363,20 @@ def _pairs(
     return sa.func.unnest(*columns).table_valued(*names).render_derived()
 
 
+def _in_key_order(rows: sa.Select[Any]) -> sa.Select[Any]:
+    """(agent_id, place_id, …) rows ordered by that key: concurrent steps that see the same
+    places upsert their rows in one order, and wait for each other instead of deadlocking (in
+    the order a game listed its agents, 200 agents stepped from four clients did)."""
+    agent_id, place_id = list(rows.selected_columns)[:2]
+    return rows.order_by(agent_id, place_id)
+
+
 def _upsert_seen(session: Session, rows: sa.Select[Any]) -> None:
-    """Insert (agent_id, place_id, seen_state, seen_at) rows; a place already known takes the
-    new view only when its state differs (no write when nothing changed)."""
-    stmt = insert(AgentPlace).from_select(["agent_id", "place_id", "seen_state", "seen_at"], rows)
+    """Insert (agent_id, place_id, seen_state, seen_at) rows, in key order; a place already
+    known takes the new view only when its state differs (no write when nothing changed)."""
+    stmt = insert(AgentPlace).from_select(
+        ["agent_id", "place_id", "seen_state", "seen_at"], _in_key_order(rows)
+    )
     session.execute(
         stmt.on_conflict_do_update(
             index_elements=[AgentPlace.agent_id, AgentPlace.place_id],

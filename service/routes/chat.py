@@ -4,12 +4,12 @@ model fails."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from cognition.types import Memory
 from db.flows import player_chat
 from service.deps import CurrentAgent, CurrentWorld, FacultiesDep, SessionDep
-from service.enqueue import enqueue_enrichment
+from service.enqueue import enqueue, enrichment
 from service.errors import ERROR_RESPONSES, ApiError, errors
 from service.schemas.chat import ChatRequest, ChatResponse, UsedMemory
 
@@ -34,7 +34,6 @@ def chat(
     agent: CurrentAgent,
     session: SessionDep,
     faculties: FacultiesDep,
-    request: Request,
 ) -> ChatResponse:
     """The reply is grounded in retrieved memories (returned); both lines are remembered, the
     player's as the player's claim."""
@@ -53,8 +52,8 @@ def chat(
         raise ApiError(404, "not_found", str(exc), field="body.conversation_id") from exc
     except player_chat.ChatEnded as exc:
         raise ApiError(409, "conflict", str(exc), field="body.conversation_id") from exc
+    enqueue(session, enrichment([reply.heard_id, reply.said_id]))
     session.commit()
-    enqueue_enrichment(request.app.state.celery, [reply.heard_id, reply.said_id])
     return ChatResponse(
         conversation_id=reply.conversation_id,
         reply=reply.line.text,

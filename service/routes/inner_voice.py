@@ -4,7 +4,7 @@ written at the world's game time, retrieved like any other memory."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from cognition.types import MemoryKind, MemorySource, NewMemory
@@ -12,7 +12,7 @@ from db.queries.events import emit
 from db.queries.memories import add_memories
 from db.queries.worlds import game_now
 from service.deps import CurrentAgent, CurrentWorld, IdempotencyDep, SessionDep
-from service.enqueue import enqueue_enrichment
+from service.enqueue import enqueue, enrichment
 from service.errors import ERROR_RESPONSES
 from service.idempotency import run_once
 from service.routes.memories import memory_read
@@ -42,10 +42,7 @@ def speak(
     agent: CurrentAgent,
     idempotency: IdempotencyDep,
     session: SessionDep,
-    request: Request,
 ) -> JSONResponse:
-    written: list[int] = []
-
     def make() -> tuple[int, MemoryRead]:
         thought = NewMemory(
             description=body.text, kind=MemoryKind.DIRECTIVE, source=MemorySource.ADMIN
@@ -53,7 +50,7 @@ def speak(
         [row] = add_memories(
             session, world_id=world.id, agent_id=agent.id, items=[thought], now=game_now(world)
         )
-        written.append(row.id)
+        enqueue(session, enrichment([row.id]))
         emit(
             session,
             world_id=world.id,
@@ -67,12 +64,4 @@ def speak(
         )
         return 201, memory_read(row)
 
-    response = run_once(
-        session,
-        idempotency,
-        body=body,
-        world_id=world.id,
-        create=make,
-    )
-    enqueue_enrichment(request.app.state.celery, written)
-    return response
+    return run_once(session, idempotency, body=body, world_id=world.id, create=make)

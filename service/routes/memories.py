@@ -27,7 +27,7 @@ from service.deps import (
     SessionDep,
     SettingsDep,
 )
-from service.enqueue import enqueue_enrichment
+from service.enqueue import enqueue, enrichment
 from service.errors import ERROR_RESPONSES, ApiError
 from service.idempotency import run_once
 from service.pagination import (
@@ -101,7 +101,6 @@ def create(
     agent: CurrentAgent,
     idempotency: IdempotencyDep,
     session: SessionDep,
-    request: Request,
 ) -> JSONResponse:
     if len(body.memories) > MAX_BATCH:
         raise ApiError(
@@ -110,19 +109,16 @@ def create(
             f"at most {MAX_BATCH} memories per request; got {len(body.memories)}",
             field="body.memories",
         )
-    written: list[int] = []
 
     def make() -> tuple[int, MemoryPage]:
         items = [new_memory(m) for m in body.memories]
         rows = insert_batch(
             session, world_id=world.id, agent_id=agent.id, items=items, now=game_now(world)
         )
-        written.extend(row.id for row in rows)
+        enqueue(session, enrichment([row.id for row in rows]))
         return 201, MemoryPage(items=[memory_read(row) for row in rows])
 
-    response = run_once(session, idempotency, body=body, world_id=world.id, create=make)
-    enqueue_enrichment(request.app.state.celery, written)
-    return response
+    return run_once(session, idempotency, body=body, world_id=world.id, create=make)
 
 
 @router.get("", response_model=MemoryPage, summary="Page through memories, newest first")

@@ -2,7 +2,8 @@
 
 What every process of this host recorded (`db.metrics`: requests by route, jobs by task, model
 calls, retrieval), then figures read at scrape time that are the same from any API process:
-queue depths and jobs in flight (Redis), database size and rows per table, and per running
+queue depths and jobs in flight (Redis), jobs still in the outbox (waiting for Redis), database
+size and rows per table, and per running
 world whether planning keeps up with its clock (`db.queries.operations`).
 
 It needs the admin key: it names worlds and shows every tenant's traffic and spending, which
@@ -19,6 +20,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 from sqlalchemy.orm import Session, sessionmaker
 
+from db import outbox
 from db.jobs import Queue
 from db.metrics import render
 from db.queries import operations
@@ -91,6 +93,11 @@ def _database(session: Session) -> Iterator[Metric]:
         inserted.add_metric([table.table], float(table.inserted))
     yield live
     yield inserted
+    staged = GaugeMetricFamily(
+        "hearth_outbox_jobs", "Jobs requests staged that the broker does not have yet"
+    )
+    staged.add_metric([], float(outbox.waiting(session)))
+    yield staged
 
 
 def _planning(session: Session) -> Iterator[Metric]:

@@ -9,7 +9,7 @@ house, the cafe), so this needs no coordinates.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
@@ -21,7 +21,7 @@ from db.queries.objects import Wanted, change_states
 from db.queries.places import known_tree, world_places
 from db.queries.worlds import game_now
 from service.deps import CurrentAgent, CurrentWorld, IdempotencyDep, SessionDep
-from service.enqueue import enqueue_enrichment
+from service.enqueue import enqueue, enrichment
 from service.errors import ERROR_RESPONSES, ApiError
 from service.idempotency import run_once
 from service.map_tree import nest, put_map
@@ -97,10 +97,8 @@ def change_state(
     world: CurrentWorld,
     idempotency: IdempotencyDep,
     session: SessionDep,
-    request: Request,
 ) -> JSONResponse:
     path, state, field = _target(body)
-    stored: list[int] = []
 
     def make() -> tuple[int, ObjectStateRead]:
         place = resolve_places(
@@ -109,7 +107,7 @@ def change_state(
         session.refresh(place, with_for_update=True)  # two changes of one place queue up
         previous = place.state
         perceived = _apply(session, world, path, state) if previous != state else []
-        stored.extend(p.memory_id for p in perceived)
+        enqueue(session, enrichment([p.memory_id for p in perceived]))
         return 200, ObjectStateRead(
             place=path,
             state=state,
@@ -118,15 +116,7 @@ def change_state(
             perceived_by=perceived,
         )
 
-    response = run_once(
-        session,
-        idempotency,
-        body=body,
-        world_id=world.id,
-        create=make,
-    )
-    enqueue_enrichment(request.app.state.celery, stored)
-    return response
+    return run_once(session, idempotency, body=body, world_id=world.id, create=make)
 
 
 def _target(body: ObjectStateChange) -> tuple[str, str, str]:

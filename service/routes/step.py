@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Response
 from sqlalchemy.orm import Session
 
 from db.flows import step as game_step
@@ -20,7 +20,7 @@ from db.queries.step import Current, known_agent_ids
 from db.queries.worlds import game_now
 from db.settings import Settings
 from service.deps import CurrentAgent, CurrentWorld, SessionDep, SettingsDep
-from service.enqueue import enqueue_enrichment, enqueue_reactions
+from service.enqueue import enqueue, enrichment, reaction_decisions
 from service.errors import ERROR_RESPONSES, ApiError
 from service.pagination import (
     DEFAULT_PAGE_SIZE,
@@ -51,14 +51,16 @@ def step(
     world: CurrentWorld,
     session: SessionDep,
     settings: SettingsDep,
-    request: Request,
 ) -> Response:
     ids = _validated_ids(session, world.id, body.agents)
     _require_places(session, world.id, body)
     stepped = game_step.report(session, world=world, agents=body.agents, focal=not settings.paper)
+    enqueue(
+        session,
+        enrichment([m.id for m in stepped.stored]),
+        reaction_decisions(stepped.to_decide),
+    )
     session.commit()
-    enqueue_enrichment(request.app.state.celery, [m.id for m in stepped.stored])
-    enqueue_reactions(request.app.state.celery, stepped.to_decide)
     counts = Counter(m.agent_id for m in stepped.stored)
     doing = game_step.doing(session, ids, now=stepped.now, line=_line(settings))
     return _step_answer(stepped.now, ids, doing, counts)

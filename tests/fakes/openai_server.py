@@ -5,6 +5,7 @@ It listens on 127.0.0.1 on a free port, in a background thread, and answers
 route (each a reply or a fault: 429 with retry-after, 5xx, a 400 rejecting `response_format`,
 a slow answer, a malformed body), then a responder callable, then a default (deterministic
 hash embeddings; chat answers 400 "no scripted response" so a missing script is obvious).
+`faults` (e.g. `Flaky`) may answer any request with a fault first, or slow its answer down.
 Every request body is kept and counted per route.
 """
 
@@ -14,11 +15,12 @@ import base64
 import hashlib
 import json
 import math
+import random
 import struct
 import threading
 from collections import defaultdict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -31,6 +33,8 @@ SHUTDOWN_POLL_S = 0.01
 
 Responder = Callable[[dict[str, Any]], str]
 VectorResponder = Callable[[dict[str, Any]], list[list[float]]]
+Faults = Callable[[str], "Step | None"]
+"""Given the route, a fault to answer with instead (or a `slow` step: the answer, delayed)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,27 @@ def malformed_body() -> Step:
     return Step(raw_body=b'{"id": "chatcmpl-broken", "choices": [')
 
 
+class Flaky:
+    """A model endpoint that fails a share of its requests, in turn with a 500, a 429 and a
+    slow answer; seeded, so a run's faults repeat."""
+
+    def __init__(self, rate: float, *, seed: int, slow_s: float = 1.0) -> None:
+        self.rate, self.slow_s = rate, slow_s
+        self.injected = 0
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+
+    def __call__(self, route: str) -> Step | None:
+        with self._lock:
+            if self._rng.random() >= self.rate:
+                return None
+            self.injected += 1
+            kind = self.injected % 3
+        if kind == 0:
+            return server_error(500)
+        return rate_limited(0) if kind == 1 else Step(delay_s=self.slow_s)
+
+
 def hash_vector(text: str, dimension: int) -> list[float]:
     """A unit vector determined by `text` alone, so equal texts embed equally across runs."""
     digest = b""
@@ -107,9 +132,11 @@ class FakeOpenAI:
         *,
         chat_responder: Responder | None = None,
         embed_responder: VectorResponder | None = None,
+        faults: Faults | None = None,
     ) -> None:
         self.chat_responder = chat_responder
         self.embed_responder = embed_responder
+        self.faults = faults
         self._scripts: dict[str, deque[Step]] = defaultdict(deque)
         self._requests: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self._lock = threading.Lock()
@@ -163,6 +190,15 @@ class FakeOpenAI:
             self._scripts[route].extend(steps)
 
     def _next(self, route: str, body: dict[str, Any]) -> Step:
+        fault = self.faults(route) if self.faults is not None else None
+        if fault is not None and fault.status != 200:
+            with self._lock:
+                self._requests[route].append(body)
+            return fault
+        step = self._answer(route, body)
+        return replace(step, delay_s=step.delay_s + fault.delay_s) if fault else step
+
+    def _answer(self, route: str, body: dict[str, Any]) -> Step:
         with self._lock:
             self._requests[route].append(body)
             if self._scripts[route]:

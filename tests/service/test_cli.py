@@ -1,4 +1,5 @@
-"""The `hearth` CLI as a user meets it: bad settings, `sql`, `ping`, and `up` with Ctrl-C."""
+"""The `hearth` CLI as a user meets it: bad settings, `sql`, `ping`, and `up` with Ctrl-C (and
+a second `up` on the same home refused)."""
 
 from __future__ import annotations
 
@@ -129,6 +130,17 @@ def test_up_starts_everything_and_one_ctrl_c_stops_it_all(tmp_path: Path) -> Non
         assert "offline heuristic mind" in text
         descendants = psutil.Process(proc.pid).children(recursive=True)
         assert len(descendants) >= 4  # api, two workers, beat (+ worker pool children)
+        second = subprocess.run(
+            [sys.executable, "-m", "service", "up"],
+            env=env,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode == 1, second.stdout + second.stderr
+        assert f"is already served by pid {proc.pid}" in second.stderr, second.stderr
+        assert "ready" not in second.stdout
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 0
         wait_until(

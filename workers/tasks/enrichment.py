@@ -15,7 +15,7 @@ from db.flows import enrichment
 from db.queries.enrichment import pending_in_world
 from workers.dispatch import send_all
 from workers.runtime import get_runtime, session_scope
-from workers.tasks.base import RETRY_POLICY
+from workers.tasks.base import PERIODIC_POLICY, RETRY_POLICY
 
 BACKLOG_BUDGET_S = 20.0
 """One backlog run works through batches for at most this long (beat runs it every 30 s), so
@@ -31,7 +31,7 @@ def enrich_memories(memory_ids: list[int]) -> dict[str, object]:
     return dict(outcome.report)
 
 
-@shared_task(name=jobs.ENRICH_BACKLOG.name, **RETRY_POLICY)
+@shared_task(name=jobs.ENRICH_BACKLOG.name, **PERIODIC_POLICY)
 def enrich_backlog(limit: int = enrichment.DEFAULT_BACKLOG_LIMIT) -> dict[str, int]:
     """Enrich memories that missed their job (broker down, job failed), `limit` at a time."""
     started, embedded, scored = time.monotonic(), 0, 0

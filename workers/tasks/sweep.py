@@ -9,10 +9,10 @@ from db import jobs
 from db.flows.sweep import sweep
 from workers.dispatch import send_all
 from workers.runtime import get_runtime, session_scope
-from workers.tasks.base import RETRY_POLICY
+from workers.tasks.base import PERIODIC_POLICY
 
 
-@shared_task(name=jobs.SWEEP_WORLDS.name, **(RETRY_POLICY | {"ignore_result": False}))
+@shared_task(name=jobs.SWEEP_WORLDS.name, **(PERIODIC_POLICY | {"ignore_result": False}))
 def sweep_worlds() -> dict[str, int]:
     """Sweep every running world; `enqueued` counts the due work sent (not the enrichment)."""
     runtime = get_runtime()
