@@ -19,15 +19,25 @@ T = TypeVar("T")
 
 
 class AuditSink(Protocol):
-    """Receives one record per model call; the database layer turns them into `llm_calls` rows."""
+    """Receives one record per model call; the database layer turns them into `llm_calls` rows.
+
+    It is also asked before each call to a language model (`admit`): the sink of a world's unit
+    of work meters that world's budget (`cognition.budget`, `db.budget`)."""
 
     def record(self, call: CallRecord) -> None: ...
+
+    def admit(self, operation: str) -> None:
+        """Count one call to the model about to be made, or raise `OverBudget`."""
+        ...
 
 
 class NullAudit:
     """An audit sink that drops records, for callers that do not keep an audit trail."""
 
     def record(self, call: CallRecord) -> None:
+        return None
+
+    def admit(self, operation: str) -> None:
         return None
 
 
@@ -39,6 +49,9 @@ class ListAudit:
 
     def record(self, call: CallRecord) -> None:
         self.calls.append(call)
+
+    def admit(self, operation: str) -> None:
+        return None
 
 
 @runtime_checkable
