@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from cognition.budget import FIELDS as BUDGET_FIELDS
+from cognition.budget import Budget
 from cognition.dialogue import DEFAULT_LINE_SECONDS
 from cognition.hashing_embedder import DEFAULT_DIMENSION
 from cognition.reflection import DEFAULT_REFLECTION_THRESHOLD
@@ -71,6 +73,12 @@ class Settings(BaseSettings):
         description='USD per million tokens by model, JSON: {"gpt-4o-mini": [0.15, 0.6]}',
     )
     audit_text: bool = True
+    model_budget: dict[str, Any] | None = Field(
+        None,
+        description="the model budget of every world that sets none of its own, JSON: "
+        '{"per_game_day": {"calls": 2000, "cost_usd": 5}, "per_wall_hour": {"calls": 500}} '
+        "(unset: no limit)",
+    )
 
     embedding_provider: Literal["wordllama", "hashing", "local", "openai"] = Field(
         "wordllama",
@@ -125,6 +133,23 @@ class Settings(BaseSettings):
         ge=1,
         description="seconds before a job whose worker died unacknowledged is delivered again",
     )
+
+    @field_validator("model_budget")
+    @classmethod
+    def _budget_shape(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The shape a world's budget takes; a typo must not silently mean no limit."""
+        if value is None:
+            return None
+        for period, name in BUDGET_FIELDS.items():
+            given = value.get(name) or {}
+            read = Budget.from_json(value).limits(period)
+            if not isinstance(given, dict) or set(given) - {"calls", "cost_usd"}:
+                raise ValueError(f"{name}: expected an object of calls and/or cost_usd")
+            if (read.calls, read.cost_usd) != (given.get("calls"), given.get("cost_usd")):
+                raise ValueError(f"{name}: calls (a whole number) and cost_usd must be >= 0")
+        if set(value) - set(BUDGET_FIELDS.values()):
+            raise ValueError(f"expected {' and/or '.join(BUDGET_FIELDS.values())}")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod
