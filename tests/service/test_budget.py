@@ -102,7 +102,9 @@ def test_the_admin_sets_the_budget_and_the_worlds_key_only_reads_it(
     assert lifted.status_code == 403  # a world's key cannot lift its own budget
     renamed = client.patch(url(world, ""), json={"name": "Larkspur"}, headers=admin_headers).json()
     assert renamed["name"] == "Larkspur" and renamed["settings"]["budget"] == seen
-    cleared = client.patch(url(world, ""), json={"settings": {"budget": None}}, headers=admin_headers)
+    cleared = client.patch(
+        url(world, ""), json={"settings": {"budget": None}}, headers=admin_headers
+    )
     assert cleared.json()["settings"]["budget"] is None
 
 
@@ -119,6 +121,8 @@ def test_a_bad_budget_is_a_422_naming_the_field(
     client: TestClient, admin_headers: dict[str, str], budget: dict[str, Any], field: str
 ) -> None:
     world = create_world(client, admin_headers)
-    answer = client.patch(url(world, ""), json={"settings": {"budget": budget}}, headers=admin_headers)
+    answer = client.patch(
+        url(world, ""), json={"settings": {"budget": budget}}, headers=admin_headers
+    )
     assert answer.status_code == 422
     assert answer.json()["error"]["details"][0]["field"] == field
