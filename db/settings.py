@@ -25,6 +25,17 @@ DEFAULT_VISIBILITY_TIMEOUT_S = 600
 DEFAULT_RETRIEVAL_CACHE_MB = 512
 """Per process: two 100k-memory agents at 384-d, or two hundred 1k-memory agents."""
 
+DEFAULT_RATE_LIMIT_PER_MINUTE = 1200
+"""Requests per minute one API key may make, sustained (20 a second): far above what a game
+client needs between its steps, far below what one process can be made to serve."""
+DEFAULT_RATE_LIMIT_BURST = 200
+"""Requests one key may make at once before the sustained rate applies (a page load, a
+catch-up after a reconnect)."""
+DEFAULT_STEP_RATE_LIMIT_PER_MINUTE = 600
+"""Steps per minute one key may send, sustained: ten ticks a second, each a batch for every
+agent of the world. The step has its own allowance so a burst of reads never delays it."""
+DEFAULT_STEP_RATE_LIMIT_BURST = 20
+
 
 def default_home() -> Path:
     """Where embedded data lives when HEARTH_HOME is unset: ~/.hearth (a per-user data folder)."""
@@ -54,6 +65,20 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = Field(8000, ge=1, le=65535)
+    rate_limit_per_minute: int = Field(
+        DEFAULT_RATE_LIMIT_PER_MINUTE,
+        ge=0,
+        description="requests per minute each API key may make, sustained (0: no limit)",
+    )
+    rate_limit_burst: int = Field(
+        DEFAULT_RATE_LIMIT_BURST, ge=1, description="requests a key may make at once"
+    )
+    step_rate_limit_per_minute: int = Field(
+        DEFAULT_STEP_RATE_LIMIT_PER_MINUTE,
+        ge=0,
+        description="steps per minute each key may send, apart from its other requests",
+    )
+    step_rate_limit_burst: int = Field(DEFAULT_STEP_RATE_LIMIT_BURST, ge=1)
 
     llm_base_url: str | None = None
     llm_api_key: str | None = None

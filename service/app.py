@@ -20,6 +20,7 @@ from service.errors import install_error_handlers
 from service.inspector import install_inspector
 from service.instance import instance_id
 from service.methods import MethodGuard
+from service.rate_limits import RateLimiter
 from service.request_context import RequestContext
 from service.routes import ROUTERS
 from workers.app import make_celery
@@ -29,7 +30,8 @@ API_DESCRIPTION = (
     "Persistent minds for game characters: memory streams, retrieval, reflection, planning and "
     "dialogue (Generative Agents, Park et al. 2023) behind a REST API. Every error answers "
     '`{"error": {"code", "message", "details", "request_id"}}`; every answer has an '
-    "`X-Request-ID` header (the caller's, if it sent a sane one)."
+    "`X-Request-ID` header (the caller's, if it sent a sane one). Each key has a rate limit "
+    "(429 `rate_limited` with `Retry-After`); the step (`x-rate-limit: step`) has its own."
 )
 
 
@@ -53,6 +55,7 @@ def create_app(settings: Settings) -> FastAPI:
         yield
         engine.dispose()
         app.state.redis.close()
+        app.state.rate_limiter.close()
 
     app = FastAPI(
         title=API_TITLE,
@@ -71,6 +74,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.redis_url = settings.redis_url
     app.state.celery = make_celery(redis_url=settings.redis_url)
     app.state.redis = redis.Redis.from_url(settings.redis_url, socket_timeout=2.0)
+    app.state.rate_limiter = RateLimiter.for_settings(settings, settings.redis_url)
     app.add_middleware(MethodGuard, api=app)
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestContext)  # outermost: every answer carries the request id
