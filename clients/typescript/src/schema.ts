@@ -136,7 +136,13 @@ export interface paths {
         delete: operations["delete_v1_worlds__world_id__delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename or change settings (admin)
+         * @description Each setting given replaces the world's (a model budget, weights, the reflection
+         *     threshold); null returns it to the server's default; a setting left out is kept. Only the
+         *     admin key may: a world's key must not lift its own budget.
+         */
+        patch: operations["update_v1_worlds__world_id__patch"];
         trace?: never;
     };
     "/v1/worlds/{world_id}/clock": {
@@ -294,7 +300,8 @@ export interface paths {
         /**
          * Model calls, tokens and cost
          * @description `basis=game` filters on the world's game time of each call, `wall` on when it was made
-         *     (give wall times with an offset); `since` is inclusive, `until` exclusive.
+         *     (give wall times with an offset); `since` is inclusive, `until` exclusive. `budget` is the
+         *     world's model budget now, whatever the range.
          */
         get: operations["usage_v1_worlds__world_id__usage_get"];
         put?: never;
@@ -951,6 +958,39 @@ export interface components {
             /** Agent */
             agent: string;
         };
+        /**
+         * BudgetLimits
+         * @description The most one window may spend; a limit left out is no limit.
+         */
+        BudgetLimits: {
+            /**
+             * Calls
+             * @description calls to the model: an ask or its one re-ask (the retries of a failed request belong to it); counted before the call, so never exceeded
+             */
+            calls?: number | null;
+            /**
+             * Cost Usd
+             * @description cost by HEARTH_LLM_PRICES; a call starts while the spend is below it, so the calls in flight when it is reached may pass it by their own cost
+             */
+            cost_usd?: number | null;
+        };
+        /**
+         * BudgetReport
+         * @description The world's model budget now: its limits and the windows under way.
+         */
+        BudgetReport: {
+            /**
+             * Source
+             * @description the world's own budget, or HEARTH_MODEL_BUDGET (it set none)
+             * @enum {string}
+             */
+            source: "world" | "default";
+            limits: components["schemas"]["ModelBudget"];
+            /** @description null: no limit per game day */
+            game_day: components["schemas"]["GameDayBudget"] | null;
+            /** @description null: no limit per wall hour */
+            wall_hour: components["schemas"]["WallHourBudget"] | null;
+        };
         /** CallerRead */
         CallerRead: {
             /**
@@ -1178,6 +1218,52 @@ export interface components {
          */
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
+        };
+        /** GameDayBudget */
+        GameDayBudget: {
+            /**
+             * Limit Calls
+             * @description null: no limit on calls
+             */
+            limit_calls: number | null;
+            /**
+             * Limit Cost Usd
+             * @description null: no limit on cost
+             */
+            limit_cost_usd: string | null;
+            /**
+             * Spent Calls
+             * @description calls admitted to the model in this window
+             */
+            spent_calls: number;
+            /** Spent Cost Usd */
+            spent_cost_usd: string;
+            /** Remaining Calls */
+            remaining_calls: number | null;
+            /** Remaining Cost Usd */
+            remaining_cost_usd: string | null;
+            /**
+             * Answered Offline
+             * @description calls the offline mind answered because this window's limit was reached
+             */
+            answered_offline: number;
+            /**
+             * Exhausted
+             * @description a limit is reached: the offline mind answers until `resets_at`
+             */
+            exhausted: boolean;
+            /**
+             * Starts At
+             * @description midnight of the world's game day
+             * @example 2023-02-13T07:00:00
+             */
+            starts_at: string;
+            /**
+             * Resets At
+             * @description the next game midnight
+             * @example 2023-02-13T07:00:00
+             */
+            resets_at: string;
         };
         /** Health */
         Health: {
@@ -1528,6 +1614,17 @@ export interface components {
             predicate?: string | null;
             /** Object */
             object?: string | null;
+        };
+        /**
+         * ModelBudget
+         * @description What the world's minds may spend on the model; past a limit the offline mind answers
+         *     until the window resets (`GET …/usage` shows the spend).
+         */
+        ModelBudget: {
+            /** @description from midnight to midnight of the world's calendar */
+            per_game_day?: components["schemas"]["BudgetLimits"] | null;
+            /** @description a wall-clock hour (UTC) */
+            per_wall_hour?: components["schemas"]["BudgetLimits"] | null;
         };
         /**
          * ObjectStateChange
@@ -2066,6 +2163,8 @@ export interface components {
             by_agent: components["schemas"]["AgentUsage"][];
             /** By Operation */
             by_operation: components["schemas"]["OperationUsage"][];
+            /** @description null: the world's model calls are not limited (`settings.budget`) */
+            budget: components["schemas"]["BudgetReport"] | null;
         };
         /**
          * UsageTimeline
@@ -2089,6 +2188,51 @@ export interface components {
             kind: string;
             /** Description */
             description: string;
+        };
+        /** WallHourBudget */
+        WallHourBudget: {
+            /**
+             * Limit Calls
+             * @description null: no limit on calls
+             */
+            limit_calls: number | null;
+            /**
+             * Limit Cost Usd
+             * @description null: no limit on cost
+             */
+            limit_cost_usd: string | null;
+            /**
+             * Spent Calls
+             * @description calls admitted to the model in this window
+             */
+            spent_calls: number;
+            /** Spent Cost Usd */
+            spent_cost_usd: string;
+            /** Remaining Calls */
+            remaining_calls: number | null;
+            /** Remaining Cost Usd */
+            remaining_cost_usd: string | null;
+            /**
+             * Answered Offline
+             * @description calls the offline mind answered because this window's limit was reached
+             */
+            answered_offline: number;
+            /**
+             * Exhausted
+             * @description a limit is reached: the offline mind answers until `resets_at`
+             */
+            exhausted: boolean;
+            /**
+             * Starts At
+             * Format: date-time
+             * @description the wall-clock hour under way (UTC)
+             */
+            starts_at: string;
+            /**
+             * Resets At
+             * Format: date-time
+             */
+            resets_at: string;
         };
         /**
          * Weights
@@ -2182,6 +2326,18 @@ export interface components {
              * @description default: HEARTH_REFLECTION_THRESHOLD (150)
              */
             reflection_threshold?: number | null;
+            /** @description default: HEARTH_MODEL_BUDGET (unset: no limit); `{}`: no limit */
+            budget?: components["schemas"]["ModelBudget"] | null;
+        };
+        /**
+         * WorldUpdate
+         * @description Rename a world or change its settings (admin). Each setting given replaces the world's;
+         *     a setting given as null goes back to the server's default; one left out is kept.
+         */
+        WorldUpdate: {
+            /** Name */
+            name?: string | null;
+            settings?: components["schemas"]["WorldSettings"] | null;
         };
         /**
          * ActionChangedEvent
@@ -2637,6 +2793,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     export_v1_worlds__world_id__export_get: {
@@ -2689,6 +2856,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,6 +2928,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     index_v1_worlds_get: {
@@ -2796,6 +2985,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,6 +3074,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     read_v1_worlds__world_id__get: {
@@ -2917,6 +3128,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2973,6 +3195,99 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_v1_worlds__world_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                world_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorldUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorldRead"];
+                };
+            };
+            /** @description no key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such world or agent (or not this key's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3050,6 +3365,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     list_keys_v1_worlds__world_id__keys_get: {
@@ -3102,6 +3428,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3166,6 +3503,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     revoke_key_v1_worlds__world_id__keys__key_id__delete: {
@@ -3223,6 +3571,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     index_v1_worlds__world_id__agents_get: {
@@ -3271,6 +3630,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3351,6 +3721,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     read_v1_worlds__world_id__agents__agent_id__get: {
@@ -3401,6 +3782,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     delete_v1_worlds__world_id__agents__agent_id__delete: {
@@ -3443,6 +3835,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3521,6 +3924,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     index_v1_worlds__world_id__agents__agent_id__memories_get: {
@@ -3578,6 +3992,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,6 +4084,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     read_v1_worlds__world_id__agents__agent_id__memories__memory_id__get: {
@@ -3704,6 +4140,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,6 +4220,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     usage_v1_worlds__world_id__usage_get: {
@@ -3820,6 +4278,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3879,6 +4348,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     plans_v1_worlds__world_id__agents__agent_id__plans_get: {
@@ -3926,6 +4406,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3994,6 +4485,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     action_v1_worlds__world_id__agents__agent_id__action_get: {
@@ -4038,6 +4540,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4092,6 +4605,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,6 +4694,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     index_v1_worlds__world_id__agents__agent_id__conversations_get: {
@@ -4225,6 +4760,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     index_v1_worlds__world_id__agents__agent_id__relationships_get: {
@@ -4274,6 +4820,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4343,6 +4900,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     read_map_v1_worlds__world_id__map_get: {
@@ -4386,6 +4954,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4454,6 +5033,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     read_known_v1_worlds__world_id__agents__agent_id__places_get: {
@@ -4498,6 +5088,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4578,6 +5179,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     import_pack_v1_worlds__world_id__personas_import_post: {
@@ -4646,6 +5258,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4727,6 +5350,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     stream_v1_worlds__world_id__events_get: {
@@ -4789,6 +5423,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     metrics_text_metrics_get: {
@@ -4821,6 +5466,17 @@ export interface operations {
             /** @description this route needs the admin key */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description whole seconds until the key's next request fits its allowance */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
