@@ -18,7 +18,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -30,15 +30,11 @@ from cognition.types import CallRecord
 from db.models import World
 from db.queries import budget as queries
 from db.queries.budget import Spent
-from db.queries.worlds import game_now, model_budget
+from db.queries.worlds import game_now, model_budget, wall_now
 from db.settings import Settings
 
 WallClock = Callable[[], datetime]
 """The wall time (aware) a process reads its budget windows by; tests move it."""
-
-
-def wall_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class MeteredAudit:

@@ -13,9 +13,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.mind import Embedder, Mind
 from db.audit import recorded_calls
-from db.budget import Budgets, WallClock, wall_now
+from db.budget import Budgets, WallClock
 from db.deferred_touches import DeferredTouchStore
 from db.models import World
+from db.queries.worlds import wall_now
 from db.settings import Settings
 from db.store import PgMemoryStore, world_store
 

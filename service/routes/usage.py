@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query
 from sqlalchemy.orm import Session
 
 from cognition.budget import Period
-from db.budget import Budgets, WindowStatus, status, wall_now
+from db.budget import Budgets, WindowStatus, status
 from db.models import World
 from db.queries.usage import (
     Bucket,
@@ -23,6 +23,7 @@ from db.queries.usage import (
     usage_over_time,
     usage_total,
 )
+from db.queries.worlds import wall_now
 from service.deps import CurrentWorld, SessionDep, SettingsDep
 from service.errors import ERROR_RESPONSES, ApiError
 from service.schemas.common import GameTime

@@ -20,11 +20,12 @@ from cognition.budget import Budget, Limits, Period, Window
 from cognition.errors import OverBudget
 from cognition.mind import ListAudit
 from cognition.requests import RateImportance
-from db.budget import MeteredAudit, wall_now
+from db.budget import MeteredAudit, WallClock
 from db.flows.faculties import Faculties
 from db.models import BudgetSpend, LlmCall, World
 from db.providers import build_embedder, build_mind
 from db.queries import budget as queries
+from db.queries.worlds import wall_now
 from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from tests.factories import GAME_START, make_world
@@ -59,8 +60,13 @@ def _world(sessions: sessionmaker[Session], budget: dict[str, Any] | None) -> Wo
 
 
 def _faculties(
-    settings: Settings, fake: FakeOpenAI, sessions: sessionmaker[Session], **values: Any
+    settings: Settings,
+    fake: FakeOpenAI,
+    sessions: sessionmaker[Session],
+    clock: WallClock = wall_now,
+    **values: Any,
 ) -> Faculties:
+    """What the flows think with: the LLM mind on the fake server, `values` as settings."""
     llm = settings.model_copy(
         update={"llm_base_url": fake.base_url, "llm_model": MODEL, "llm_api_key": "k", **values}
     )
@@ -69,7 +75,7 @@ def _faculties(
         mind=build_mind(llm),
         embedder=build_embedder(llm),
         audit=sessions,
-        clock=values.pop("clock", wall_now),
+        clock=clock,
     )
 
 
