@@ -39,7 +39,7 @@ from hearth_client import Hearth
 from bench import scale_game, scale_processes
 from bench.prometheus import Scrape, scrape
 from bench.scale_town import Town, generate
-from bench.stack import free_port, say
+from bench.stack import UNLIMITED, free_port, say
 from db.settings import load_settings
 from service.launcher import Launched, launched
 
@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     for name in SCRUBBED:
         os.environ.pop(name, None)
+    os.environ.update(UNLIMITED)
     town = generate(args.agents, seed=args.seed)
     with tempfile.TemporaryDirectory(prefix="hearth-scale-") as home:
         home_path = Path(args.home or home)

@@ -21,6 +21,9 @@ import sqlalchemy as sa
 from db.embedded import EmbeddedPostgres
 
 REPO = Path(__file__).resolve().parent.parent
+UNLIMITED = {"HEARTH_RATE_LIMIT_PER_MINUTE": "0", "HEARTH_STEP_RATE_LIMIT_PER_MINUTE": "0"}
+"""Benchmarks measure what the service can take, not a key's rate limit: every stack they
+start runs without one (each figure's client is a single key sending as fast as it can)."""
 READY_TIMEOUT_S = 180.0
 DRAIN_TIMEOUT_S = 600.0
 
@@ -38,6 +41,7 @@ def hearth_up(
         "HEARTH_HOME": str(home),
         "HEARTH_API_PORT": str(port),
         "HEARTH_ADMIN_KEY": key,
+        **UNLIMITED,
         **(settings or {}),
     }
     for name in ("HEARTH_DATABASE_URL", "HEARTH_REDIS_URL"):

@@ -57,7 +57,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             url = postgres.start()
             migrate.upgrade(url)
-            settings = Settings(home=home, database_url=url, redis_url=redis.start())
+            settings = Settings(
+                home=home,
+                database_url=url,
+                redis_url=redis.start(),
+                rate_limit_per_minute=0,  # the step's capacity, not a key's allowance
+                step_rate_limit_per_minute=0,
+            )
             wall, cpu, perceived = _run(settings, generate(args.agents, seed=args.seed), args)
         finally:
             redis.stop()

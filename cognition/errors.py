@@ -6,7 +6,8 @@ The edges translate them: the API maps them to HTTP statuses, the workers to Cel
     ├── ModelError               something went wrong talking to a model
     │   ├── ModelUnavailable     retriable: timeouts, 429, 5xx, connection refused
     │   ├── InvalidOutput        permanent: the model answered, twice, with nothing we can use
-    │   └── Refused              permanent: the model declined to answer
+    │   ├── Refused              permanent: the model declined to answer
+    │   └── OverBudget           the world's model budget is spent until its window resets
     ├── EmbeddingSpaceMismatch   the database was embedded with another provider/model/dimension
     ├── NotFound                 an id that does not exist (or is not visible to the caller)
     │   └── AgentNotFound
@@ -38,6 +39,11 @@ class InvalidOutput(ModelError):
 
 class Refused(ModelError):
     """Permanent: the model refused the request."""
+
+
+class OverBudget(ModelError):
+    """The world's model budget (`cognition.budget`) is spent for the window under way: no call
+    is made, and the offline mind answers until the window resets."""
 
 
 class EmbeddingSpaceMismatch(HearthError):

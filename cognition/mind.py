@@ -23,7 +23,10 @@ Finish = Callable[[CallRecord], None]
 
 
 class AuditSink(Protocol):
-    """Receives one record per model call; the database layer turns them into `llm_calls` rows."""
+    """Receives one record per model call; the database layer turns them into `llm_calls` rows.
+
+    It is also asked before each call to a language model (`admit`): the sink of a world's unit
+    of work meters that world's budget (`cognition.budget`, `db.budget`)."""
 
     def record(self, call: CallRecord) -> None:
         """A call that is over (an offline answer, a fallback)."""
@@ -35,6 +38,10 @@ class AuditSink(Protocol):
         database's sink writes the announcement before the call."""
         ...
 
+    def admit(self, operation: str) -> None:
+        """Count one call to the model about to be made, or raise `OverBudget`."""
+        ...
+
 
 class NullAudit:
     """An audit sink that drops records, for callers that do not keep an audit trail."""
@@ -44,6 +51,9 @@ class NullAudit:
 
     def begin(self, operation: str, model: str, prompt: str | None) -> Finish:
         return self.record
+
+    def admit(self, operation: str) -> None:
+        return None
 
 
 class ListAudit:
@@ -57,6 +67,9 @@ class ListAudit:
 
     def begin(self, operation: str, model: str, prompt: str | None) -> Finish:
         return self.record
+
+    def admit(self, operation: str) -> None:
+        return None
 
 
 @runtime_checkable

@@ -89,6 +89,10 @@ class DatabaseAudit:
 
         return finish
 
+    def admit(self, operation: str) -> None:
+        """Every call is admitted here; a world's budget wraps this sink (`db.budget`)."""
+        return None
+
     def flush(self) -> None:
         """Write the calls reported whole, and count every call in the process's metrics."""
         count_calls(self.calls)

@@ -2,7 +2,8 @@
 
 The edges (API, workers) call these once per process; cognition receives the results and never
 sees settings. With no model configured the offline mind answers; with one, the LLM mind does,
-falling back to the offline mind (calls marked degraded) when HEARTH_LLM_FALLBACK is on.
+falling back to the offline mind (calls marked degraded) when HEARTH_LLM_FALLBACK is on, and
+past a world's model budget whatever that setting says (`cognition.budget`).
 """
 
 from __future__ import annotations
@@ -45,7 +46,11 @@ def build_mind(settings: Settings) -> Mind:
         return offline
     from cognition.adapters.llm import LLMMind
 
-    llm = LLMMind(llm_config(settings), fallback=offline if settings.llm_fallback else None)
+    llm = LLMMind(
+        llm_config(settings),
+        fallback=offline if settings.llm_fallback else None,
+        over_budget=offline,
+    )
     if settings.paper:
         return llm  # every operation to the model, nothing answered from a shortcut
     return FrugalMind(llm, cheap=offline, cheap_operations=cheap_operations(settings))

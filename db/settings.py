@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from cognition.budget import FIELDS as BUDGET_FIELDS
+from cognition.budget import Budget
 from cognition.dialogue import DEFAULT_LINE_SECONDS
 from cognition.hashing_embedder import DEFAULT_DIMENSION
 from cognition.reflection import DEFAULT_REFLECTION_THRESHOLD
@@ -28,6 +30,17 @@ enrichment writes under row locks only what is still missing (`db.jobs`;
 
 DEFAULT_RETRIEVAL_CACHE_MB = 512
 """Per process: two 100k-memory agents at 384-d, or two hundred 1k-memory agents."""
+
+DEFAULT_RATE_LIMIT_PER_MINUTE = 1200
+"""Requests per minute one API key may make, sustained (20 a second): far above what a game
+client needs between its steps, far below what one process can be made to serve."""
+DEFAULT_RATE_LIMIT_BURST = 200
+"""Requests one key may make at once before the sustained rate applies (a page load, a
+catch-up after a reconnect)."""
+DEFAULT_STEP_RATE_LIMIT_PER_MINUTE = 600
+"""Steps per minute one key may send, sustained: ten ticks a second, each a batch for every
+agent of the world. The step has its own allowance so a burst of reads never delays it."""
+DEFAULT_STEP_RATE_LIMIT_BURST = 20
 
 
 def default_home() -> Path:
@@ -58,6 +71,20 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = Field(8000, ge=1, le=65535)
+    rate_limit_per_minute: int = Field(
+        DEFAULT_RATE_LIMIT_PER_MINUTE,
+        ge=0,
+        description="requests per minute each API key may make, sustained (0: no limit)",
+    )
+    rate_limit_burst: int = Field(
+        DEFAULT_RATE_LIMIT_BURST, ge=1, description="requests a key may make at once"
+    )
+    step_rate_limit_per_minute: int = Field(
+        DEFAULT_STEP_RATE_LIMIT_PER_MINUTE,
+        ge=0,
+        description="steps per minute each key may send, apart from its other requests",
+    )
+    step_rate_limit_burst: int = Field(DEFAULT_STEP_RATE_LIMIT_BURST, ge=1)
 
     llm_base_url: str | None = None
     llm_api_key: str | None = None
@@ -77,6 +104,12 @@ class Settings(BaseSettings):
         description='USD per million tokens by model, JSON: {"gpt-4o-mini": [0.15, 0.6]}',
     )
     audit_text: bool = True
+    model_budget: dict[str, Any] | None = Field(
+        None,
+        description="the model budget of every world that sets none of its own, JSON: "
+        '{"per_game_day": {"calls": 2000, "cost_usd": 5}, "per_wall_hour": {"calls": 500}} '
+        "(unset: no limit)",
+    )
 
     embedding_provider: Literal["wordllama", "hashing", "local", "openai"] = Field(
         "wordllama",
@@ -131,6 +164,23 @@ class Settings(BaseSettings):
         ge=1,
         description="seconds before a job whose worker died unacknowledged is delivered again",
     )
+
+    @field_validator("model_budget")
+    @classmethod
+    def _budget_shape(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The shape a world's budget takes; a typo must not silently mean no limit."""
+        if value is None:
+            return None
+        for period, name in BUDGET_FIELDS.items():
+            given = value.get(name) or {}
+            read = Budget.from_json(value).limits(period)
+            if not isinstance(given, dict) or set(given) - {"calls", "cost_usd"}:
+                raise ValueError(f"{name}: expected an object of calls and/or cost_usd")
+            if (read.calls, read.cost_usd) != (given.get("calls"), given.get("cost_usd")):
+                raise ValueError(f"{name}: calls (a whole number) and cost_usd must be >= 0")
+        if set(value) - set(BUDGET_FIELDS.values()):
+            raise ValueError(f"expected {' and/or '.join(BUDGET_FIELDS.values())}")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

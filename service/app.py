@@ -21,6 +21,7 @@ from service.inspector import install_inspector
 from service.instance import instance_id
 from service.methods import MethodGuard
 from service.outbox_relay import OutboxRelay
+from service.rate_limits import RateLimiter
 from service.request_context import RequestContext
 from service.routes import ROUTERS
 from workers.app import make_celery
@@ -31,7 +32,8 @@ API_DESCRIPTION = (
     "Persistent minds for game characters: memory streams, retrieval, reflection, planning and "
     "dialogue (Generative Agents, Park et al. 2023) behind a REST API. Every error answers "
     '`{"error": {"code", "message", "details", "request_id"}}`; every answer has an '
-    "`X-Request-ID` header (the caller's, if it sent a sane one)."
+    "`X-Request-ID` header (the caller's, if it sent a sane one). Each key has a rate limit "
+    "(429 `rate_limited` with `Retry-After`); the step (`x-rate-limit: step`) has its own."
 )
 
 
@@ -57,6 +59,7 @@ def create_app(settings: Settings) -> FastAPI:
         relay.stop()
         engine.dispose()
         app.state.redis.close()
+        app.state.rate_limiter.close()
 
     app = FastAPI(
         title=API_TITLE,
@@ -78,6 +81,7 @@ def create_app(settings: Settings) -> FastAPI:
     relay = OutboxRelay(app.state.sessions, send=lambda job: publish(app.state.celery, job))
     relay.watch(app.state.sessions)  # a commit that staged jobs wakes it
     app.state.outbox = relay
+    app.state.rate_limiter = RateLimiter.for_settings(settings, settings.redis_url)
     app.add_middleware(MethodGuard, api=app)
     app.add_middleware(BodyLimit)
     app.add_middleware(RequestContext)  # outermost: every answer carries the request id

@@ -1,7 +1,8 @@
 """The OpenAPI document tells the truth about errors and events.
 
 - **Error statuses per operation**, read off what the route depends on rather than written by
-  hand: a key (401), the admin key (403), a world or an agent in the path (404), an
+  hand: a key (401, and 429 with `Retry-After` past its rate limit), the admin key (403), a
+  world or an agent in the path (404), an
   `Idempotency-Key` (409 `idempotency_conflict`), a body (413 from the size limit, 422),
   any parameter (422), the database (503 `unavailable`, with `Retry-After`); plus what a route
   declares itself (409 name conflicts, 503 from the model). Each names the one error envelope.
@@ -28,7 +29,7 @@ from service.schemas.events import EVENT_PAYLOADS
 
 REF = "#/components/schemas/{model}"
 ERRORS_BY_DEPENDENCY: dict[Callable[..., Any], tuple[int, ...]] = {
-    deps._caller: (401,),
+    deps._caller: (401, 429),
     deps._admin: (403,),
     deps._world: (404,),
     deps._agent: (404,),
@@ -42,7 +43,13 @@ ERROR_DESCRIPTIONS = {
     409: "conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …)",
     413: "the body (or a batch in it) is too large",
     422: "a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`)",
+    429: "this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds",
     503: "a dependency (the model, the database) is unavailable: retry later",
+}
+RETRY_AFTER = {
+    "description": "whole seconds until the key's next request fits its allowance",
+    "required": True,
+    "schema": {"type": "string", "pattern": "^[1-9][0-9]*$"},
 }
 
 
@@ -118,7 +125,7 @@ def _document_errors(operation: dict[str, Any], route: Any) -> None:
         entry["content"] = {
             "application/json": {"schema": {"$ref": REF.format(model="ErrorEnvelope")}}
         }
-        if status == 503:
+        if status in (429, 503):
             entry["headers"] = {"Retry-After": RETRY_AFTER}
 
 

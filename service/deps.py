@@ -20,6 +20,7 @@ from db.settings import Settings
 from service.auth import Caller, authenticate
 from service.errors import ApiError
 from service.idempotency import MAX_KEY_LENGTH, Idempotency
+from service.rate_limits import DEFAULT, ROUTE_KIND, RateLimiter
 from service.schemas.common import NON_BLANK
 
 bearer = HTTPBearer(auto_error=False, description="An admin key or a world key")
@@ -56,10 +57,25 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 
 
 def _caller(
+    request: Request,
     session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> Caller:
-    return authenticate(session, credentials)
+    """The calling key, once its request fits the key's rate limit (`service.rate_limits`:
+    429 `rate_limited` with `Retry-After` when it does not)."""
+    caller = authenticate(session, credentials)
+    route = request.scope.get("route")
+    kind = str((getattr(route, "openapi_extra", None) or {}).get(ROUTE_KIND, DEFAULT))
+    limiter: RateLimiter = request.app.state.rate_limiter
+    wait = limiter.wait(caller.key_id, kind)
+    if wait is not None:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"this key is over its {kind} rate limit; retry in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+    return caller
 
 
 CallerDep = Annotated[Caller, Depends(_caller)]

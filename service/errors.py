@@ -45,9 +45,18 @@ class ErrorEnvelope(BaseModel):
 class ApiError(Exception):
     """Raised by routes for the caller's mistakes; carries the status and the field at fault."""
 
-    def __init__(self, status: int, code: str, message: str, *, field: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.field = status, code, message, field
+        self.headers = headers
 
 
 STATUS_CODES = {
@@ -109,7 +118,7 @@ async def _http(_: Request, exc: Exception) -> JSONResponse:
 async def _api(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
     details = [{"field": exc.field, "message": exc.message}] if exc.field else []
-    return envelope(exc.status, exc.code, exc.message, details)
+    return envelope(exc.status, exc.code, exc.message, details, headers=exc.headers)
 
 
 async def _not_found(_: Request, exc: Exception) -> JSONResponse:

@@ -48,6 +48,29 @@ def hashing_embeddings() -> Iterator[None]:
         os.environ["HEARTH_EMBEDDING_PROVIDER"] = previous
 
 
+TEST_RATE_LIMITS = {
+    "HEARTH_RATE_LIMIT_PER_MINUTE": "600000",
+    "HEARTH_RATE_LIMIT_BURST": "10000",
+    "HEARTH_STEP_RATE_LIMIT_PER_MINUTE": "600000",
+    "HEARTH_STEP_RATE_LIMIT_BURST": "10000",
+}
+"""The suite (the fuzzer above all) sends requests far faster than any game: every app and
+process it starts counts them in Redis as deployed, under allowances it never reaches. The
+limits themselves are proven with small allowances (`tests/service/test_rate_limits.py`)."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def generous_rate_limits() -> Iterator[None]:
+    previous = {name: os.environ.get(name) for name in TEST_RATE_LIMITS}
+    os.environ.update(TEST_RATE_LIMITS)
+    yield
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.fixture(scope="session")
 def hearth_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("hearth-home")

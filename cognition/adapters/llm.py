@@ -6,6 +6,10 @@ answer that does not parse is re-asked once, quoting the problem; a second failu
 `InvalidOutput`. With a fallback mind, a model that is unavailable, rejects the request, or
 answers unusably twice is replaced by the fallback for that call, and the audit row says so
 (`degraded=True`). A refusal is never papered over: it raises `Refused`.
+
+Before each ask (and re-ask) the audit sink admits the call (`AuditSink.admit`); past the
+world's budget it raises `OverBudget`, no request is sent, and `over_budget` (the offline
+mind; the fallback when none is given) answers, audited as degraded with the reason.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import openai
 from cognition import asks, prompting
 from cognition.adapters.chat_endpoint import ChatChannel, Message
 from cognition.adapters.llm_config import LLMConfig, OutputMode
-from cognition.errors import InvalidInput, InvalidOutput, ModelError, Refused
+from cognition.errors import InvalidInput, InvalidOutput, ModelError, OverBudget, Refused
 from cognition.mind import AuditSink, Mind, NullAudit
 from cognition.requests import ChooseLocation, RateImportance, Request
 from cognition.types import CallRecord
@@ -39,6 +43,7 @@ class LLMMind:
         config: LLMConfig,
         *,
         fallback: Mind | None = None,
+        over_budget: Mind | None = None,
         audit: AuditSink | None = None,
         client: openai.OpenAI | None = None,
         sleep: Callable[[float], None] = time.sleep,
@@ -46,6 +51,8 @@ class LLMMind:
         """No network here: the client connects on the first call."""
         self._channel = ChatChannel(config, client=client, sleep=sleep)
         self._fallback = fallback.with_audit(NullAudit()) if fallback is not None else None
+        thrifty = over_budget if over_budget is not None else fallback
+        self._over_budget = thrifty.with_audit(NullAudit()) if thrifty is not None else None
         self._audit: AuditSink = audit or NullAudit()
 
     @property
@@ -72,6 +79,10 @@ class LLMMind:
             return self._converse(ask)
         except Refused:
             raise
+        except OverBudget as exc:
+            if self._over_budget is None:
+                raise
+            return self._degrade(exc, self._over_budget, request)
         except ModelError as exc:
             if self._fallback is None:
                 raise
@@ -94,6 +105,7 @@ class LLMMind:
         return ask.parse(self._complete(ask, messages))
 
     def _complete(self, ask: asks.Ask[T], messages: Sequence[Message]) -> str:
+        self._audit.admit(ask.operation)  # OverBudget: no request is sent
         return self._channel.complete(
             operation=ask.operation, messages=messages, schema=ask.schema, audit=self._audit
         )

@@ -87,7 +87,7 @@ def agent_scope(
         yield None
         return
     now = game_now(world)
-    with faculties.thinking(world_id=world.id, agent_id=agent.id, game_time=now) as mind:
+    with faculties.thinking(world=world, agent_id=agent.id, game_time=now) as mind:
         scope = AgentScope(
             faculties=faculties,
             session=session,

@@ -136,7 +136,7 @@ def converse_turn(
         return Outcome({"spoken": False, "waiting": True})  # the sweep sends it when due
     speaker, listener = _sides(session, conversation, seq)
     side, store = _speaker(session, faculties, conversation, speaker, listener)
-    with faculties.thinking(world_id=world.id, agent_id=speaker.id, game_time=at) as mind:
+    with faculties.thinking(world=world, agent_id=speaker.id, game_time=at) as mind:
         line = dialogue.turn(speaker=side, listener=listener.name, history=said, now=at, mind=mind)
     store.finish()
     written = _say(session, conversation, seq, speaker, listener, line) if line.text else []
@@ -286,7 +286,7 @@ def _take_away(
     fresh = not faculties.settings.paper and other.name in recent_views(
         session, agent_id=me.id, since=at - VIEW_FRESHNESS
     )
-    with faculties.thinking(world_id=world.id, agent_id=me.id, game_time=at) as mind:
+    with faculties.thinking(world=world, agent_id=me.id, game_time=at) as mind:
         view = None
         if not fresh:  # economy: a view formed in the last hours stands
             view = dialogue.reflect_on_relationship(

@@ -4,7 +4,8 @@ Writes never wait on a model: a memory is stored with a provisional importance a
 embedding, retrievable at once, and `enrich` completes it from the fast queue. For a batch of
 ids it embeds every text still missing a vector in one embedder call (a text whose
 content_hash already has a vector in the database copies it, and identical texts are embedded
-once), rates every unscored memory with one Mind call per world (audited to that world), and
+once), rates every unscored memory with one Mind call per world (audited to that world and
+admitted by its model budget, `db.budget`), and
 adds each newly scored perceived memory's importance (observations, lines heard, directives) to
 its agent's reflection accumulator.
 
@@ -30,13 +31,15 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from cognition.budget import Budget
 from cognition.errors import InvalidOutput
-from cognition.mind import Embedder, Mind
+from cognition.mind import AuditSink, Embedder, Mind
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
 from cognition.types import Persona
 from db import jobs
 from db.audit import recorded_calls
+from db.budget import Budgets
 from db.flows.agent_scope import Outcome
 from db.flows.faculties import Faculties
 from db.models import Agent, World
@@ -72,8 +75,10 @@ def enrich(
     mind: Mind,
     rate_batch: int = DEFAULT_RATE_BATCH,
     rate_routine: bool = True,
+    budgets: Budgets | None = None,
 ) -> Enriched:
     """Embed and rate whichever of `ids` still need it; commits its own transactions.
+    With `budgets`, each world's rating calls are admitted by its model budget.
 
     Without `rate_routine` (the economy profile), an agent's sight of itself starting an
     action keeps its provisional lexical score as the Mind's: routine self-perception is
@@ -84,12 +89,12 @@ def enrich(
         copies = queries.donors(
             session, {p.content_hash for p in to_embed}, dimension=embedder.dimension
         )
-        scopes = _audit_scopes(session, [p for p in seen if p.needs_score])
+        scopes = _audit_scopes(session, [p for p in seen if p.needs_score], budgets)
     if not seen:
         return Enriched()
     fresh = _embed_missing([p for p in to_embed if p.content_hash not in copies], embedder)
     to_rate = [p for p in seen if p.needs_score and (rate_routine or not p.self_seen)]
-    scores = _rate(to_rate, mind, sessions, scopes, rate_batch)
+    scores = _rate(to_rate, mind, sessions, scopes, rate_batch, budgets)
     scores |= {p.id: p.provisional for p in seen if p.needs_score and p.id not in scores}
     with session_scope(sessions) as session:
         locked = queries.pending(session, [p.id for p in seen], lock=True)
@@ -118,6 +123,7 @@ def enrich_memories(
         embedder=faculties.embedder,
         mind=faculties.mind,
         rate_routine=faculties.settings.paper,
+        budgets=faculties.budgets,
     )
     with session_scope(sessions) as session:
         crossed = after_enrichment(session, done.accumulated, settings=faculties.settings)
@@ -175,13 +181,16 @@ def _embed_missing(pending: Sequence[Pending], embedder: Embedder) -> dict[str, 
 @dataclass(frozen=True)
 class AuditScope:
     """Whom a world's Mind call is recorded against: the world, its agent when the batch has
-    only one, and the world's game time."""
+    only one, and the world's game time; and the world's model budget."""
 
     agent_id: uuid.UUID | None
     game_time: datetime | None
+    budget: Budget = field(default_factory=Budget)
 
 
-def _audit_scopes(session: Session, pending: Sequence[Pending]) -> dict[uuid.UUID, AuditScope]:
+def _audit_scopes(
+    session: Session, pending: Sequence[Pending], budgets: Budgets | None
+) -> dict[uuid.UUID, AuditScope]:
     agents: dict[uuid.UUID, set[uuid.UUID]] = defaultdict(set)
     for p in pending:
         agents[p.world_id].add(p.agent_id)
@@ -191,6 +200,7 @@ def _audit_scopes(session: Session, pending: Sequence[Pending]) -> dict[uuid.UUI
         scopes[world_id] = AuditScope(
             agent_id=next(iter(members)) if len(members) == 1 else None,
             game_time=game_now(world) if world else None,
+            budget=budgets.of(world) if world and budgets else Budget(),
         )
     return scopes
 
@@ -201,9 +211,11 @@ def _rate(
     audit_to: sessionmaker[Session],
     scopes: dict[uuid.UUID, AuditScope],
     rate_batch: int,
+    budgets: Budgets | None,
 ) -> dict[int, int]:
     """The Mind's importance for each memory id: one call per world (per `rate_batch` distinct
-    texts), each recorded in `llm_calls` in its own transaction."""
+    texts), each recorded in `llm_calls` in its own transaction and admitted by the world's
+    budget."""
     by_world: dict[uuid.UUID, list[Pending]] = defaultdict(list)
     for p in pending:
         by_world[p.world_id].append(p)
@@ -215,7 +227,16 @@ def _rate(
         with recorded_calls(
             audit_to, world_id=world_id, agent_id=scope.agent_id, game_time=scope.game_time
         ) as sink:
-            rated = _rate_texts(mind.with_audit(sink), texts, rate_batch, personas)
+            audit: AuditSink = sink
+            if budgets is not None and scope.game_time is not None:
+                audit = budgets.meter(
+                    sink,
+                    sessions=audit_to,
+                    world_id=world_id,
+                    budget=scope.budget,
+                    game_time=scope.game_time,
+                )
+            rated = _rate_texts(mind.with_audit(audit), texts, rate_batch, personas)
         by_text = dict(zip(texts, rated, strict=True))
         scores.update({p.id: by_text[p.description] for p in items})
     return scores

@@ -6,15 +6,17 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.mind import Embedder, Mind
 from db.audit import recorded_calls
+from db.budget import Budgets, WallClock
 from db.deferred_touches import DeferredTouchStore
 from db.models import World
+from db.queries.worlds import wall_now
 from db.settings import Settings
 from db.store import PgMemoryStore, world_store
 
@@ -22,23 +24,38 @@ from db.store import PgMemoryStore, world_store
 @dataclass(frozen=True)
 class Faculties:
     """The settings, the Mind, the Embedder, and the session factory the audit writes through
-    (its own transactions: a model call is kept even when the work that made it rolls back)."""
+    (its own transactions: a model call is kept even when the work that made it rolls back);
+    `clock` is the wall time budget windows are read by."""
 
     settings: Settings
     mind: Mind
     embedder: Embedder
     audit: sessionmaker[Session]
+    clock: WallClock = field(default=wall_now)
 
     @contextmanager
     def thinking(
-        self, *, world_id: uuid.UUID, agent_id: uuid.UUID | None, game_time: datetime
+        self, *, world: World, agent_id: uuid.UUID | None, game_time: datetime
     ) -> Iterator[Mind]:
         """The Mind, each of its calls in this block audited to the world, the agent and the
-        game time (written when the block exits, whatever happens)."""
+        game time (written when the block exits, whatever happens) and admitted by the world's
+        model budget (`db.budget`: past it, the offline mind answers)."""
         with recorded_calls(
-            self.audit, world_id=world_id, agent_id=agent_id, game_time=game_time
+            self.audit, world_id=world.id, agent_id=agent_id, game_time=game_time
         ) as sink:
-            yield self.mind.with_audit(sink)
+            budgets = self.budgets
+            metered = budgets.meter(
+                sink,
+                sessions=self.audit,
+                world_id=world.id,
+                budget=budgets.of(world),
+                game_time=game_time,
+            )
+            yield self.mind.with_audit(metered)
+
+    @property
+    def budgets(self) -> Budgets:
+        return Budgets(self.settings, self.clock)
 
     def store(self, session: Session, world: World, agent_id: uuid.UUID) -> PgMemoryStore:
         """An agent's memory store, ranking with its world's weights."""

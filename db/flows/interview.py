@@ -25,7 +25,7 @@ def ask(
     """The agent's answer to an interviewer, from the memories `mode` lets it recall."""
     now = game_now(world)
     store = faculties.store(session, world, agent.id)
-    with faculties.thinking(world_id=world.id, agent_id=agent.id, game_time=now) as mind:
+    with faculties.thinking(world=world, agent_id=agent.id, game_time=now) as mind:
         return interview(
             store,
             mind,

@@ -61,7 +61,7 @@ def reply(
     store = faculties.store(session, world, agent.id)
     speaker = _speaker(session, agent, store, label=label, now=now)
     earlier = conversations.history(session, conversation.id)
-    with faculties.thinking(world_id=world.id, agent_id=agent.id, game_time=now) as mind:
+    with faculties.thinking(world=world, agent_id=agent.id, game_time=now) as mind:
         line = reply_to_player(
             agent=speaker, label=label, message=message, history=earlier, mind=mind, now=now
         )

@@ -4,6 +4,7 @@ from db.models.agent import Agent
 from db.models.api_key import ApiKey
 from db.models.audit import LlmCall
 from db.models.base import Base
+from db.models.budget import BudgetSpend
 from db.models.dialogue import Conversation, Relationship, Utterance
 from db.models.events import Event, IdempotencyKey
 from db.models.memory import EmbeddingSpace, Memory, MemoryEvidence, ReflectionRun
@@ -18,6 +19,7 @@ __all__ = [
     "AgentPlace",
     "ApiKey",
     "Base",
+    "BudgetSpend",
     "Conversation",
     "EmbeddingSpace",
     "Event",

@@ -1,7 +1,8 @@
 """Worlds, their game clocks and their settings.
 
-The world's settings (`{"weights": {...}, "reflection_threshold": n}`) override the global
-settings per world; `effective_weights` and `reflection_threshold` resolve the two in one place.
+The world's settings (`{"weights": {...}, "reflection_threshold": n, "budget": {...}}`) override
+the global settings per world; `effective_weights`, `reflection_threshold` and `model_budget`
+resolve the two in one place.
 
 A running clock reads `game_time + rate × (wall now − anchor)`; a driven or paused clock reads
 `game_time`. Every change first freezes the clock at its current reading, so changing rate,
@@ -19,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from cognition import game_time
+from cognition.budget import Budget
 from cognition.types import RetrievalWeights
 from db.models import World
 from db.models.world import DEFAULT_CLOCK_RATE
@@ -128,3 +130,12 @@ def reflection_threshold(world: World, settings: Settings) -> int:
     """The importance sum that triggers the world's reflections (HEARTH_REFLECTION_THRESHOLD)."""
     stored = (world.settings or {}).get("reflection_threshold")
     return int(stored) if stored is not None else settings.reflection_threshold
+
+
+def model_budget(world: World, settings: Settings) -> Budget:
+    """The world's model budget: its own when it set one (`{}`: none at all), else
+    HEARTH_MODEL_BUDGET (unset: no limit)."""
+    stored = (world.settings or {}).get("budget")
+    if stored is None:
+        stored = settings.model_budget or {}
+    return Budget.from_json(stored)

@@ -31,6 +31,7 @@ from service.pagination import (
     time_and_uuid,
 )
 from service.place_names import resolve_places
+from service.rate_limits import ROUTE_KIND, STEP
 from service.schemas.step import (
     ActionRead,
     ActionsPage,
@@ -45,7 +46,12 @@ from service.schemas.step import (
 router = APIRouter(prefix="/v1/worlds/{world_id}", tags=["game"], responses=ERROR_RESPONSES)
 
 
-@router.post("/step", response_model=StepResponse, summary="Report many agents, get their actions")
+@router.post(
+    "/step",
+    response_model=StepResponse,
+    summary="Report many agents, get their actions",
+    openapi_extra={ROUTE_KIND: STEP},
+)
 def step(
     body: StepRequest,
     world: CurrentWorld,

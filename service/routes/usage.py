@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import asdict
 from datetime import UTC, datetime, time, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Query
+from sqlalchemy.orm import Session
 
+from cognition.budget import Period
+from db.budget import Budgets, WindowStatus, status
+from db.models import World
 from db.queries.usage import (
     Bucket,
     UsageRange,
@@ -19,17 +23,24 @@ from db.queries.usage import (
     usage_over_time,
     usage_total,
 )
-from service.deps import CurrentWorld, SessionDep
+from db.queries.worlds import wall_now
+from service.deps import CurrentWorld, SessionDep, SettingsDep
 from service.errors import ERROR_RESPONSES, ApiError
 from service.schemas.common import GameTime
 from service.schemas.usage import (
     AgentUsage,
+    BudgetReport,
+    GameDayBudget,
     OperationUsage,
     UsageBucket,
     UsageFigures,
     UsageReport,
     UsageTimeline,
+    WallHourBudget,
 )
+from service.schemas.worlds import ModelBudget
+
+W = TypeVar("W", GameDayBudget, WallHourBudget)
 
 router = APIRouter(prefix="/v1/worlds/{world_id}", tags=["usage"], responses=ERROR_RESPONSES)
 
@@ -43,12 +54,14 @@ def _figures(row: UsageRow) -> dict[str, object]:
 def usage(
     world: CurrentWorld,
     session: SessionDep,
+    settings: SettingsDep,
     basis: Literal["game", "wall"] = "game",
     since: GameTime | None = None,
     until: GameTime | None = None,
 ) -> UsageReport:
     """`basis=game` filters on the world's game time of each call, `wall` on when it was made
-    (give wall times with an offset); `since` is inclusive, `until` exclusive."""
+    (give wall times with an offset); `since` is inclusive, `until` exclusive. `budget` is the
+    world's model budget now, whatever the range."""
     span = UsageRange(basis=basis, since=since, until=until)
     if basis == "wall":
         span = UsageRange(basis=basis, since=_aware(since), until=_aware(until))
@@ -59,6 +72,40 @@ def usage(
         total=UsageFigures.model_validate(_figures(usage_total(session, world.id, span))),
         by_agent=[_agent(r) for r in usage_by_agent(session, world.id, span)],
         by_operation=[_operation(r) for r in usage_by_operation(session, world.id, span)],
+        budget=_budget(session, world, Budgets(settings)),
+    )
+
+
+def _budget(session: Session, world: World, budgets: Budgets) -> BudgetReport | None:
+    budget = budgets.of(world)
+    if not budget.periods:
+        return None
+    windows = {s.window.period: s for s in status(session, world, budget, wall_time=wall_now())}
+    own = "budget" in (world.settings or {})
+    return BudgetReport(
+        source="world" if own else "default",
+        limits=ModelBudget.model_validate(
+            (world.settings or {}).get("budget") if own else budgets.settings.model_budget
+        ),
+        game_day=_window(GameDayBudget, windows.get(Period.GAME_DAY)),
+        wall_hour=_window(WallHourBudget, windows.get(Period.WALL_HOUR)),
+    )
+
+
+def _window(kind: type[W], now: WindowStatus | None) -> W | None:
+    if now is None:
+        return None
+    return kind(
+        starts_at=now.window.start,
+        resets_at=now.window.resets_at,
+        limit_calls=now.limits.calls,
+        limit_cost_usd=now.limits.cost_usd,
+        spent_calls=now.spent.calls,
+        spent_cost_usd=now.spent.cost_usd,
+        remaining_calls=now.remaining_calls,
+        remaining_cost_usd=now.remaining_cost_usd,
+        answered_offline=now.spent.answered_offline,
+        exhausted=now.exhausted,
     )
 
 

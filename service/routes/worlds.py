@@ -41,6 +41,7 @@ from service.schemas.worlds import (
     WorldCreated,
     WorldRead,
     WorldSettings,
+    WorldUpdate,
 )
 
 router = APIRouter(prefix="/v1/worlds", tags=["worlds"], responses=ERROR_RESPONSES)
@@ -105,6 +106,28 @@ def index(
 
 @router.get("/{world_id}", response_model=WorldRead, summary="Read a world and its clock")
 def read(world: CurrentWorld) -> WorldRead:
+    return world_read(world)
+
+
+@router.patch("/{world_id}", response_model=WorldRead, summary="Rename or change settings (admin)")
+def update(
+    body: WorldUpdate, world: CurrentWorld, caller: AdminDep, session: SessionDep
+) -> WorldRead:
+    """Each setting given replaces the world's (a model budget, weights, the reflection
+    threshold); null returns it to the server's default; a setting left out is kept. Only the
+    admin key may: a world's key must not lift its own budget."""
+    if body.name is not None:
+        world.name = body.name
+    if body.settings is not None:
+        changed = dict(world.settings or {})
+        for name in body.settings.model_fields_set:
+            value = getattr(body.settings, name)
+            if value is None:
+                changed.pop(name, None)
+            else:
+                changed[name] = body.settings.model_dump(include={name}, exclude_none=True)[name]
+        world.settings = changed
+    session.commit()
     return world_read(world)
 
 

@@ -22,6 +22,8 @@ from service.schemas.common import (
 MAX_RATE = 86_400.0
 """A day of game time per real second is already far beyond any simulation we serve."""
 MAX_ADVANCE_MINUTES = 7 * 24 * 60
+MAX_BUDGET_CALLS = 1_000_000_000
+MAX_BUDGET_USD = 1_000_000.0
 
 
 class ClockSpec(RequestModel):
@@ -42,10 +44,42 @@ class Weights(RequestModel):
     relevance: Number = Field(1.0, ge=0, le=100)
 
 
+class BudgetLimits(RequestModel):
+    """The most one window may spend; a limit left out is no limit."""
+
+    calls: Integer | None = Field(
+        None,
+        ge=0,
+        le=MAX_BUDGET_CALLS,
+        description="calls to the model: an ask or its one re-ask (the retries of a failed "
+        "request belong to it); counted before the call, so never exceeded",
+    )
+    cost_usd: Number | None = Field(
+        None,
+        ge=0,
+        le=MAX_BUDGET_USD,
+        description="cost by HEARTH_LLM_PRICES; a call starts while the spend is below it, so "
+        "the calls in flight when it is reached may pass it by their own cost",
+    )
+
+
+class ModelBudget(RequestModel):
+    """What the world's minds may spend on the model; past a limit the offline mind answers
+    until the window resets (`GET …/usage` shows the spend)."""
+
+    per_game_day: BudgetLimits | None = Field(
+        None, description="from midnight to midnight of the world's calendar"
+    )
+    per_wall_hour: BudgetLimits | None = Field(None, description="a wall-clock hour (UTC)")
+
+
 class WorldSettings(RequestModel):
     weights: Weights | None = Field(None, description="default: HEARTH_WEIGHT_*")
     reflection_threshold: Integer | None = Field(
         None, ge=1, le=100_000, description="default: HEARTH_REFLECTION_THRESHOLD (150)"
+    )
+    budget: ModelBudget | None = Field(
+        None, description="default: HEARTH_MODEL_BUDGET (unset: no limit); `{}`: no limit"
     )
 
 
@@ -53,6 +87,14 @@ class WorldCreate(RequestModel):
     name: Name
     clock: ClockSpec = ClockSpec()
     settings: WorldSettings = WorldSettings()
+
+
+class WorldUpdate(RequestModel):
+    """Rename a world or change its settings (admin). Each setting given replaces the world's;
+    a setting given as null goes back to the server's default; one left out is kept."""
+
+    name: Name | None = None
+    settings: WorldSettings | None = None
 
 
 class ClockRead(BaseModel):

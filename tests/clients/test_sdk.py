@@ -5,7 +5,14 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from hearth_client import Conflict, Hearth, NotFound, Unauthorized, ValidationError
+from hearth_client import (
+    Conflict,
+    Forbidden,
+    Hearth,
+    NotFound,
+    Unauthorized,
+    ValidationError,
+)
 
 from tests.clients.conftest import FAST_RETRY
 from tests.service.api import small_map
@@ -57,6 +64,22 @@ def test_export_import_and_delete_a_world(admin: Hearth, world: World, base_url:
         admin.import_world(export[: len(export) // 2])
     admin.delete_world(copy["id"])
     assert copy["id"] not in {w["id"] for w in admin.list_worlds()}
+
+
+def test_the_admin_sets_a_model_budget_and_the_world_reads_it(admin: Hearth, world: World) -> None:
+    world_id, client = world
+    budget = {"per_game_day": {"calls": 40}, "per_wall_hour": {"cost_usd": 0.5}}
+    changed = admin.update_world(world_id, {"name": "Larkspur", "settings": {"budget": budget}})
+    assert changed["name"] == "Larkspur"
+    report = client.usage(world_id)["budget"]
+    assert report is not None and report["source"] == "world"
+    day, hour = report["game_day"], report["wall_hour"]
+    assert day is not None and (day["remaining_calls"], day["exhausted"]) == (40, False)
+    assert hour is not None and hour["remaining_cost_usd"] == "0.5"
+    with pytest.raises(Forbidden):
+        client.update_world(world_id, {"settings": {"budget": None}})
+    admin.update_world(world_id, {"settings": {"budget": None}})
+    assert client.usage(world_id)["budget"] is None
 
 
 def test_agents_map_and_places(world: World) -> None:

@@ -113,6 +113,11 @@ class AsyncHearth(AsyncEventStream):
     async def get_world(self, world_id: str) -> t.World:
         return cast(t.World, await self.send(ep.get_world(world_id)))
 
+    async def update_world(self, world_id: str, changes: t.WorldChanges) -> t.World:
+        """Admin key: rename the world, or change its settings (a model budget, weights, the
+        reflection threshold)."""
+        return cast(t.World, await self.send(ep.update_world(world_id, changes)))
+
     async def delete_world(self, world_id: str) -> None:
         """Admin key: the world and everything in it (export it first to keep a copy)."""
         await self.send(ep.delete_world(world_id))

@@ -112,6 +112,11 @@ class Hearth(EventStream):
     def get_world(self, world_id: str) -> t.World:
         return cast(t.World, self.send(ep.get_world(world_id)))
 
+    def update_world(self, world_id: str, changes: t.WorldChanges) -> t.World:
+        """Admin key: rename the world, or change its settings (a model budget, weights, the
+        reflection threshold)."""
+        return cast(t.World, self.send(ep.update_world(world_id, changes)))
+
     def delete_world(self, world_id: str) -> None:
         """Admin key: the world and everything in it (export it first to keep a copy)."""
         self.send(ep.delete_world(world_id))

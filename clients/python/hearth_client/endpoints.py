@@ -22,6 +22,7 @@ from hearth_client.types import (
     NewMemory,
     PersonaPack,
     Weights,
+    WorldChanges,
     WorldSettings,
 )
 
@@ -72,6 +73,10 @@ def create_world(name: str, clock: ClockSpec | None, settings: WorldSettings | N
 
 def get_world(world_id: str) -> Call:
     return Call("GET", _world(world_id))
+
+
+def update_world(world_id: str, changes: WorldChanges) -> Call:
+    return Call("PATCH", _world(world_id), json=dict(changes))
 
 
 def delete_world(world_id: str) -> Call:

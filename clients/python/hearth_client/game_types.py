@@ -202,6 +202,29 @@ class PlanDay(TypedDict):
     items: list[PlanNode]
 
 
+class BudgetWindow(TypedDict):
+    """One budget window under way (`starts_at`/`resets_at`: game time for a game day, wall
+    time with an offset for an hour); amounts in USD are decimal strings."""
+
+    starts_at: str
+    resets_at: str
+    limit_calls: int | None
+    limit_cost_usd: str | None
+    spent_calls: int
+    spent_cost_usd: str
+    remaining_calls: int | None
+    remaining_cost_usd: str | None
+    answered_offline: int
+    exhausted: bool
+
+
+class BudgetReport(TypedDict):
+    source: Literal["world", "default"]
+    limits: dict[str, Any]
+    game_day: BudgetWindow | None
+    wall_hour: BudgetWindow | None
+
+
 class Usage(TypedDict):
     basis: Literal["game", "wall"]
     since: str | None
@@ -209,6 +232,7 @@ class Usage(TypedDict):
     total: dict[str, Any]
     by_agent: list[dict[str, Any]]
     by_operation: list[dict[str, Any]]
+    budget: BudgetReport | None
 
 
 class UsageBucket(TypedDict):

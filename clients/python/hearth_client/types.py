@@ -30,9 +30,32 @@ class ClockSpec(TypedDict, total=False):
     start: str
 
 
+class BudgetLimits(TypedDict, total=False):
+    """The most one window may spend (a limit left out is none)."""
+
+    calls: int | None
+    cost_usd: float | None
+
+
+class ModelBudget(TypedDict, total=False):
+    """Past a limit the offline mind answers until the window resets."""
+
+    per_game_day: BudgetLimits | None
+    per_wall_hour: BudgetLimits | None
+
+
 class WorldSettings(TypedDict, total=False):
     weights: Weights | None
     reflection_threshold: int | None
+    budget: ModelBudget | None
+
+
+class WorldChanges(TypedDict, total=False):
+    """`PATCH` a world (admin): a setting given replaces the world's, null restores the
+    server's default, one left out is kept."""
+
+    name: str
+    settings: WorldSettings
 
 
 class World(TypedDict):

@@ -160,6 +160,12 @@ export class Hearth {
     return this.send({ method: "GET", path: world(worldId) });
   }
 
+  /** Admin key: rename the world or change its settings (a model budget, weights, the
+   * reflection threshold); a setting given as null returns to the server's default. */
+  updateWorld(worldId: string, changes: t.WorldUpdate): Promise<t.World> {
+    return this.send({ method: "PATCH", path: world(worldId), body: changes });
+  }
+
   /** Admin key: the world and everything in it. */
   deleteWorld(worldId: string): Promise<void> {
     return this.send({ method: "DELETE", path: world(worldId) });

@@ -136,7 +136,13 @@ export interface paths {
         delete: operations["delete_v1_worlds__world_id__delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename or change settings (admin)
+         * @description Each setting given replaces the world's (a model budget, weights, the reflection
+         *     threshold); null returns it to the server's default; a setting left out is kept. Only the
+         *     admin key may: a world's key must not lift its own budget.
+         */
+        patch: operations["update_v1_worlds__world_id__patch"];
         trace?: never;
     };
     "/v1/worlds/{world_id}/clock": {
@@ -294,7 +300,8 @@ export interface paths {
         /**
          * Model calls, tokens and cost
          * @description `basis=game` filters on the world's game time of each call, `wall` on when it was made
-         *     (give wall times with an offset); `since` is inclusive, `until` exclusive.
+         *     (give wall times with an offset); `since` is inclusive, `until` exclusive. `budget` is the
+         *     world's model budget now, whatever the range.
          */
         get: operations["usage_v1_worlds__world_id__usage_get"];
         put?: never;
@@ -951,6 +958,39 @@ export interface components {
             /** Agent */
             agent: string;
         };
+        /**
+         * BudgetLimits
+         * @description The most one window may spend; a limit left out is no limit.
+         */
+        BudgetLimits: {
+            /**
+             * Calls
+             * @description calls to the model: an ask or its one re-ask (the retries of a failed request belong to it); counted before the call, so never exceeded
+             */
+            calls?: number | null;
+            /**
+             * Cost Usd
+             * @description cost by HEARTH_LLM_PRICES; a call starts while the spend is below it, so the calls in flight when it is reached may pass it by their own cost
+             */
+            cost_usd?: number | null;
+        };
+        /**
+         * BudgetReport
+         * @description The world's model budget now: its limits and the windows under way.
+         */
+        BudgetReport: {
+            /**
+             * Source
+             * @description the world's own budget, or HEARTH_MODEL_BUDGET (it set none)
+             * @enum {string}
+             */
+            source: "world" | "default";
+            limits: components["schemas"]["ModelBudget"];
+            /** @description null: no limit per game day */
+            game_day: components["schemas"]["GameDayBudget"] | null;
+            /** @description null: no limit per wall hour */
+            wall_hour: components["schemas"]["WallHourBudget"] | null;
+        };
         /** CallerRead */
         CallerRead: {
             /**
@@ -1178,6 +1218,52 @@ export interface components {
          */
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
+        };
+        /** GameDayBudget */
+        GameDayBudget: {
+            /**
+             * Limit Calls
+             * @description null: no limit on calls
+             */
+            limit_calls: number | null;
+            /**
+             * Limit Cost Usd
+             * @description null: no limit on cost
+             */
+            limit_cost_usd: string | null;
+            /**
+             * Spent Calls
+             * @description calls admitted to the model in this window
+             */
+            spent_calls: number;
+            /** Spent Cost Usd */
+            spent_cost_usd: string;
+            /** Remaining Calls */
+            remaining_calls: number | null;
+            /** Remaining Cost Usd */
+            remaining_cost_usd: string | null;
+            /**
+             * Answered Offline
+             * @description calls the offline mind answered because this window's limit was reached
+             */
+            answered_offline: number;
+            /**
+             * Exhausted
+             * @description a limit is reached: the offline mind answers until `resets_at`
+             */
+            exhausted: boolean;
+            /**
+             * Starts At
+             * @description midnight of the world's game day
+             * @example 2023-02-13T07:00:00
+             */
+            starts_at: string;
+            /**
+             * Resets At
+             * @description the next game midnight
+             * @example 2023-02-13T07:00:00
+             */
+            resets_at: string;
         };
         /** Health */
         Health: {
@@ -1528,6 +1614,17 @@ export interface components {
             predicate?: string | null;
             /** Object */
             object?: string | null;
+        };
+        /**
+         * ModelBudget
+         * @description What the world's minds may spend on the model; past a limit the offline mind answers
+         *     until the window resets (`GET …/usage` shows the spend).
+         */
+        ModelBudget: {
+            /** @description from midnight to midnight of the world's calendar */
+            per_game_day?: components["schemas"]["BudgetLimits"] | null;
+            /** @description a wall-clock hour (UTC) */
+            per_wall_hour?: components["schemas"]["BudgetLimits"] | null;
         };
         /**
          * ObjectStateChange
@@ -2066,6 +2163,8 @@ export interface components {
             by_agent: components["schemas"]["AgentUsage"][];
             /** By Operation */
             by_operation: components["schemas"]["OperationUsage"][];
+            /** @description null: the world's model calls are not limited (`settings.budget`) */
+            budget: components["schemas"]["BudgetReport"] | null;
         };
         /**
          * UsageTimeline
@@ -2089,6 +2188,51 @@ export interface components {
             kind: string;
             /** Description */
             description: string;
+        };
+        /** WallHourBudget */
+        WallHourBudget: {
+            /**
+             * Limit Calls
+             * @description null: no limit on calls
+             */
+            limit_calls: number | null;
+            /**
+             * Limit Cost Usd
+             * @description null: no limit on cost
+             */
+            limit_cost_usd: string | null;
+            /**
+             * Spent Calls
+             * @description calls admitted to the model in this window
+             */
+            spent_calls: number;
+            /** Spent Cost Usd */
+            spent_cost_usd: string;
+            /** Remaining Calls */
+            remaining_calls: number | null;
+            /** Remaining Cost Usd */
+            remaining_cost_usd: string | null;
+            /**
+             * Answered Offline
+             * @description calls the offline mind answered because this window's limit was reached
+             */
+            answered_offline: number;
+            /**
+             * Exhausted
+             * @description a limit is reached: the offline mind answers until `resets_at`
+             */
+            exhausted: boolean;
+            /**
+             * Starts At
+             * Format: date-time
+             * @description the wall-clock hour under way (UTC)
+             */
+            starts_at: string;
+            /**
+             * Resets At
+             * Format: date-time
+             */
+            resets_at: string;
         };
         /**
          * Weights
@@ -2182,6 +2326,18 @@ export interface components {
              * @description default: HEARTH_REFLECTION_THRESHOLD (150)
              */
             reflection_threshold?: number | null;
+            /** @description default: HEARTH_MODEL_BUDGET (unset: no limit); `{}`: no limit */
+            budget?: components["schemas"]["ModelBudget"] | null;
+        };
+        /**
+         * WorldUpdate
+         * @description Rename a world or change its settings (admin). Each setting given replaces the world's;
+         *     a setting given as null goes back to the server's default; one left out is kept.
+         */
+        WorldUpdate: {
+            /** Name */
+            name?: string | null;
+            settings?: components["schemas"]["WorldSettings"] | null;
         };
         /**
          * ActionChangedEvent
@@ -2637,6 +2793,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -2700,6 +2867,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2772,6 +2950,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -2829,6 +3018,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2918,6 +3118,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -2972,6 +3183,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3039,6 +3261,110 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description a dependency (the model, the database) is unavailable: retry later */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_v1_worlds__world_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                world_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorldUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorldRead"];
+                };
+            };
+            /** @description no key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this route needs the admin key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such world or agent (or not this key's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body (or a batch in it) is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3127,6 +3453,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -3190,6 +3527,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3265,6 +3613,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -3333,6 +3692,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -3392,6 +3762,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3483,6 +3864,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -3544,6 +3936,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -3597,6 +4000,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3686,6 +4100,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -3754,6 +4179,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3846,6 +4282,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -3902,6 +4349,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3982,6 +4440,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -4040,6 +4509,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4110,6 +4590,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -4168,6 +4659,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4247,6 +4749,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -4302,6 +4815,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4367,6 +4891,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4456,6 +4991,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -4522,6 +5068,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -4582,6 +5139,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4662,6 +5230,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -4716,6 +5295,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,6 +5385,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -4850,6 +5451,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4941,6 +5553,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -5020,6 +5643,17 @@ export interface operations {
             /** @description a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`) */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5112,6 +5746,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -5185,6 +5830,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description a dependency (the model, the database) is unavailable: retry later */
             503: {
                 headers: {
@@ -5228,6 +5884,17 @@ export interface operations {
             /** @description this route needs the admin key */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,6 +8,9 @@ export type Caller = Schemas["CallerRead"];
 export type World = Schemas["WorldRead"];
 export type WorldCreate = Schemas["WorldCreate"];
 export type WorldCreated = Schemas["WorldCreated"];
+export type WorldUpdate = Schemas["WorldUpdate"];
+/** What a world's minds may spend on the model, per game day and per wall hour. */
+export type ModelBudget = Schemas["ModelBudget"];
 export type Clock = Schemas["ClockRead"];
 export type ClockUpdate = Schemas["ClockUpdate"];
 export type Key = Schemas["KeyRead"];
@@ -41,6 +44,7 @@ export type InterviewRequest = Schemas["InterviewRequest"];
 export type InterviewResponse = Schemas["InterviewResponse"];
 export type PlanDay = Schemas["PlanDay"];
 export type UsageReport = Schemas["UsageReport"];
+export type BudgetReport = Schemas["BudgetReport"];
 export type UsageTimeline = Schemas["UsageTimeline"];
 export type Conversation = Schemas["ConversationRead"];
 export type Relationship = Schemas["RelationshipRead"];

@@ -80,6 +80,16 @@ describe("against a live stack", () => {
     assert.deepEqual(odd.map((m) => m.description), ["odd 5", "odd 3", "odd 1"]);
   });
 
+  test("the admin sets a world's model budget; the world's key reads it in its usage", async () => {
+    const { id, client } = await newWorld("Budgetville");
+    const changed = await admin.updateWorld(id, { settings: { budget: { per_game_day: { calls: 40 } } } });
+    assert.deepEqual(changed.settings.budget?.per_game_day, { calls: 40, cost_usd: null });
+    const day = (await client.usage(id)).budget?.game_day;
+    assert.equal(day?.remaining_calls, 40);
+    assert.equal(day?.resets_at, "2023-02-14T00:00:00");
+    await assert.rejects(client.updateWorld(id, { settings: { budget: null } }), Forbidden);
+  });
+
   test("the game loop: map, step, actions, search explained, plans, usage", async () => {
     const { id, client } = await newWorld("Loopville");
     await client.putMap(id, { name: "Loopville", children: [{ name: "cafe", children: [{ name: "counter" }] }, { name: "park" }] });

@@ -7,7 +7,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, test } from "node:test";
 
-import { ConnectionFailed, Hearth, RateLimited, ServerError, Unavailable } from "../src/index.js";
+import { ConnectionFailed, Hearth, RateLimited, Retry, ServerError, Unavailable } from "../src/index.js";
 
 type Script = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 let server: Server;
@@ -48,6 +48,13 @@ test("429 and 503 are retried until an answer; Retry-After is honoured", async (
   assert.deepEqual(await fast().me(), { scope: "admin", world_id: null });
   assert.equal(seen.length, 3);
   assert.equal(seen[0]?.headers.authorization, "Bearer k");
+});
+
+test("Retry-After is the wait, in seconds, up to a minute", () => {
+  const retry = new Retry({ backoffMs: 5, maxBackoffMs: 20 });
+  const limited = (after: string) => new Response(null, { status: 429, headers: { "Retry-After": after } });
+  assert.equal(retry.afterResponse({ method: "GET", path: "/v1/me" }, limited("3"), 0), 3000);
+  assert.equal(retry.afterResponse({ method: "GET", path: "/v1/me" }, limited("600"), 0), 60_000);
 });
 
 test("retries are bounded; the last answer's error is raised, typed", async () => {

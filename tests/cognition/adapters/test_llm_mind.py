@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cognition.adapters.llm import LLMConfig, LLMMind
-from cognition.errors import InvalidOutput, ModelError, ModelUnavailable, Refused
+from cognition.errors import InvalidOutput, ModelError, ModelUnavailable, OverBudget, Refused
 from cognition.mind import AuditSink, ListAudit, Mind
 from cognition.requests import Emoji, NextUtterance, PlanDay, RateImportance, React, Request
 from cognition.types import Persona, PlanItem, Reaction, Utterance
@@ -60,15 +60,36 @@ class FallbackMind:
 
 
 def make_mind(
-    fake: FakeOpenAI, audit: ListAudit | None = None, fallback: Any = None, **overrides: Any
+    fake: FakeOpenAI,
+    audit: AuditSink | None = None,
+    fallback: Any = None,
+    over_budget: Any = None,
+    **overrides: Any,
 ) -> tuple[LLMMind, list[float]]:
     """A mind on the fake server, with tiny timeouts and recorded (not slept) backoff."""
     settings: dict[str, Any] = {"timeout_s": 5.0, "max_retries": 2, "backoff_base_s": 0.01}
     config = LLMConfig(base_url=fake.base_url, api_key="test-key", model=MODEL)
     config = replace(config, **(settings | overrides))
     sleeps: list[float] = []
-    mind = LLMMind(config, audit=audit, fallback=fallback, sleep=sleeps.append)
+    mind = LLMMind(
+        config, audit=audit, fallback=fallback, over_budget=over_budget, sleep=sleeps.append
+    )
     return mind, sleeps
+
+
+class Allowance(ListAudit):
+    """An audit sink that admits `calls` calls, then refuses as a spent budget does."""
+
+    def __init__(self, calls: int) -> None:
+        super().__init__()
+        self.left = calls
+        self.asked: list[str] = []
+
+    def admit(self, operation: str) -> None:
+        self.asked.append(operation)
+        if self.left == 0:
+            raise OverBudget("the world's budget of 2 calls per game day is spent")
+        self.left -= 1
 
 
 # --- happy paths ----------------------------------------------------------------------------
@@ -257,6 +278,47 @@ def test_fallback_answers_after_invalid_output_twice(fake_openai: FakeOpenAI) ->
     assert mind.think(Emoji("smiling")) == "🙂"
     assert audit.calls[-1].degraded
     assert audit.calls[-1].error is not None and "InvalidOutput" in audit.calls[-1].error
+
+
+# --- the budget -----------------------------------------------------------------------------
+
+
+def test_past_the_budget_no_request_is_sent_and_the_offline_mind_answers(
+    fake_openai: FakeOpenAI,
+) -> None:
+    fake_openai.chat_responder = lambda body: RATINGS
+    audit, offline = Allowance(calls=2), FallbackMind()
+    mind, _ = make_mind(fake_openai, audit, over_budget=offline)
+    answers = [mind.think(RateImportance(MEMORIES)) for _ in range(4)]
+    assert answers == [[2, 9], [2, 9], [5, 5], [5, 5]]
+    assert fake_openai.calls() == 2 and offline.calls == 2
+    assert audit.asked == ["rate_importance"] * 4
+    assert [(c.model, c.degraded) for c in audit.calls] == [(MODEL, False)] * 2 + [
+        ("fake-offline", True)
+    ] * 2
+    assert audit.calls[-1].error == (
+        "OverBudget: the world's budget of 2 calls per game day is spent"
+    )
+
+
+def test_a_reask_is_a_call_of_its_own(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script_chat('{"ratings": [3]}', RATINGS)
+    audit, offline = Allowance(calls=1), FallbackMind()
+    mind, _ = make_mind(fake_openai, audit, over_budget=offline)
+    assert mind.think(RateImportance(MEMORIES)) == [5, 5]  # the re-ask was not admitted
+    assert fake_openai.calls() == 1 and len(audit.asked) == 2
+
+
+def test_the_fallback_answers_past_the_budget_unless_another_mind_is_given(
+    fake_openai: FakeOpenAI,
+) -> None:
+    fallback = FallbackMind()
+    mind, _ = make_mind(fake_openai, Allowance(calls=0), fallback=fallback)
+    assert mind.think(RateImportance(MEMORIES)) == [5, 5] and fallback.calls == 1
+    bare, _ = make_mind(fake_openai, Allowance(calls=0))
+    with pytest.raises(OverBudget):
+        bare.think(RateImportance(MEMORIES))
+    assert fake_openai.calls() == 0
 
 
 # --- output modes ---------------------------------------------------------------------------
