@@ -13,8 +13,9 @@ runs every job that work queued (`workers.local_queue.LocalDispatch`) until none
 
 Figures come from the audit (`llm_calls`): calls answered by the model, their tokens, and the
 calls the offline heuristics answered instead (free). Progress goes to stderr, the table to
-stdout. The target is at most 100 model calls per agent-day; the paper's reference code spends
-about 1,300.
+stdout. The economy profile's target is at most 100 model calls per agent-day; the paper
+profile (every call the paper's architecture makes) is measured beside the paper's reference
+code, which spends about 1,300.
 """
 
 from __future__ import annotations
@@ -315,9 +316,13 @@ def _report(
         f"{'total':<22}{total / per:>16.1f}{t_in / per:>12.0f}{t_out / per:>12.0f}"
         f"{sum(offline.values()) / per:>19.1f}"
     )
-    verdict = "met" if total / per <= TARGET_CALLS else "MISSED"
+    if args.profile == "economy":  # the paper profile is the reference's shape, not a target
+        verdict = "met" if total / per <= TARGET_CALLS else "MISSED"
+        judged = f"target <= {TARGET_CALLS}: {verdict}"
+    else:
+        judged = f"the economy profile's target <= {TARGET_CALLS} does not apply"
     print(
-        f"\nmodel calls per agent-day: {total / per:.1f} (target <= {TARGET_CALLS}: {verdict}; "
+        f"\nmodel calls per agent-day: {total / per:.1f} ({judged}; "
         f"the reference implementation: ~{REFERENCE_CALLS})"
     )
     print(f"requests the fake server answered (setup included): {served}")
