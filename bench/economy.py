@@ -39,7 +39,7 @@ from bench.responder import OfflineResponder
 from bench.town import RESIDENTS, Resident, seed_memories, town_map
 from cognition.places import flatten_map
 from cognition.types import MemoryKind, MemorySource, NewMemory
-from db import jobs, migrate
+from db import jobs, migrate, outbox
 from db.embedded import EmbeddedPostgres
 from db.jobs import Job
 from db.models import LlmCall, Plan, World
@@ -72,7 +72,9 @@ class LocalCelery:
     def __init__(self, dispatch: LocalDispatch) -> None:
         self.dispatch = dispatch
 
-    def send_task(self, name: str, args: Sequence[Any], task_id: str | None = None) -> None:
+    def send_task(
+        self, name: str, args: Sequence[Any], task_id: str | None = None, **_: Any
+    ) -> None:
         self.dispatch.send(Job(name, tuple(args), task_id))
 
 
@@ -124,6 +126,7 @@ def _simulate(
     try:
         with TestClient(app) as client:
             app.state.celery = LocalCelery(dispatch)
+            app.state.outbox.stop()  # the bench relays what requests stage, in order (`_drain`)
             run = _setup(runtime.sessions, residents, dispatch)
             before = _audit(runtime.sessions)
             started, steps = time.monotonic(), int(args.hours * 60 // args.step_minutes)
@@ -183,7 +186,7 @@ def _setup(
     run = Run(
         world_id=world_id, agents=agents, headers={"Authorization": f"Bearer {key}"}, jobs=Counter()
     )
-    _drain(dispatch, run)
+    _drain(sessions, dispatch, run)
     return run
 
 
@@ -197,12 +200,12 @@ def _step(
     with sessions.begin() as session:
         set_clock(session, session.get_one(World, run.world_id), to=now)
     sweep_worlds()
-    _drain(dispatch, run)
+    _drain(sessions, dispatch, run)
     body = {"agents": _perceptions(sessions, run, now)}
     response = client.post(f"/v1/worlds/{run.world_id}/step", json=body, headers=run.headers)
     if response.status_code != 200:
         raise RuntimeError(f"step failed: {response.status_code} {response.text}")
-    _drain(dispatch, run)
+    _drain(sessions, dispatch, run)
 
 
 def _perceptions(sessions: sessionmaker[Session], run: Run, now: datetime) -> list[dict[str, Any]]:
@@ -239,8 +242,14 @@ def _path(place: str) -> list[str]:
     return [part.strip() for part in place.split(":")]
 
 
-def _drain(dispatch: LocalDispatch, run: Run) -> None:
-    drain(dispatch, ran=run.jobs)
+def _drain(sessions: sessionmaker[Session], dispatch: LocalDispatch, run: Run) -> None:
+    """Send what requests staged (`db.outbox`), then run every job, until neither is left."""
+
+    def send(job: Job) -> None:
+        dispatch.send(job)
+
+    while outbox.relay(sessions, send) or drain(dispatch, ran=run.jobs):
+        pass
 
 
 Usage = dict[tuple[str, str], tuple[int, int, int]]

@@ -116,6 +116,10 @@ class GateFacts:
     """When the agent last decided to react (to anything)."""
     subject_reacted_at: datetime | None = None
     """When the agent observed last decided to react (None for an object)."""
+    subject_talking: bool = False
+    """The agent observed is in a conversation (with someone else)."""
+    subject_sought_at: datetime | None = None
+    """When another agent last decided to go and talk to the agent observed."""
 
 
 def reaction_gate(
@@ -140,6 +144,14 @@ def reaction_gate(
         return None
     if facts.in_conversation:
         return "already in a conversation"
+    # However notable, a person already talking or being approached is not approached again:
+    # a crowd does not line up to greet one candidate (the reference code's decide-to-talk
+    # refuses a target who is chatting).
+    if facts.subject_talking:
+        return "they are talking with someone else"
+    sought = facts.subject_sought_at
+    if sought is not None and now - sought < busy:
+        return f"someone else went to talk to them at {sought:%H:%M}"
     theirs = facts.subject_reacted_at
     if routine and theirs is not None and now - theirs < busy:
         return f"they are busy with their own reaction of {theirs:%H:%M}"

@@ -16,6 +16,13 @@ class ReactionDecision(Base):
     __tablename__ = "reaction_decisions"
     __table_args__ = (
         sa.UniqueConstraint("agent_id", "memory_id", name="uq_reaction_decisions_agent_memory"),
+        # who is already being approached (`db.queries.reactions.gate_facts`)
+        sa.Index(
+            "ix_reaction_decisions_talk_to",
+            "talk_to",
+            "decided_at",
+            postgresql_where=sa.text("talk_to IS NOT NULL"),
+        ),
     )
 
     id: Mapped[BigPk]

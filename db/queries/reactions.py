@@ -82,20 +82,39 @@ def gate_facts(
         .where(ReactionDecision.agent_id == agent.id, ReactionDecision.asked_mind)
         .where(Memory.subject == memory.subject, ReactionDecision.memory_id != memory.id)
     )
-    involves = sa.or_(
-        Conversation.initiator_id == agent.id, Conversation.partner_agent_id == agent.id
-    )
-    talking = sa.select(Conversation.id).where(involves, Conversation.status == "open")
     return GateFacts(
         subject_is_agent=other is not None,
         importance=memory.importance,
         asleep=is_sleep(status),
-        in_conversation=session.scalar(talking.limit(1)) is not None,
+        in_conversation=_talking(session, agent.id),
         last_decided_about=session.scalar(decided) if memory.subject else None,
         last_talked_with=_last_talked(session, agent.id, other.id) if other else None,
         last_reacted_at=_last_reacted(session, agent.id),
         subject_reacted_at=_last_reacted(session, other.id) if other else None,
+        subject_talking=_talking(session, other.id) if other else False,
+        subject_sought_at=_last_sought(session, other, by_others_than=agent.id) if other else None,
     )
+
+
+def _talking(session: Session, agent_id: uuid.UUID) -> bool:
+    """Whether the agent is in an open conversation."""
+    involves = sa.or_(
+        Conversation.initiator_id == agent_id, Conversation.partner_agent_id == agent_id
+    )
+    open_one = sa.select(Conversation.id).where(involves, Conversation.status == "open")
+    return session.scalar(open_one.limit(1)) is not None
+
+
+def _last_sought(session: Session, agent: Agent, *, by_others_than: uuid.UUID) -> datetime | None:
+    """When another agent of the world last decided to go and talk to `agent`
+    (`ix_reaction_decisions_talk_to`)."""
+    query = (
+        sa.select(sa.func.max(ReactionDecision.decided_at))
+        .join(Agent, Agent.id == ReactionDecision.agent_id)
+        .where(ReactionDecision.talk_to == agent.name, ReactionDecision.react)
+        .where(Agent.world_id == agent.world_id, Agent.id != by_others_than)
+    )
+    return session.scalar(query)
 
 
 def _last_reacted(session: Session, agent_id: uuid.UUID) -> datetime | None:

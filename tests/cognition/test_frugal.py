@@ -114,3 +114,14 @@ def test_the_reaction_gate() -> None:
         subject_reacted_at=NOW - timedelta(minutes=5),
     )
     assert reaction_gate(crying, now=NOW) is None  # notable: always considered
+    # however notable the sight, one person is not approached by a crowd
+    talking_to_another = GateFacts(subject_is_agent=True, importance=7, subject_talking=True)
+    assert reaction_gate(talking_to_another, now=NOW) == "they are talking with someone else"
+    sought = GateFacts(
+        subject_is_agent=True, importance=7, subject_sought_at=NOW - timedelta(minutes=5)
+    )
+    assert reaction_gate(sought, now=NOW) == "someone else went to talk to them at 08:55"
+    sought_long_ago = GateFacts(
+        subject_is_agent=True, subject_sought_at=NOW - timedelta(minutes=15)
+    )
+    assert reaction_gate(sought_long_ago, now=NOW) is None

@@ -13,13 +13,14 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.testing import ScriptedMind
 from cognition.types import NewMemory, PlanItem, Reaction, RelationshipUpdate
-from db.models import Agent, Event, Memory, Plan, ReactionDecision, Relationship
+from db.models import Agent, Event, Memory, Plan, ReactionDecision, Relationship, World
 from db.queries.api_keys import generate_key, store_key
 from db.queries.memories import add_memories
 from db.queries.plans import current_action
 from db.queries.worlds import set_clock
 from db.settings import Settings
 from service.app import create_app
+from tests.factories import make_agent
 from tests.workers.support import count, drain, installed, seeded
 from workers.tasks.plans import decompose, plan_day
 from workers.tasks.reactions import decide_reaction
@@ -185,6 +186,35 @@ def test_an_answer_already_known_is_recorded_without_asking_the_mind(
         ).one()
     assert not later.react and not later.asked_mind
     assert later.reason.startswith("already considered this subject")
+
+
+def test_someone_already_approached_is_not_approached_by_a_second_agent(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    """Isabella goes to talk to Klaus; Maria, seeing Klaus a minute later, carries on without
+    asking the Mind (however notable the sight), as she does while Klaus is talking."""
+    world, isabella, _ = seeded(sessions)
+    with sessions.begin() as session:
+        maria = make_agent(session, world, name="Maria Lopez", place="Hobbs Cafe: counter")
+    mind = reacting_mind(CHAT, CHAT)
+    with installed(settings, sessions, mind) as queue:
+        seen = observation(sessions, isabella, "Klaus Mueller", "reading", SEVEN)
+        assert decide_reaction(str(isabella.id), seen)["react"] is True
+        later = SEVEN + timedelta(minutes=1)
+        with sessions.begin() as session:
+            set_clock(session, session.get_one(World, world.id), to=later)
+        crowd = observation(sessions, maria, "Klaus Mueller", "shouting for help", later)
+        with sessions.begin() as session:  # notable: past every cooldown but this one
+            session.get_one(Memory, crowd).importance = 8
+        assert decide_reaction(str(maria.id), crowd)["asked_mind"] is False
+        drain(queue)
+    assert mind.count("react") == 1
+    with sessions() as session:
+        decision = session.scalars(
+            sa.select(ReactionDecision).where(ReactionDecision.memory_id == crowd)
+        ).one()
+    assert not decision.react
+    assert decision.reason == "someone else went to talk to them at 07:00"
 
 
 class Sent:
