@@ -183,8 +183,18 @@ def people(text: str) -> list[str]:
 
     A phrase with a place word is a place, except when that word is also a common surname
     ("Helen Park", "Ada Hall") and the phrase acts like a person ("Helen Park is walking").
+    A phrase only ever named after "the" is a place or a thing ("at The Copper Kettle").
     """
-    return unique(p for p in proper_nouns(text) if not is_place(p) or _acts_as_person(p, text))
+    return unique(
+        p
+        for p in proper_nouns(text)
+        if (not is_place(p) or _acts_as_person(p, text)) and not _only_after_the(p, text)
+    )
+
+
+def _only_after_the(phrase: str, text: str) -> bool:
+    named = re.findall(rf"(\w+\s+)?{re.escape(phrase)}\b", text)
+    return bool(named) and all(before.strip().lower() == "the" for before in named)
 
 
 def _acts_as_person(phrase: str, text: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cognition.offline.reacting import STRANGER_ONE_IN, react
-from cognition.offline.text import stable_index
+from cognition.offline.text import people, stable_index
 from cognition.types import Persona, Reaction
 from tests.hash_seeds import printed_under_seeds
 
@@ -136,3 +136,19 @@ def test_place_names_in_a_path_are_not_people() -> None:
             persona=ROSA, summary=summary, status="working", observation=seen, context=summary
         )
         assert not decision.react, decision
+
+
+def test_a_place_named_after_the_is_not_greeted() -> None:
+    """Rosa talked with Hiro already; "The Copper Kettle" in the sight is a place, not a
+    second person to greet (a town's agents went to "say hello to Copper and chat")."""
+    context = "Rosa chatted with Hiro Tanaka at The Copper Kettle this morning"
+    decision = react(
+        persona=ROSA,
+        summary=f"{context}. Rosa loves The Copper Kettle.",
+        status="working",
+        observation="Hiro Tanaka is drawing at The Copper Kettle",
+        context=context,
+    )
+    assert not decision.react, decision
+    assert people("Hiro Tanaka is drawing at The Copper Kettle") == ["Hiro Tanaka"]
+    assert people("Walter Brigg is asking Junie to vote") == ["Walter Brigg", "Junie"]
