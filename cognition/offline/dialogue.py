@@ -187,7 +187,8 @@ def _reply(talk: Talk) -> str:
     event = _invited_to(talk)
     if event is not None:
         return _answer_invitation(talk, event)
-    told = _news_of(theirs, speaker=_their_name(talk))
+    raised = {topic_of(n) for who, text in talk.history[:-1] for n in _news_of(text, speaker=who)}
+    told = [n for n in _news_of(theirs, speaker=_their_name(talk)) if topic_of(n) not in raised]
     new = [n for n in told if not _mine(n, talk)]
     if new:
         return _welcome_news(talk, new[0])
@@ -229,7 +230,9 @@ def _answer_invitation(talk: Talk, event: Event) -> str:
 
 def _welcome_news(talk: Talk, news: News) -> str:
     if isinstance(news, Candidacy):
-        return f"I didn't know {first_name(news.who)} was running. Good for them!"
+        if same_person(news.who, talk.you):
+            return "I didn't know you were running. Good luck!"
+        return f"I didn't know {first_name(news.who)} was running. Good for {first_name(news.who)}!"
     return talk.choose(["Oh, I hadn't heard about that!", "Really? That sounds lovely!"], "news")
 
 
@@ -283,7 +286,9 @@ def _small_talk(talk: Talk) -> str:
     then a word about what the listener is doing."""
     said = " ".join(talk.mine)
     these_days = _these_days(talk.me)
-    if these_days and "These days" not in said:
+    raised = {topic_of(n) for who, text in talk.history for n in _news_of(text, speaker=who)}
+    retold = {topic_of(n) for n in _news_of(these_days, speaker=talk.me.name)} & raised
+    if these_days and "These days" not in said and not retold:  # an invitation says it all
         return f"These days {these_days}."
     status = progressive(talk.status) if _about_oneself(talk.status, talk) else ""
     if status and not status.startswith("busy with") and "I see you're" not in said:

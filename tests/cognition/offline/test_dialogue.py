@@ -84,6 +84,8 @@ def test_the_host_invites_and_the_guest_accepts_with_time_and_place() -> None:
     assert "Would you like to come?" in junie
     assert "I'd love to come! I'll see you at The Copper Kettle at 6 pm." in tomas
     assert lines[-1][1].startswith("See you at the Valentine's Day party")
+    hers = [text for who, text in lines if who == JUNIE.name]
+    assert sum("party at The Copper Kettle" in text for text in hers) == 1, lines  # said once
 
 
 def test_news_spreads_from_a_guest_to_a_stranger() -> None:
@@ -185,3 +187,19 @@ def test_lines_are_the_same_on_every_run() -> None:
         "February 14 "
         "from 6 pm to 8 pm! Would you like to come?",
     )
+
+
+def test_a_candidate_is_welcomed_to_their_face_once() -> None:
+    """Walter tells Priya himself: she answers him as "you", and his second mention of the
+    campaign is not welcomed again ("I did not know Walter was running!" twice, to Walter)."""
+    walter = Persona(
+        name="Walter Brigg",
+        currently="Walter Brigg is running for a seat on the town council",
+        speaking_style="gruff",
+    )
+    lines = talk(walter, PRIYA, memories={walter.name: [walter.currently]})
+    readable(lines, [walter.name, PRIYA.name])
+    priya = [text for who, text in lines if who == PRIYA.name]
+    assert "I didn't know you were running. Good luck!" in priya[0], lines
+    assert not any("Walter was running" in text for text in priya), lines
+    assert sum("didn't know" in text for text in priya) == 1, lines

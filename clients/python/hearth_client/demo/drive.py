@@ -3,8 +3,9 @@ and what they see, read back what they are doing — only through the public HTT
 
 Perception follows one simple rule a game engine would compute from positions: an agent sees
 the other agents in the same area (the first segment of the place path) and the state of any
-object someone there is using. Each step waits (up to `settle_s`) until every agent has an
-action for the new time, so the workers planning in the background keep up with the clock.
+object someone there is using in the agent's own room. Each step waits (up to `settle_s`)
+until every agent has an action for the new time, so the workers planning in the background
+keep up with the clock.
 After each step the run keeps a `Snapshot`: where the game put everyone, what they were doing,
 and who was talking — read from the world's event stream, so a conversation held entirely
 between two reads of the step route is still counted.
@@ -92,8 +93,8 @@ def area(place: str | None) -> str:
 def perceptions(
     me: Agent, now: dict[str, AgentNow], agents: Sequence[Agent], run: TownRun | None = None
 ) -> list[Perceived]:
-    """What `me` sees: the others in its area and what they are doing, and their objects (those
-    of the map)."""
+    """What `me` sees: the others in its area and what they are doing, and the objects (those
+    of the map) they use in `me`'s room."""
     mine = area(where(me, now))
     seen: list[Perceived] = []
     for other in agents:
@@ -102,11 +103,23 @@ def perceptions(
             continue
         seen.append({"kind": "agent", "subject": other["name"], "state": action["description"]})
         on_map = run is None or run.on_map(action["location"])
-        if action["object_state"] and action["location"] and on_map:
+        seen_from_here = in_its_room(action["location"], where(me, now))
+        if action["object_state"] and action["location"] and on_map and seen_from_here:
             seen.append(
                 {"kind": "object", "subject": action["location"], "state": action["object_state"]}
             )
     return seen
+
+
+def in_its_room(thing: str | None, place: str | None) -> bool:
+    """Whether someone at `place` sees the object at path `thing`: from inside its room (the
+    path without its last segment). A neighbour's stove, in another apartment of the same
+    building, is not in sight (the server's `cognition.places.within_sight` rule)."""
+    if not thing or not place:
+        return False
+    room = [p.strip().casefold() for p in thing.split(":")][:-1] or [thing.strip().casefold()]
+    here = [p.strip().casefold() for p in place.split(":")]
+    return here[: len(room)] == room
 
 
 def where(agent: Agent, now: dict[str, AgentNow]) -> str | None:
