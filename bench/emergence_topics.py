@@ -70,7 +70,12 @@ PARTY_GATHERING = Gathering(
     place="The Copper Kettle",
     start=datetime(2023, 2, 14, 18, 0),
     end=datetime(2023, 2, 14, 20, 0),
-    why_question="Why didn't you come to Junie Halvorsen's Valentine's Day party?",
+    # The day and its plan are named, as an interviewer would follow up: an agent recalls its
+    # outline for February 14 only when the question brings that day to mind.
+    why_question=(
+        "Why didn't you come to Junie Halvorsen's Valentine's Day party on February 14? "
+        "What was your plan for that day?"
+    ),
 )
 EVENING_ENDS = 21
 """The run's last day ends at 21:00, an hour after the party: the end of its evening."""

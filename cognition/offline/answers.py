@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from cognition.grammar import progressive, sentence
+from cognition.norms import MINUTES_PER_DAY
 from cognition.offline import knowledge
 from cognition.offline.clock import find_times
 from cognition.offline.knowledge import Candidacy, Event, News
@@ -177,11 +178,24 @@ def _planned_at(memories: Sequence[str], event: Event) -> tuple[int, str] | None
         head = _DAY_PLAN.match(memory)
         if head is None or (head["month"], int(head["day"])) != (month, event.day):
             continue
-        items = [(find_times(m["time"])[0].minutes, m["what"]) for m in _PLAN_ITEM.finditer(memory)]
+        items = _in_day_order(
+            [(find_times(m["time"])[0].minutes, m["what"]) for m in _PLAN_ITEM.finditer(memory)]
+        )
         under_way = [what for start, what in items if start <= event.start_min]
         if under_way:
             return index, under_way[-1]
     return None
+
+
+def _in_day_order(items: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """An outline's items with the ones after midnight ("go to bed at 12:00 am", last) counted
+    past the day's end, so bedtime is not taken for what was under way at 6 pm."""
+    ordered: list[tuple[int, str]] = []
+    for start, what in items:
+        while ordered and start < ordered[-1][0]:
+            start += MINUTES_PER_DAY
+        ordered.append((start, what))
+    return ordered
 
 
 def _answer_person(persona: Persona, memories: Sequence[str], name: str) -> tuple[str, list[int]]:

@@ -144,6 +144,12 @@ def test_a_no_show_says_what_its_plan_held_when_the_event_began() -> None:
     assert reply == Answer("I'm sorry I missed it. I was having dinner at home then.", (2, 1))
 
 
+def test_bedtime_after_midnight_is_not_what_was_under_way_in_the_evening() -> None:
+    late = PLAN_FOR_THE_DAY.replace("go to bed and sleep at 11:00 pm", "go to bed at 12:00 am")
+    reply = ask(MISSED, [INVITED, late])
+    assert reply == Answer("I'm sorry I missed it. I was having dinner at home then.", (2, 1))
+
+
 def test_a_no_show_without_a_plan_or_a_memory_of_the_event() -> None:
     assert ask(MISSED, [INVITED]) == Answer(
         "I'm sorry I missed it. I had other plans at the time.", (1,)
