@@ -40,6 +40,7 @@ from cognition.offline import knowledge
 from cognition.offline.knowledge import Candidacy, Event, News
 from cognition.offline.text import first_name, mentions, same_person, stable_index
 from cognition.offline.voice import styled, vocative
+from cognition.perception import UNAPPROACHABLE
 from cognition.types import Persona, Utterance
 
 LONG_CONVERSATION = 6
@@ -248,6 +249,8 @@ def _doing(talk: Talk) -> str:
     for candidate in (talk.doing, talk.intent):
         text = candidate.strip()
         if not text or INTENT_INVITE.search(text) or INTENT_TELL.search(text):
+            continue
+        if UNAPPROACHABLE.search(text):  # "busy taking a shower" is not small talk
             continue
         said = progressive(text)
         if not said.startswith("busy with"):

@@ -203,3 +203,24 @@ def test_a_candidate_is_welcomed_to_their_face_once() -> None:
     assert "I didn't know you were running. Good luck!" in priya[0], lines
     assert not any("Walter was running" in text for text in priya), lines
     assert sum("didn't know" in text for text in priya) == 1, lines
+
+
+def test_a_shower_is_not_what_one_has_been_busy_with() -> None:
+    """Asked how they have been, a speaker interrupted in the shower does not say so."""
+    asked = [(TOMAS.name, "Hi Priya! How have you been?")]
+    for doing, expected in (
+        ("taking a shower", "I'm well, thanks."),
+        ("coding in the library", "I've been busy coding in the library."),
+    ):
+        said = next_utterance(
+            speaker=PRIYA,
+            listener=TOMAS.name,
+            intent="",
+            memories=[],
+            history=asked,
+            relationship=f"{PRIYA.name} likes {TOMAS.name}.",
+            now=NOW,
+            speaker_status=doing,
+        )
+        assert expected in said.text, said
+        assert "shower" not in said.text, said
