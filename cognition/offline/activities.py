@@ -87,6 +87,16 @@ TEMPLATES: tuple[Template, ...] = (
         repeat_from=1,
     ),
     _template(
+        "party guest",
+        "",
+        ("arriving and saying hello to the host", 5),
+        ("chatting with the other guests", 15),
+        ("getting a drink and something to eat", 10),
+        ("talking and laughing with friends", 15),
+        ("dancing to the music", 10),
+        repeat_from=1,
+    ),
+    _template(
         "coffee out",
         "",
         ("ordering a coffee at the counter", 5),
@@ -243,12 +253,20 @@ OUTINGS: tuple[tuple[str, str], ...] = (
 """A customer's outing (the planner's errands) is not the job done at the same place."""
 
 
+GUEST_LEADS = ("go to ", "attend ", "join ", "stop by ", "drop by ", "come to ", "head to ")
+"""How a guest's plan names a party it goes to; the host's says host, invite, prepare…"""
+
+
 def template_for(text: str, *, away: bool = False) -> Template | None:
     """The first template whose keywords the text mentions, or None; a meal `away` from home
-    is eaten out (no one cooks at a cafe table), and an outing is a customer's."""
+    is eaten out (no one cooks at a cafe table), an outing is a customer's, and a party one
+    goes to is a guest's (the host greets people as they arrive)."""
     lowered = text.lower()
     outing = next((name for lead, name in OUTINGS if lowered.startswith(lead)), None)
     mentioned = stems(text)
+    party = next(t for t in TEMPLATES if t.name == "party")
+    if lowered.startswith(GUEST_LEADS) and party.keywords & mentioned:
+        outing = "party guest"
     if away and mentioned & MEAL_WORDS:
         outing = "eating out"
     if outing is not None:

@@ -125,3 +125,15 @@ def test_hours_always_tile_within_an_hour(description: str, minutes: int, minute
     _assert_tiles(parent, hours)
     assert all(1 <= h.duration_min <= 60 for h in hours)
     assert all(h.start.minute == 0 for h in hours[1:])
+
+
+def test_a_guest_goes_to_a_party_as_a_guest_and_the_host_hosts_it() -> None:
+    """A guest's hour at the party is spent as a guest's; greeting arrivals is the host's."""
+    going = _item("go to Junie Halvorsen's Valentine's Day party", hour=18, minutes=60)
+    guest = decompose(item=going, granularity=Granularity.TASK, persona=ROSA, summary="")
+    _assert_tiles(going, guest)
+    assert guest[0].description == "arriving and saying hello to the host"
+    assert not any("greeting people" in t.description for t in guest)
+    hosting = _item("host the Valentine's Day party", hour=18, minutes=60)
+    host = decompose(item=hosting, granularity=Granularity.TASK, persona=ROSA, summary="")
+    assert host[0].description == "greeting people as they arrive"
