@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 
 def _vocabulary(text: str) -> frozenset[str]:
@@ -142,10 +143,14 @@ FALLBACK = "busy with"
 
 _VOWELS = "aeiou"
 _TOKEN = re.compile(r"\S+")
+PHRASE_CACHE = 8192
+"""Activity phrases whose progressive form is remembered (a town repeats its activities)."""
 
 
+@lru_cache(maxsize=PHRASE_CACHE)
 def progressive(phrase: str) -> str:
-    """The activity phrase in the form that follows "is" (see the module docstring)."""
+    """The activity phrase in the form that follows "is" (see the module docstring). Pure and
+    asked again for the same few hundred activities at every step: remembered."""
     words = phrase.split()
     if not words:
         return ""

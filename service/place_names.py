@@ -15,7 +15,7 @@ from cognition.errors import InvalidInput
 from cognition.places import MAX_MAP_DEPTH, MAX_MAP_NODES, ancestors, normalize_path
 from db.models import Place
 from db.queries.events import emit
-from db.queries.places import add_places, places_by_path, world_place_count
+from db.queries.places import add_places, paths_in_map, places_by_path, world_place_count
 from service.errors import ApiError
 from service.schemas.common import MAX_NAME
 
@@ -38,6 +38,18 @@ def canonical(path: str, field: str) -> str:
             422, "validation_error", f"a place name is at most {MAX_NAME} characters", field=field
         )
     return path
+
+
+def require_places(
+    session: Session, *, world_id: uuid.UUID, named: Sequence[Named], create: bool
+) -> None:
+    """The rule above, for a caller that needs no rows back (a step): paths are checked
+    without loading places, and only a request naming a missing one goes on to
+    `resolve_places` (its 422, or the places created)."""
+    paths = [canonical(path, field) for field, path in named]
+    wanted = {p for path in paths for p in (*ancestors(path), path)}
+    if wanted - paths_in_map(session, world_id=world_id, paths=wanted):
+        resolve_places(session, world_id=world_id, named=named, create=create)
 
 
 def resolve_places(

@@ -142,6 +142,16 @@ def places_by_path(
     return {place.path: place for place in session.scalars(query)}
 
 
+def paths_in_map(session: Session, *, world_id: uuid.UUID, paths: Iterable[str]) -> set[str]:
+    """Which of `paths` (canonical spellings) the world's map has: paths only, no rows loaded
+    (a step names a thousand places)."""
+    wanted = sorted(set(paths))
+    if not wanted:
+        return set()
+    query = sa.select(Place.path).where(Place.world_id == world_id, Place.path.in_(wanted))
+    return set(session.scalars(query))
+
+
 def add_places(
     session: Session, *, world_id: uuid.UUID, paths: Iterable[str], found: dict[str, Place]
 ) -> dict[str, Place]:

@@ -30,7 +30,7 @@ from service.pagination import (
     encode_cursor,
     time_and_uuid,
 )
-from service.place_names import resolve_places
+from service.place_names import require_places
 from service.rate_limits import ROUTE_KIND, STEP
 from service.schemas.step import (
     ActionRead,
@@ -161,7 +161,7 @@ def _require_places(session: Session, world_id: uuid.UUID, body: StepRequest) ->
         if p.kind == "object" and p.subject
     ]
     if named:
-        resolve_places(session, world_id=world_id, named=named, create=body.create_places)
+        require_places(session, world_id=world_id, named=named, create=body.create_places)
 
 
 def _validated_ids(
