@@ -64,6 +64,10 @@ others do not line up to greet someone who is greeting someone else."""
 DEFAULT_NOTABLE_IMPORTANCE = 6
 """An observation at least this important is always put to the Mind (past every cooldown, and
 to a sleeper): someone crying, a fight, a fire."""
+DEFAULT_URGENT_IMPORTANCE = 7
+"""Only a sight this important (someone crying, a fight) brings an agent back to someone it
+talked with within the chat cooldown: news-like sights (a candidate campaigning, a reporter at
+work, 6) sent two agents into four conversations in ninety minutes."""
 DEFAULT_CHAT_COOLDOWN = timedelta(hours=3)
 """Game time before two agents who talked strike up another conversation (the reference
 code's chat buffer serves the same purpose)."""
@@ -131,6 +135,7 @@ def reaction_gate(
     replan_cooldown: timedelta = DEFAULT_REPLAN_COOLDOWN,
     busy: timedelta = DEFAULT_BUSY,
     notable: int = DEFAULT_NOTABLE_IMPORTANCE,
+    urgent: int = DEFAULT_URGENT_IMPORTANCE,
 ) -> str | None:
     """Why the Mind need not be asked about this observation, or None to ask it."""
     routine = facts.importance < notable
@@ -158,7 +163,7 @@ def reaction_gate(
     if routine and facts.asleep:
         return "asleep"
     talked = facts.last_talked_with
-    if routine and talked is not None and now - talked < chat_cooldown:
+    if facts.importance < urgent and talked is not None and now - talked < chat_cooldown:
         return f"talked with them at {talked:%H:%M}"
     return None
 

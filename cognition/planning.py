@@ -42,7 +42,7 @@ from cognition.clamps import order_day_plan
 from cognition.errors import InvalidOutput
 from cognition.locating import locate
 from cognition.mind import Mind
-from cognition.places import SEPARATOR, KnownMap, KnownPlace
+from cognition.places import SEPARATOR, KnownMap, KnownPlace, area_of
 from cognition.requests import Decompose, Emoji, ObjectState, PlanDay, ReviseCurrently
 from cognition.schedule import (
     active_at,
@@ -189,7 +189,8 @@ def lay_outline(
     now = now.replace(second=0, microsecond=0)
     if ordered and now < ordered[0].start:
         wake = ordered[0]
-        night = PlanItem(now, whole_minutes(wake.start - now), ASLEEP, wake.location)
+        home = area_of(wake.location) if wake.location else None  # in bed, not at the table
+        night = PlanItem(now, whole_minutes(wake.start - now), ASLEEP, home)
         ordered.insert(0, night)
     return around(ordered, planned)
 

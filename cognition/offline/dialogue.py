@@ -163,10 +163,13 @@ def next_utterance(
 def _greeting(talk: Talk) -> str:
     you = first_name(talk.you)
     if not talk.acquainted:
+        me = first_name(talk.me.name)
         introduced = _introduction(talk.last_theirs)
         if introduced:
-            return f"Nice to meet you, {introduced}. I'm {first_name(talk.me.name)}."
-        return f"Hello! I don't think we've met. I'm {first_name(talk.me.name)}."
+            return f"Nice to meet you, {introduced}. I'm {me}."
+        if mentions(talk.last_theirs, me):  # they know me: no flat "we've never met"
+            return f"Hello! I'm sorry, have we met? I'm {me}."
+        return f"Hello! I don't think we've met. I'm {me}."
     hour = talk.now.hour if talk.now else MORNING_END
     daypart = (
         "morning" if hour < MORNING_END else "afternoon" if hour < AFTERNOON_END else "evening"

@@ -121,6 +121,10 @@ def test_the_reaction_gate() -> None:
         subject_is_agent=True, importance=7, subject_sought_at=NOW - timedelta(minutes=5)
     )
     assert reaction_gate(sought, now=NOW) == "someone else went to talk to them at 08:55"
+    campaigning = GateFacts(
+        subject_is_agent=True, importance=6, last_talked_with=NOW - timedelta(minutes=30)
+    )  # news-like, but they talked half an hour ago
+    assert "talked with them" in (reaction_gate(campaigning, now=NOW) or "")
     sought_long_ago = GateFacts(
         subject_is_agent=True, subject_sought_at=NOW - timedelta(minutes=15)
     )

@@ -189,6 +189,9 @@ def test_an_outline_made_before_wake_up_starts_with_the_rest_of_the_night() -> N
     assert laid[1:] == outline
     assert all(a.end == b.start for a, b in pairwise(laid))  # a current item from now on
     assert lay_outline(outline, now=at(10)) == outline  # made at wake-up or later: as it is
+    breakfast = [item(8, 60, "wake up and have breakfast", "Brigg House: kitchen: kitchen table")]
+    night = lay_outline(breakfast, now=at(7))[0]
+    assert (night.description, night.location) == (ASLEEP, "Brigg House")  # not at the table
 
 
 def test_an_outline_is_laid_around_a_reaction_made_before_it() -> None:

@@ -224,3 +224,19 @@ def test_a_shower_is_not_what_one_has_been_busy_with() -> None:
         )
         assert expected in said.text, said
         assert "shower" not in said.text, said
+
+
+def test_one_greeted_by_name_does_not_claim_they_have_never_met() -> None:
+    """Beatrix greets Junie by name; Junie, who has no record of her, does not answer "Hello!
+    I don't think we've met! I'm Junie!"."""
+    said = next_utterance(
+        speaker=JUNIE,
+        listener=PRIYA.name,
+        intent="",
+        memories=[],
+        history=[(PRIYA.name, "Good afternoon, Junie! How have you been?")],
+        relationship="",
+        now=NOW,
+    )
+    assert "don't think we've met" not in said.text, said
+    assert said.text.startswith("Hello! I'm sorry, have we met? I'm Junie"), said
