@@ -297,7 +297,8 @@ def _small_talk(talk: Talk) -> str:
     if these_days and "These days" not in said and not retold:  # an invitation says it all
         return f"These days {these_days}."
     status = progressive(talk.status) if _about_oneself(talk.status, talk) else ""
-    if status and not status.startswith("busy with") and "I see you're" not in said:
+    seen = re.search(r"\bI see you(?:'re| are)\b", said)  # said as styled: "you are" too
+    if status and not status.startswith("busy with") and not seen:
         return f"I see you're {status}."
     return ""
 

@@ -240,3 +240,25 @@ def test_one_greeted_by_name_does_not_claim_they_have_never_met() -> None:
     )
     assert "don't think we've met" not in said.text, said
     assert said.text.startswith("Hello! I'm sorry, have we met? I'm Junie"), said
+
+
+def test_a_formal_speaker_remarks_on_the_listener_once() -> None:
+    """Eleanor speaks without contractions ("I see you are …"): her remark on what Theo is
+    doing is made once, not at every turn (two formal speakers traded four of them)."""
+    history = [
+        (ELEANOR.name, "Good afternoon, Theo! How have you been?"),
+        ("Theo Calloway", "I am well, thank you."),
+        (ELEANOR.name, "I see you are attending chemistry lectures."),
+        ("Theo Calloway", "I see you are holding office hours."),
+    ]
+    said = next_utterance(
+        speaker=ELEANOR,
+        listener="Theo Calloway",
+        intent="",
+        memories=[],
+        history=history,
+        relationship=f"{ELEANOR.name} likes Theo Calloway.",
+        now=NOW,
+        listener_status="attending chemistry lectures",
+    )
+    assert "I see you" not in said.text, said
