@@ -188,6 +188,11 @@ def _reply(talk: Talk) -> str:
     theirs = talk.last_theirs
     if not theirs:
         return ""
+    own = _own_news_told(talk)
+    if own is not None:  # told of (or invited to) one's own party: it is one's own
+        if isinstance(own, Candidacy):
+            return "That's me, actually! I hope I can count on your vote."
+        return f"That's my {own.name}, actually! I'd love to see you there."
     event = _invited_to(talk)
     if event is not None:
         return _answer_invitation(talk, event)
@@ -210,6 +215,14 @@ def _reply(talk: Talk) -> str:
     if theirs.rstrip().endswith("?"):
         return "I'm not sure, to be honest."
     return ""
+
+
+def _own_news_told(talk: Talk) -> News | None:
+    """The speaker's own event or candidacy that the listener's last line tells them of
+    (someone who heard of a party without its host tells the host)."""
+    own = {topic_of(n): n for n in talk.known if knowledge.about(n, talk.me.name)}
+    told = _news_of(talk.last_theirs, speaker=_their_name(talk))
+    return next((own[topic_of(n)] for n in told if topic_of(n) in own), None)
 
 
 def _invited_to(talk: Talk) -> Event | None:

@@ -262,3 +262,25 @@ def test_a_formal_speaker_remarks_on_the_listener_once() -> None:
         listener_status="attending chemistry lectures",
     )
     assert "I see you" not in said.text, said
+
+
+def test_a_host_told_of_her_own_party_says_it_is_hers() -> None:
+    """Noor heard of the party without its host and tells Junie; Junie does not answer "I'd
+    love to come!" to her own party."""
+    said = next_utterance(
+        speaker=JUNIE,
+        listener=PRIYA.name,
+        intent="",
+        memories=[PARTY_SEED],
+        history=[
+            (
+                PRIYA.name,
+                "Have you heard? There is a Valentine's Day party at The Copper Kettle on "
+                "February 14. You should come!",
+            )
+        ],
+        relationship=f"{JUNIE.name} likes {PRIYA.name}.",
+        now=NOW,
+    )
+    assert "That's my Valentine's Day party, actually!" in said.text, said
+    assert "love to come" not in said.text, said
