@@ -80,6 +80,25 @@ class Speaker:
     """What this side was doing when the conversation began."""
 
 
+UTTERANCE_PREDICATE = "said"
+
+
+def said_memory(
+    speaker: str, listener: str, text: str, *, at: datetime, source: MemorySource
+) -> NewMemory:
+    """A line as the memory of having said or heard it: `<speaker> said to <listener>: "…"`
+    (the form `exchanged_query` retrieves), for agents and players alike."""
+    return NewMemory(
+        description=f'{speaker} said to {listener}: "{text}"',
+        kind=MemoryKind.UTTERANCE,
+        created_at=at,
+        subject=speaker,
+        predicate=UTTERANCE_PREDICATE,
+        object=text,
+        source=source,
+    )
+
+
 def line_due(started: datetime, seq: int, *, line: timedelta) -> datetime:
     """When line `seq` (from 1) of a conversation begun at `started` is said."""
     return started + (seq - 1) * line

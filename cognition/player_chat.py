@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from cognition.dialogue import Speaker, turn
+from cognition.dialogue import Speaker, said_memory, turn
 from cognition.mind import Mind
-from cognition.types import MemoryKind, MemorySource, NewMemory, Turn
+from cognition.types import MemorySource, NewMemory, Turn
 
 
 def player_label(player: str, persona: str) -> str:
@@ -19,28 +19,12 @@ def player_label(player: str, persona: str) -> str:
 
 def player_claim(*, label: str, agent_name: str, message: str, now: datetime) -> NewMemory:
     """The player's line as the agent heard it: attributed, quoted, source=player."""
-    return NewMemory(
-        description=f'{label} said to {agent_name}: "{message}"',
-        kind=MemoryKind.UTTERANCE,
-        created_at=now,
-        subject=label,
-        predicate="said",
-        object=message,
-        source=MemorySource.PLAYER,
-    )
+    return said_memory(label, agent_name, message, at=now, source=MemorySource.PLAYER)
 
 
 def own_line(*, agent_name: str, label: str, text: str, now: datetime) -> NewMemory:
     """The agent's own reply, remembered as something it said."""
-    return NewMemory(
-        description=f'{agent_name} said to {label}: "{text}"',
-        kind=MemoryKind.UTTERANCE,
-        created_at=now,
-        subject=agent_name,
-        predicate="said",
-        object=text,
-        source=MemorySource.AGENT,
-    )
+    return said_memory(agent_name, label, text, at=now, source=MemorySource.AGENT)
 
 
 def reply_to_player(

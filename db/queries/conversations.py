@@ -15,12 +15,11 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session, aliased
 
-from cognition.types import MemoryKind, MemorySource, NewMemory, Turn
+from cognition.dialogue import said_memory
+from cognition.types import MemoryKind, MemorySource, Turn
 from db import locks
 from db.models import Agent, Conversation, Memory, Relationship, Utterance
 from db.queries.memories import add_for_agents
-
-UTTERANCE_PREDICATE = "said"
 
 
 def open_conversation(
@@ -188,14 +187,8 @@ def remember_utterance(
     session: Session, *, conversation: Conversation, speaker: Agent, listener: Agent, turn: Turn
 ) -> list[Memory]:
     """A spoken line as an utterance memory of both participants."""
-    memory = NewMemory(
-        description=f'{speaker.name} said to {listener.name}: "{turn.text}"',
-        kind=MemoryKind.UTTERANCE,
-        created_at=turn.spoken_at,
-        subject=speaker.name,
-        predicate=UTTERANCE_PREDICATE,
-        object=turn.text,
-        source=MemorySource.AGENT,
+    memory = said_memory(
+        speaker.name, listener.name, turn.text, at=turn.spoken_at, source=MemorySource.AGENT
     )
     return add_for_agents(
         session,
