@@ -4,14 +4,35 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from typing import Annotated
 
-from service.schemas.common import MAX_ID, Integer, Name, RequestModel, RequiredText, Text
+from pydantic import BaseModel, Field, StringConstraints
+
+from service.schemas.common import (
+    MAX_ID,
+    MAX_NAME,
+    NO_NUL,
+    NON_BLANK,
+    Integer,
+    RequestModel,
+    RequiredText,
+    Strip,
+    Text,
+)
+
+MAX_PLAYER = 100
+MAX_PERSONA = MAX_NAME - MAX_PLAYER - len(" ()")
+"""The player's label, "Sam (a reporter)", is stored where an agent's name is (200
+characters: `cognition.player_chat.player_label`), so its two parts share that length."""
+Player = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_PLAYER, pattern=NON_BLANK), Strip
+]
+Persona = Annotated[str, StringConstraints(max_length=MAX_PERSONA, pattern=NO_NUL)]
 
 
 class ChatRequest(RequestModel):
-    player: Name = Field(description="the player's name, as the agent will remember it")
-    persona: Text = Field("", description='who the player says they are, e.g. "a reporter"')
+    player: Player = Field(description="the player's name, as the agent will remember it")
+    persona: Persona = Field("", description='who the player says they are, e.g. "a reporter"')
     message: RequiredText
     conversation_id: Integer | None = Field(
         None, ge=1, le=MAX_ID, description="continue this conversation"
