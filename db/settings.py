@@ -41,6 +41,11 @@ DEFAULT_STEP_RATE_LIMIT_PER_MINUTE = 600
 """Steps per minute one key may send, sustained: ten ticks a second, each a batch for every
 agent of the world. The step has its own allowance so a burst of reads never delays it."""
 DEFAULT_STEP_RATE_LIMIT_BURST = 20
+DEFAULT_IMPORT_MAX_LINE_BYTES = 8 * 1024 * 1024
+"""The longest line of a world import: a memory with a 4096-d embedding is ~90 kB, a model
+call's audit with its prompt and answer a few hundred; 8 MiB is the API's largest body."""
+DEFAULT_IMPORT_MAX_RECORDS = 20_000_000
+"""Records in one world import: a world of a million memories is a few million rows."""
 
 
 def default_home() -> Path:
@@ -85,6 +90,12 @@ class Settings(BaseSettings):
         description="steps per minute each key may send, apart from its other requests",
     )
     step_rate_limit_burst: int = Field(DEFAULT_STEP_RATE_LIMIT_BURST, ge=1)
+    import_max_line_bytes: int = Field(
+        DEFAULT_IMPORT_MAX_LINE_BYTES, ge=1024, description="longest line of a world import"
+    )
+    import_max_records: int = Field(
+        DEFAULT_IMPORT_MAX_RECORDS, ge=2, description="most records (lines) in a world import"
+    )
 
     llm_base_url: str | None = None
     llm_api_key: str | None = None

@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from db.models import Base
+from db.transfer_values import BadValue, typed
 
 FORMAT = "hearth-world"
 VERSION = 1
@@ -122,35 +123,31 @@ def _plain(value: Any) -> Any:
 
 
 def decode(name: str, row: dict[str, Any]) -> dict[str, Any]:
-    """A record's row with its values as the columns take them; unknown columns are dropped."""
-    out: dict[str, Any] = {}
-    for column in columns(name):
-        if column.name in row:
-            out[column.name] = _typed(column, row[column.name])
-    return out
+    """A record's row with its values as the columns take them (`db.transfer_values`: typed
+    and bounded, or BadValue naming the column); unknown columns are dropped."""
+    if not isinstance(row, dict):
+        raise ValueError(f"a {name} row is a JSON object")
+    return {c.name: typed(c, row[c.name]) for c in columns(name) if c.name in row}
 
 
-def _typed(column: sa.Column[Any], value: Any) -> Any:
-    if value is None:
-        return None
-    kind = column.type
-    if isinstance(kind, sa.Uuid):
-        return uuid.UUID(str(value))
-    if isinstance(kind, sa.DateTime):
-        return datetime.fromisoformat(str(value))
-    if isinstance(kind, sa.Date):
-        return date.fromisoformat(str(value))
-    if isinstance(kind, sa.Numeric) and not isinstance(kind, sa.Float):
-        return Decimal(str(value))
-    return value
+class BadRow(ValueError):
+    """A row of a batch given to `WorldImport.add` that cannot be imported: `index` in it."""
+
+    def __init__(self, index: int, cause: ValueError) -> None:
+        super().__init__(str(cause))
+        self.index, self.cause = index, cause
 
 
 class WorldImport:
     """Feed records in their exported order, then `finish`: the new world's id."""
 
-    def __init__(self, session: Session, *, name: str | None = None) -> None:
+    def __init__(
+        self, session: Session, *, name: str | None = None, dimension: int | None = None
+    ) -> None:
         self.session = session
         self.name = name
+        self.dimension = dimension
+        """The length every embedding must have (the embedding space's), when known."""
         self.ids: dict[str, dict[Any, Any]] = defaultdict(dict)
         self.deferred: list[tuple[str, Any, str, Any]] = []
         self.world_id: uuid.UUID | None = None
@@ -158,6 +155,8 @@ class WorldImport:
 
     def start(self, world: dict[str, Any]) -> uuid.UUID:
         row = decode("worlds", world)
+        if row.get("id") is None:
+            raise ValueError("the world has no id")
         self.world_id = uuid.uuid4()
         self.ids["worlds"][row["id"]] = self.world_id
         row.update(id=self.world_id, **({"name": self.name} if self.name else {}))
@@ -169,7 +168,12 @@ class WorldImport:
         if name not in TABLES:
             raise ValueError(f"unknown table {name!r}")
         chunk: list[dict[str, Any]] = []
-        for row in (decode(name, row) for row in rows):
+        for index, given in enumerate(rows):
+            try:
+                row = decode(name, given)
+                self._check_embedding(name, row)
+            except ValueError as exc:
+                raise BadRow(index, exc) from None
             parent = row.get(PARENT.get(name, ""))
             if parent is not None and parent not in self.ids[name]:
                 if all(r.get("id") != parent for r in chunk):
@@ -180,6 +184,13 @@ class WorldImport:
         if chunk:
             self._insert(name, chunk)
         self.rows += len(rows)
+
+    def _check_embedding(self, name: str, row: dict[str, Any]) -> None:
+        embedding = row.get("embedding") if name == "memories" else None
+        if embedding is not None and self.dimension and len(embedding) != self.dimension:
+            raise BadValue(
+                table(name).c.embedding, f"{len(embedding)} numbers, not {self.dimension}"
+            )
 
     def finish(self) -> uuid.UUID:
         for name, new_id, column, old in self.deferred:

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from db.models.world import DEFAULT_CLOCK_RATE
 from service.schemas.common import (
@@ -95,6 +95,20 @@ class WorldUpdate(RequestModel):
 
     name: Name | None = None
     settings: WorldSettings | None = None
+
+
+class ExportedWorld(BaseModel):
+    """The world of an export file's header, held to the rules the API holds its own writes to
+    (`POST /v1/worlds/import`); columns not named here are checked by their column's type."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: Name
+    clock_mode: Literal["driven", "running"]
+    clock_rate: Number = Field(gt=0, le=MAX_RATE)
+    game_time: GameTime
+    paused: Flag = False
+    settings: WorldSettings = WorldSettings()
 
 
 class ClockRead(BaseModel):

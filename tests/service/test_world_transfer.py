@@ -244,7 +244,7 @@ def test_a_file_cut_short_or_foreign_changes_nothing(
     for body, blamed in [
         ("\n".join(lines[:-1]), "body"),  # no end record
         ("\n".join([lines[0], "{not json"]), "body.2"),
-        ("\n".join([lines[0], '{"table": "nope", "row": {}}', lines[-1]]), "body.3"),
+        ("\n".join([lines[0], '{"table": "nope", "row": {}}', lines[-1]]), "body.2"),
         ('{"format": "something else"}', "body.1"),
     ]:
         response = client.post("/v1/worlds/import", content=body.encode(), headers=headers)
@@ -273,3 +273,99 @@ def test_worlds_are_listed_and_deleted_by_the_admin_only(
     assert client.get("/v1/me", headers=world_key).status_code == 401  # its keys went with it
     names = [w["name"] for w in client.get("/v1/worlds", headers=admin_headers).json()["items"]]
     assert names == ["Two", "Three"]
+
+
+def _small_export(client: TestClient, admin: dict[str, str]) -> list[dict[str, Any]]:
+    """The records of a world with an agent and two memories."""
+    world = client.post(
+        "/v1/worlds", headers=admin, json={"name": "Small", "clock": {"start": START}}
+    ).json()
+    base = f"/v1/worlds/{world['id']}"
+    rosa = client.post(f"{base}/agents", json={"name": "Rosa"}, headers=admin).json()["id"]
+    memories = {"memories": [{"description": "a heron"}, {"description": "bread"}]}
+    client.post(f"{base}/agents/{rosa}/memories", json=memories, headers=admin)
+    text = client.get(f"{base}/export", headers=admin).text
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _changed(records: list[dict[str, Any]], where: str, value: Any) -> list[dict[str, Any]]:
+    """A copy of the file with one value replaced: `world.<key>`, or `<table>.<column>` in the
+    table's last row."""
+    records = json.loads(json.dumps(records))
+    scope, key = where.split(".", 1)
+    if scope == "world":
+        target = records[0]["world"]
+        *parents, key = key.split(".")
+        for parent in parents:
+            target = target.setdefault(parent, {})
+        target[key] = value
+    else:
+        rows = [r for r in records if r.get("table") == scope]
+        rows[-1]["row"][key] = value
+    return records
+
+
+def _jsonl(records: list[dict[str, Any]]) -> bytes:
+    return "\n".join(json.dumps(r) for r in records).encode()
+
+
+def test_an_import_is_validated_like_the_api_and_a_bad_one_leaves_nothing(
+    client: TestClient, admin_headers: dict[str, str], sessions: sessionmaker[Session]
+) -> None:
+    """The probes of issue 21: each was a 500 (some after the world was committed) or a value
+    the API itself refuses; each is now a 422 naming the line and field, and nothing stays."""
+    records = _small_export(client, admin_headers)
+    memory_line = max(i for i, r in enumerate(records, 1) if r.get("table") == "memories")
+    last_line = len(records) - 1
+    last_table = records[-2]["table"]
+    with sessions() as session:
+        worlds_before = session.scalar(sa.text("SELECT count(*) FROM worlds"))
+    headers = {**admin_headers, "content-type": "application/x-ndjson"}
+    for body, blamed in [
+        (
+            _changed(records, "world.settings", {"weights": "evil", "budget": 7}),
+            "body.1.world.settings.weights",
+        ),
+        (_changed(records, "world.settings.budget", 7), "body.1.world.settings.budget"),
+        (_changed(records, "world.game_time", "9999-01-01T07:00:00"), "body.1.world.game_time"),
+        (_changed(records, "world.clock_rate", 1e300), "body.1.world.clock_rate"),
+        (_changed(records, "world.clock_mode", "warp"), "body.1.world.clock_mode"),
+        (_changed(records, "world.name", "n" * 201), "body.1.world.name"),
+        (
+            _changed(records, "memories.description", {"an": "object"}),
+            f"body.{memory_line}.row.description",
+        ),
+        (
+            _changed(records, "memories.created_at", "0001-01-01T00:00:00"),
+            f"body.{memory_line}.row.created_at",
+        ),
+        (_changed(records, "memories.importance", 10**6), f"body.{memory_line}.row.importance"),
+        (_changed(records, "memories.kind", "k" * 17), f"body.{memory_line}.row.kind"),
+        (_changed(records, f"{last_table}.id", [1]), f"body.{last_line}.row.id"),
+        ([*records, {"end": True, "rows": 0}], f"body.{len(records) + 1}"),
+        ([*records, records[1]], f"body.{len(records) + 1}"),
+        ([*records[:-1], {"end": True, "rows": 1}], f"body.{len(records)}.rows"),
+    ]:
+        response = client.post("/v1/worlds/import", content=_jsonl(body), headers=headers)
+        assert response.status_code == 422, (blamed, response.text)
+        assert response.json()["error"]["details"][0]["field"] == blamed, response.text
+    with sessions() as session:
+        assert session.scalar(sa.text("SELECT count(*) FROM worlds")) == worlds_before
+    assert client.get("/v1/worlds", headers=admin_headers).status_code == 200
+    good = client.post("/v1/worlds/import", content=_jsonl(records), headers=headers)
+    assert good.status_code == 201, good.text
+
+
+def test_an_import_past_its_line_or_record_limit_is_a_413(
+    settings: Settings, sessions: sessionmaker[Session], admin_headers: dict[str, str]
+) -> None:
+    limited = settings.model_copy(update={"import_max_line_bytes": 4096, "import_max_records": 6})
+    with TestClient(create_app(limited)) as client:
+        records = _small_export(client, admin_headers)
+        headers = {**admin_headers, "content-type": "application/x-ndjson"}
+        long_line = _changed(records, "memories.description", "x" * 5000)
+        many = [records[0], *([records[1]] * 10), records[-1]]
+        for body, blamed in [(long_line, "body."), (many, "body.7")]:
+            response = client.post("/v1/worlds/import", content=_jsonl(body), headers=headers)
+            assert response.status_code == 413, response.text
+            assert response.json()["error"]["details"][0]["field"].startswith(blamed)
