@@ -217,7 +217,8 @@ def search(
     settings: SettingsDep,
     request: Request,
 ) -> SearchResponse:
-    at = body.at or game_now(world)
+    now = game_now(world)
+    at = body.at or now
     weights = _weights(body.weights, effective_weights(world, settings))
     embedder: Embedder = request.app.state.embedder
     store = PgMemoryStore(
@@ -226,8 +227,8 @@ def search(
     scored = store.retrieve(body.query, k=body.k, now=at, kinds=body.kinds, touch=False)
     if body.budget_tokens is not None:
         scored = fit_budget(scored, body.budget_tokens)
-    if body.touch:
-        store.touch([s.memory.id for s in scored], now=at)
+    if body.touch:  # never past the world's clock: a memory touched ahead would stay recent
+        store.touch([s.memory.id for s in scored], now=min(at, now))
     session.commit()
     return SearchResponse(
         results=[_result(s) for s in scored], at=at, weights=WeightsRead(**vars(weights))

@@ -109,7 +109,11 @@ class SearchRequest(RequestModel):
         le=MAX_BUDGET_TOKENS,
         description="keep the best results whose descriptions fit (≈4 characters a token)",
     )
-    touch: Flag = Field(True, description="mark the results accessed at `at` (the paper does)")
+    touch: Flag = Field(
+        True,
+        description="mark the results accessed at `at` (the paper does), or at the world's now "
+        "if `at` is later: last access never passes the world's clock",
+    )
 
 
 class ComponentRead(BaseModel):

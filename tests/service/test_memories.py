@@ -302,11 +302,30 @@ def test_search_touches_only_when_asked(
 ) -> None:
     [memory] = post(client, agent, "Klaus is reading").json()["items"]
     later = START + timedelta(hours=5)
+    _advance(client, agent, minutes=5 * 60)
     search(client, agent, query="reading", at=later.isoformat(), touch=False)
     assert _accessed(sessions, memory["id"]) == START
     found = search(client, agent, query="reading", at=later.isoformat()).json()
     assert found["at"] == later.isoformat() and found["results"][0]["id"] == memory["id"]
     assert _accessed(sessions, memory["id"]) == later
+
+
+def test_search_never_touches_past_the_worlds_clock(
+    client: TestClient, agent: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    """Scoring at a later `at` is allowed; marking memories accessed there is not (they would
+    keep recency 1.0 for ever): the touch happens at the world's now."""
+    [memory] = post(client, agent, "Klaus is reading").json()["items"]
+    _advance(client, agent, minutes=60)
+    found = search(client, agent, query="reading", at="2999-12-31T00:00:00", touch=True)
+    assert found.status_code == 200 and found.json()["at"] == "2999-12-31T00:00:00"
+    assert _accessed(sessions, memory["id"]) == START + timedelta(hours=1)
+
+
+def _advance(client: TestClient, agent: dict[str, Any], *, minutes: int) -> None:
+    clock = agent["url"].split("/agents/")[0] + "/clock"
+    response = client.post(clock, json={"advance_minutes": minutes}, headers=agent["headers"])
+    assert response.status_code == 200, response.text
 
 
 def _accessed(sessions: sessionmaker[Session], memory_id: int) -> datetime:
@@ -322,6 +341,7 @@ def test_budget_keeps_the_best_that_fit_and_touches_only_those(
     post(client, agent, *[f"memory number {i} " + "word " * 10 for i in range(5)])  # 17 tokens
     full = search(client, agent, query="memory", k=5, touch=False).json()["results"]
     later = (START + timedelta(hours=1)).isoformat()
+    _advance(client, agent, minutes=60)
     trimmed = search(client, agent, query="memory", k=5, budget_tokens=40, at=later)
     kept = [r["id"] for r in trimmed.json()["results"]]
     assert kept == [r["id"] for r in full[:2]]
