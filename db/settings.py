@@ -41,6 +41,10 @@ DEFAULT_STEP_RATE_LIMIT_PER_MINUTE = 600
 """Steps per minute one key may send, sustained: ten ticks a second, each a batch for every
 agent of the world. The step has its own allowance so a burst of reads never delays it."""
 DEFAULT_STEP_RATE_LIMIT_BURST = 20
+DEFAULT_BAD_KEY_RATE_LIMIT_PER_MINUTE = 60
+"""Failed authentications per minute one client address may make, sustained: a game with a
+mistyped key sees its 401s; a key guesser is slowed to one guess a second."""
+DEFAULT_BAD_KEY_RATE_LIMIT_BURST = 30
 DEFAULT_IMPORT_MAX_LINE_BYTES = 8 * 1024 * 1024
 """The longest line of a world import: a memory with a 4096-d embedding is ~90 kB, a model
 call's audit with its prompt and answer a few hundred; 8 MiB is the API's largest body."""
@@ -90,6 +94,13 @@ class Settings(BaseSettings):
         description="steps per minute each key may send, apart from its other requests",
     )
     step_rate_limit_burst: int = Field(DEFAULT_STEP_RATE_LIMIT_BURST, ge=1)
+    bad_key_rate_limit_per_minute: int = Field(
+        DEFAULT_BAD_KEY_RATE_LIMIT_PER_MINUTE,
+        ge=0,
+        description="requests with no, an unknown or a revoked key per minute per client "
+        "address, sustained (0: no limit); past it 429 instead of 401",
+    )
+    bad_key_rate_limit_burst: int = Field(DEFAULT_BAD_KEY_RATE_LIMIT_BURST, ge=1)
     import_max_line_bytes: int = Field(
         DEFAULT_IMPORT_MAX_LINE_BYTES, ge=1024, description="longest line of a world import"
     )

@@ -43,7 +43,8 @@ ERROR_DESCRIPTIONS = {
     409: "conflicts with the current state (see the code: `idempotency_conflict`, `conflict`, …)",
     413: "the body (or a batch in it) is too large",
     422: "a field is invalid: `details` names it (`body.…`, `query.…`, `path.…`, `header.…`)",
-    429: "this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds",
+    429: "this key, or this address's wrong keys, is over its rate limit (`rate_limited`): "
+    "retry after `Retry-After` seconds",
     503: "a dependency (the model, the database) is unavailable: retry later",
 }
 RETRY_AFTER = {

@@ -20,7 +20,7 @@ from db.settings import Settings
 from service.auth import Caller, authenticate
 from service.errors import ApiError
 from service.idempotency import MAX_KEY_LENGTH, Idempotency
-from service.rate_limits import DEFAULT, ROUTE_KIND, RateLimiter
+from service.rate_limits import BAD_KEY, DEFAULT, ROUTE_KIND, RateLimiter
 from service.schemas.common import NON_BLANK
 
 bearer = HTTPBearer(auto_error=False, description="An admin key or a world key")
@@ -62,20 +62,29 @@ def _caller(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> Caller:
     """The calling key, once its request fits the key's rate limit (`service.rate_limits`:
-    429 `rate_limited` with `Retry-After` when it does not)."""
-    caller = authenticate(session, credentials)
+    429 `rate_limited` with `Retry-After` when it does not). A request whose key fails is
+    counted against its client address: past that allowance it is a 429, not a 401."""
+    limiter: RateLimiter = request.app.state.rate_limiter
+    try:
+        caller = authenticate(session, credentials)
+    except ApiError:
+        address = request.client.host if request.client else "unknown"
+        wait = limiter.wait(address, BAD_KEY)
+        if wait is not None:
+            raise _limited("this address sent too many wrong keys", wait) from None
+        raise
     route = request.scope.get("route")
     kind = str((getattr(route, "openapi_extra", None) or {}).get(ROUTE_KIND, DEFAULT))
-    limiter: RateLimiter = request.app.state.rate_limiter
     wait = limiter.wait(caller.key_id, kind)
     if wait is not None:
-        raise ApiError(
-            429,
-            "rate_limited",
-            f"this key is over its {kind} rate limit; retry in {wait} s",
-            headers={"Retry-After": str(wait)},
-        )
+        raise _limited(f"this key is over its {kind} rate limit", wait)
     return caller
+
+
+def _limited(reason: str, wait: int) -> ApiError:
+    return ApiError(
+        429, "rate_limited", f"{reason}; retry in {wait} s", headers={"Retry-After": str(wait)}
+    )
 
 
 CallerDep = Annotated[Caller, Depends(_caller)]

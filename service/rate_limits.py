@@ -40,6 +40,9 @@ KEY_PREFIX = "hearth:rate"
 
 STEP = "step"
 DEFAULT = "default"
+BAD_KEY = "bad_key"
+"""Requests that failed authentication (no key, an unknown or revoked one), counted per client
+address: past this allowance they answer 429 instead of 401, so guessing keys costs time."""
 ROUTE_KIND = "x-rate-limit"
 """The OpenAPI extension naming a route's allowance (`step`); routes without it are `default`."""
 
@@ -81,6 +84,7 @@ def allowances(settings: Settings) -> dict[str, Allowance]:
     return {
         DEFAULT: Allowance(settings.rate_limit_per_minute, settings.rate_limit_burst),
         STEP: Allowance(settings.step_rate_limit_per_minute, settings.step_rate_limit_burst),
+        BAD_KEY: Allowance(settings.bad_key_rate_limit_per_minute, settings.bad_key_rate_limit_burst),
     }
 
 
@@ -108,9 +112,10 @@ class RateLimiter:
         )
         return cls(client, allowances(settings))
 
-    def wait(self, key_id: uuid.UUID, kind: str) -> int | None:
+    def wait(self, key_id: uuid.UUID | str, kind: str) -> int | None:
         """None when the key's request fits its allowance of `kind` (it is counted), else the
-        whole seconds until one will (at least 1: `Retry-After`)."""
+        whole seconds until one will (at least 1: `Retry-After`). For `BAD_KEY` the key is
+        the client's address."""
         allowance = self._allowances.get(kind, self._allowances[DEFAULT])
         if not allowance.limited or self._paused():
             return None

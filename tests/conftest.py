@@ -53,6 +53,8 @@ TEST_RATE_LIMITS = {
     "HEARTH_RATE_LIMIT_BURST": "10000",
     "HEARTH_STEP_RATE_LIMIT_PER_MINUTE": "600000",
     "HEARTH_STEP_RATE_LIMIT_BURST": "10000",
+    "HEARTH_BAD_KEY_RATE_LIMIT_PER_MINUTE": "600000",
+    "HEARTH_BAD_KEY_RATE_LIMIT_BURST": "10000",
 }
 """The suite (the fuzzer above all) sends requests far faster than any game: every app and
 process it starts counts them in Redis as deployed, under allowances it never reaches. The

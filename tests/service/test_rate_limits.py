@@ -75,6 +75,26 @@ def test_each_key_and_the_step_have_their_own_allowance(
     assert steps == [200] * BURST + [429]  # the step's own allowance, unspent by the reads
 
 
+def test_wrong_keys_are_limited_by_client_address(
+    settings: Settings, sessions: sessionmaker[Session], admin_headers: dict[str, str]
+) -> None:
+    """No key, an unknown one and a revoked one count against the address; past the burst
+    they answer 429 with `Retry-After`, while a good key from that address still passes."""
+    limits = {"bad_key_rate_limit_per_minute": PER_MINUTE, "bad_key_rate_limit_burst": BURST}
+    address = (f"10.0.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}", 50000)  # its own count
+    app = create_app(settings.model_copy(update=limits))
+    with TestClient(app, client=address) as client:
+        wrong = {"Authorization": f"Bearer hk_{uuid.uuid4().hex}"}
+        statuses = [client.get("/v1/me", headers=wrong).status_code for _ in range(BURST - 1)]
+        statuses.append(client.get("/v1/me").status_code)  # no key at all
+        assert statuses == [401] * BURST
+        refused = client.get("/v1/me", headers=wrong)
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60 // PER_MINUTE
+        assert client.get("/v1/me", headers=admin_headers).status_code == 200
+
+
 def test_the_count_is_shared_by_every_api_process(
     settings: Settings, sessions: sessionmaker[Session], admin_headers: dict[str, str]
 ) -> None:
