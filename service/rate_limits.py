@@ -84,7 +84,9 @@ def allowances(settings: Settings) -> dict[str, Allowance]:
     return {
         DEFAULT: Allowance(settings.rate_limit_per_minute, settings.rate_limit_burst),
         STEP: Allowance(settings.step_rate_limit_per_minute, settings.step_rate_limit_burst),
-        BAD_KEY: Allowance(settings.bad_key_rate_limit_per_minute, settings.bad_key_rate_limit_burst),
+        BAD_KEY: Allowance(
+            settings.bad_key_rate_limit_per_minute, settings.bad_key_rate_limit_burst
+        ),
     }
 
 
