@@ -30,6 +30,13 @@ class Period(StrEnum):
     """A wall-clock hour in UTC: a paused or fast clock cannot stretch or shrink it."""
 
 
+MIN_GAME_DAY_WALL = timedelta(hours=1)
+"""The least wall time between the openings of two game-day windows of a world. A game day is
+the world's own, and a world's key may jump its clock: without this a key that advanced (or
+rewound) a day would start a fresh budget window at will. With it a world that ran out opens
+at most one fresh game-day window per wall hour, however it moves its clock; a clock moved
+back counts in the latest window it reached (`next_game_day`)."""
+
 SPAN = {Period.GAME_DAY: timedelta(days=1), Period.WALL_HOUR: timedelta(hours=1)}
 FIELDS = {Period.GAME_DAY: "per_game_day", Period.WALL_HOUR: "per_wall_hour"}
 """Each period's name in a stored or requested budget."""
@@ -118,6 +125,19 @@ class Window:
     @property
     def resets_at(self) -> datetime:
         return self.start + SPAN[self.period]
+
+
+def next_game_day(
+    wanted: Window, latest: Window | None, *, opened_at: datetime | None, wall_time: datetime
+) -> Window:
+    """The game-day window a call counts in: the one its game time falls in, unless that is
+    earlier than the latest window the world used (a rewound clock: the latest), or later
+    while the latest opened less than MIN_GAME_DAY_WALL ago (a skipped clock: the latest)."""
+    if latest is None or opened_at is None:
+        return wanted
+    if wanted.start <= latest.start:
+        return latest
+    return wanted if wall_time - opened_at >= MIN_GAME_DAY_WALL else latest
 
 
 def window(period: Period, *, game_time: datetime, wall_time: datetime) -> Window:

@@ -23,7 +23,7 @@ from decimal import Decimal
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from cognition.budget import Budget, Limits, Window, window
+from cognition.budget import Budget, Limits, Period, Window, window
 from cognition.errors import OverBudget
 from cognition.mind import AuditSink, Finish
 from cognition.types import CallRecord
@@ -61,12 +61,12 @@ class MeteredAudit:
     def admit(self, operation: str) -> None:
         self._inner.admit(operation)
         wall = self._clock()
-        limits = [
-            (window(p, game_time=self._game_time, wall_time=wall), self._budget.limits(p))
-            for p in self._budget.periods
-        ]
         with self._sessions.begin() as session:
-            full = queries.admit(session, self._world_id, limits)
+            limits = [
+                (_window(session, self._world_id, p, self._game_time, wall), self._budget.limits(p))
+                for p in self._budget.periods
+            ]
+            full = queries.admit(session, self._world_id, limits, wall=wall)
         if full:
             raise OverBudget(_refusal(self._budget, full))
         self._admitted = [w for w, _ in limits]
@@ -152,9 +152,20 @@ def status(
     session: Session, world: World, budget: Budget, *, wall_time: datetime
 ) -> list[WindowStatus]:
     """The world's windows under way now (its game day, the wall hour), one per bounded period."""
-    windows = [window(p, game_time=game_now(world), wall_time=wall_time) for p in budget.periods]
+    now = game_now(world)
+    windows = [_window(session, world.id, p, now, wall_time) for p in budget.periods]
     spent = queries.spent(session, world.id, windows)
     return [WindowStatus(w, budget.limits(w.period), spent[w.period]) for w in windows]
+
+
+def _window(
+    session: Session, world_id: uuid.UUID, period: Period, game_time: datetime, wall: datetime
+) -> Window:
+    """The window of `period` a call counts in now; a game day's as `queries.game_day` rules."""
+    wanted = window(period, game_time=game_time, wall_time=wall)
+    if period is Period.GAME_DAY:
+        return queries.game_day(session, world_id, wanted, wall)
+    return wanted
 
 
 def _refusal(budget: Budget, full: list[Window]) -> str:

@@ -33,3 +33,8 @@ class BudgetSpend(Base):
         sa.Numeric(14, 6), default=Decimal(0), server_default="0"
     )
     answered_offline: Mapped[int] = mapped_column(default=0, server_default="0")
+    opened_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True),
+        server_default=sa.func.now(),
+        doc="wall time of the window's first call: the next game day's opens an hour later",
+    )

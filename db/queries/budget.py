@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from cognition.budget import Limits, Period, Window
+from cognition.budget import Limits, Period, Window, next_game_day
 from db.models import BudgetSpend
 
 
@@ -46,14 +46,38 @@ def _keys(world_id: uuid.UUID, windows: Sequence[Window]) -> sa.ColumnElement[bo
     )
 
 
+def game_day(session: Session, world_id: uuid.UUID, wanted: Window, wall: datetime) -> Window:
+    """The game-day window a call at `wanted` counts in (`cognition.budget.next_game_day`):
+    never one before the world's latest, and a later one only an hour after it opened."""
+    latest = session.execute(
+        sa.select(BudgetSpend.window_start, BudgetSpend.opened_at)
+        .where(BudgetSpend.world_id == world_id, BudgetSpend.period == Period.GAME_DAY.value)
+        .order_by(BudgetSpend.window_start.desc())
+        .limit(1)
+    ).first()
+    if latest is None:
+        return wanted
+    return next_game_day(
+        wanted,
+        Window(Period.GAME_DAY, latest.window_start),
+        opened_at=latest.opened_at,
+        wall_time=wall,
+    )
+
+
 def admit(
-    session: Session, world_id: uuid.UUID, limits: Sequence[tuple[Window, Limits]]
+    session: Session,
+    world_id: uuid.UUID,
+    limits: Sequence[tuple[Window, Limits]],
+    *,
+    wall: datetime | None = None,
 ) -> list[Window]:
     """Count one call in every window if each has room; else count an offline answer in the
     full ones and return them (nothing else changes)."""
     windows = sorted((w for w, _ in limits), key=lambda w: w.period.value)
+    opened = {"opened_at": wall} if wall is not None else {}
     rows = [
-        {"world_id": world_id, "period": w.period.value, "window_start": stored_start(w)}
+        {"world_id": world_id, "period": w.period.value, "window_start": stored_start(w), **opened}
         for w in windows
     ]
     session.execute(insert(BudgetSpend).values(rows).on_conflict_do_nothing())

@@ -68,7 +68,10 @@ class ModelBudget(RequestModel):
     until the window resets (`GET …/usage` shows the spend)."""
 
     per_game_day: BudgetLimits | None = Field(
-        None, description="from midnight to midnight of the world's calendar"
+        None,
+        description="from midnight to midnight of the world's calendar; a window never goes "
+        "back and opens at least an hour of wall time after the previous one, so moving the "
+        "clock cannot reset it",
     )
     per_wall_hour: BudgetLimits | None = Field(None, description="a wall-clock hour (UTC)")
 

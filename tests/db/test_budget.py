@@ -100,7 +100,8 @@ def test_calls_stop_at_the_budget_and_the_next_game_day_resets_it(
     settings: Settings, sessions: sessionmaker[Session], fake: FakeOpenAI
 ) -> None:
     world = _world(sessions, {"per_game_day": {"calls": 3}})
-    faculties = _faculties(settings, fake, sessions)
+    clock = Clock(datetime(2024, 5, 1, 10, 0, tzinfo=UTC))
+    faculties = _faculties(settings, fake, sessions, clock=clock)
     _rate(faculties, world, GAME_START, times=5)
     assert fake.calls() == 3
     with sessions() as session:
@@ -116,9 +117,31 @@ def test_calls_stop_at_the_budget_and_the_next_game_day_resets_it(
 
     _rate(faculties, world, GAME_START.replace(hour=23, minute=59), times=1)
     assert fake.calls() == 3  # the same game day
+    clock.at += timedelta(hours=1)
     _rate(faculties, world, GAME_START + timedelta(days=1), times=2)
     assert fake.calls() == 5
     assert [tuple(r) for r in _window(sessions, world, Period.GAME_DAY)] == [(3, 3), (2, 0)]
+
+
+def test_a_clock_moved_a_day_on_or_back_does_not_open_a_fresh_game_day(
+    settings: Settings, sessions: sessionmaker[Session], fake: FakeOpenAI
+) -> None:
+    """A world's key may jump its clock; its budget window does not follow: a day ahead within
+    the hour, or any day back, counts in the latest window (issue 21's reset by `advance`)."""
+    world = _world(sessions, {"per_game_day": {"calls": 2}})
+    clock = Clock(datetime(2024, 5, 1, 10, 0, tzinfo=UTC))
+    faculties = _faculties(settings, fake, sessions, clock=clock)
+    _rate(faculties, world, GAME_START, times=2)
+    for moved in (timedelta(days=1), timedelta(days=5), -timedelta(days=365 * 70)):
+        clock.at += timedelta(minutes=59) / 3
+        _rate(faculties, world, GAME_START + moved, times=1)
+    assert fake.calls() == 2
+    assert [tuple(r) for r in _window(sessions, world, Period.GAME_DAY)] == [(2, 3)]
+    clock.at += timedelta(hours=1)
+    _rate(faculties, world, GAME_START - timedelta(days=1), times=1)  # still never back
+    assert fake.calls() == 2
+    _rate(faculties, world, GAME_START + timedelta(days=6), times=1)  # an hour on: the next day
+    assert fake.calls() == 3
 
 
 def test_the_next_wall_hour_resets_its_budget(

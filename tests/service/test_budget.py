@@ -1,23 +1,28 @@
 """A world's model budget over HTTP: set by the admin, read by the world's key, and a player
 spamming chat stops reaching the model at the limit — the offline mind answers instead, and
-`GET …/usage` says so — until the world's next game day."""
+`GET …/usage` says so — until the world's next game day, which its own key cannot bring on
+sooner by moving its clock."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session, sessionmaker
 
 from bench.responder import OfflineResponder
+from db.models import BudgetSpend
 from db.settings import Settings
 from service.app import create_app
 from tests.fakes.openai_server import FakeOpenAI
 from tests.service.api import create_agent, create_world, url
 
 LIMIT = 3
+HOUR = timedelta(hours=1)
 CHATS = 7
 
 
@@ -47,7 +52,10 @@ def _chat(client: TestClient, world: dict[str, Any], agent: str, message: str) -
 
 
 def test_a_player_spamming_chat_stops_reaching_the_model_at_the_budget(
-    llm_client: TestClient, admin_headers: dict[str, str], fake: FakeOpenAI
+    llm_client: TestClient,
+    admin_headers: dict[str, str],
+    fake: FakeOpenAI,
+    sessions: sessionmaker[Session],
 ) -> None:
     budget = {"per_game_day": {"calls": LIMIT}}
     world = create_world(llm_client, admin_headers, settings={"budget": budget})
@@ -64,12 +72,24 @@ def test_a_player_spamming_chat_stops_reaching_the_model_at_the_budget(
     assert (day["starts_at"], day["resets_at"]) == ("2023-02-13T00:00:00", "2023-02-14T00:00:00")
     assert usage["total"]["degraded"] == day["answered_offline"]
 
+    # The world's key moves its clock a day on, then back 73 years: its window does not move.
+    for move in ({"advance_minutes": 1440}, {"set": "1950-01-01T07:00:00", "rewind": True}):
+        clock = llm_client.post(url(world, "/clock"), json=move, headers=world["headers"])
+        assert clock.status_code == 200
+        _chat(llm_client, world, agent["id"], "Good morning")
+        assert fake.calls() == LIMIT
+        same = llm_client.get(url(world, "/usage"), headers=world["headers"]).json()
+        assert same["budget"]["game_day"]["starts_at"] == "2023-02-13T00:00:00"
+        assert same["budget"]["game_day"]["exhausted"]
+
     moved = llm_client.post(
         url(world, "/clock"), json={"set": "2023-02-14T07:00:00"}, headers=world["headers"]
     )
     assert moved.status_code == 200
+    with sessions.begin() as session:  # an hour of wall time since the window opened
+        session.execute(sa.update(BudgetSpend).values(opened_at=BudgetSpend.opened_at - HOUR))
     _chat(llm_client, world, agent["id"], "Good morning")
-    assert fake.calls() > LIMIT  # a new game day: the model answers again
+    assert fake.calls() > LIMIT  # a new game day, an hour on: the model answers again
     after = llm_client.get(url(world, "/usage"), headers=world["headers"]).json()
     assert after["budget"]["game_day"]["starts_at"] == "2023-02-14T00:00:00"
     assert after["budget"]["game_day"]["answered_offline"] == 0
