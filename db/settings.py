@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cognition.budget import FIELDS as BUDGET_FIELDS
@@ -45,6 +45,13 @@ DEFAULT_BAD_KEY_RATE_LIMIT_PER_MINUTE = 60
 """Failed authentications per minute one client address may make, sustained: a game with a
 mistyped key sees its 401s; a key guesser is slowed to one guess a second."""
 DEFAULT_BAD_KEY_RATE_LIMIT_BURST = 30
+DEFAULT_MAX_REQUESTS_PER_KEY = 8
+"""Requests one key may have in flight in one API process; past it 429 at once. One key then
+holds at most 8 of the process's 2 × HEARTH_DB_POOL_SIZE connections (`service.key_slots`)."""
+DEFAULT_MAX_STREAMS_PER_KEY = 32
+"""Event streams one key may hold open in one API process (each polls twice a second)."""
+DEFAULT_DB_POOL_SIZE = 10
+"""Connections each API process keeps, and as many again of overflow (`db.session`)."""
 DEFAULT_IMPORT_MAX_LINE_BYTES = 8 * 1024 * 1024
 """The longest line of a world import: a memory with a 4096-d embedding is ~90 kB, a model
 call's audit with its prompt and answer a few hundred; 8 MiB is the API's largest body."""
@@ -101,6 +108,22 @@ class Settings(BaseSettings):
         "address, sustained (0: no limit); past it 429 instead of 401",
     )
     bad_key_rate_limit_burst: int = Field(DEFAULT_BAD_KEY_RATE_LIMIT_BURST, ge=1)
+    max_requests_per_key: int = Field(
+        DEFAULT_MAX_REQUESTS_PER_KEY,
+        ge=1,
+        description="requests one key may have in flight per API process (past it 429)",
+    )
+    max_streams_per_key: int = Field(
+        DEFAULT_MAX_STREAMS_PER_KEY,
+        ge=1,
+        description="event streams one key may hold open per API process (past it 429)",
+    )
+    db_pool_size: int = Field(
+        DEFAULT_DB_POOL_SIZE,
+        ge=1,
+        le=1000,
+        description="database connections per API process, and as many again of overflow",
+    )
     import_max_line_bytes: int = Field(
         DEFAULT_IMPORT_MAX_LINE_BYTES, ge=1024, description="longest line of a world import"
     )
@@ -186,6 +209,16 @@ class Settings(BaseSettings):
         ge=1,
         description="seconds before a job whose worker died unacknowledged is delivered again",
     )
+
+    @model_validator(mode="after")
+    def _pool_outlasts_one_key(self) -> Settings:
+        """One key must not be able to hold every connection of a process."""
+        if self.max_requests_per_key >= 2 * self.db_pool_size:
+            raise ValueError(
+                "HEARTH_MAX_REQUESTS_PER_KEY must be below 2 × HEARTH_DB_POOL_SIZE "
+                "(the connections of a process), or one key could hold them all"
+            )
+        return self
 
     @field_validator("model_budget")
     @classmethod

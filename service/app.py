@@ -19,6 +19,7 @@ from service.docs import install_docs
 from service.errors import install_error_handlers
 from service.inspector import install_inspector
 from service.instance import instance_id
+from service.key_slots import KeySlots
 from service.methods import MethodGuard
 from service.outbox_relay import OutboxRelay
 from service.rate_limits import RateLimiter
@@ -43,7 +44,7 @@ def create_app(settings: Settings) -> FastAPI:
     `hearth api` checks the embedding space before building it (`service.reembed`)."""
     if settings.database_url is None or settings.redis_url is None:
         raise RuntimeError("create_app needs database and Redis URLs; `hearth api` resolves them")
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, pool_size=settings.db_pool_size)
     embedder = build_embedder(settings)
     use_process_cache(settings.retrieval_cache_mb)
 
@@ -84,6 +85,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.rate_limiter = RateLimiter.for_settings(settings, settings.redis_url)
     app.add_middleware(MethodGuard, api=app)
     app.add_middleware(BodyLimit)
+    app.add_middleware(
+        KeySlots,
+        max_requests=settings.max_requests_per_key,
+        max_streams=settings.max_streams_per_key,
+    )
     app.add_middleware(RequestContext)  # outermost: every answer carries the request id
     install_error_handlers(app)
     for router in ROUTERS:

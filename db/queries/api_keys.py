@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from db.models import ApiKey
+from db.models import ApiKey, World
 
 KEY_BYTES = 32
 PREFIX_CHARS = 12
@@ -52,3 +52,15 @@ def find_active_key(session: Session, key: str) -> ApiKey | None:
     return session.scalar(
         sa.select(ApiKey).where(ApiKey.key_hash == hash_key(key), ApiKey.revoked_at.is_(None))
     )
+
+
+def still_reaches(session: Session, key_id: uuid.UUID, world_id: uuid.UUID) -> bool:
+    """Whether the key is still unrevoked and its world (or, for an admin key, the world it
+    reads) still exists: what an open event stream re-checks."""
+    reaches = (
+        sa.select(ApiKey.id)
+        .join(World, World.id == world_id)
+        .where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None))
+        .where(sa.or_(ApiKey.world_id.is_(None), ApiKey.world_id == world_id))
+    )
+    return session.scalar(reaches) is not None

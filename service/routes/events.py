@@ -7,6 +7,11 @@ and polls the table every POLL_INTERVAL_S; ids become visible in order (see
 line every KEEPALIVE_S keeps proxies from closing an idle stream. `?once=true` sends what is
 there and closes, for scripts and tests. No Redis: the database is the log.
 
+Revocation is immediate: every KEY_CHECK_S an open stream asks whether its key is still
+unrevoked and its world still there, and ends when not (a reconnecting client then gets 401
+or 404). How many streams one key may hold open is capped (`service.key_slots`: 429 past
+`HEARTH_MAX_STREAMS_PER_KEY`).
+
 The stream holds no database connection between polls: the request's session is closed once
 the caller is authorised, and each poll borrows a connection for one query.
 """
@@ -14,6 +19,7 @@ the caller is authorised, and each poll borrows a connection for one query.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -24,14 +30,17 @@ from sqlalchemy.orm import Session, sessionmaker
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
+from db.queries.api_keys import still_reaches
 from db.queries.events import DEFAULT_BATCH, events_after
-from service.deps import CurrentWorld, SessionDep
+from service.deps import CallerDep, CurrentWorld, SessionDep
 from service.errors import ERROR_RESPONSES, ApiError
 from service.schemas.common import MAX_ID
 
 POLL_INTERVAL_S = 0.5
 """How stale a live stream may be; one indexed query per open stream per interval."""
 KEEPALIVE_S = 15.0
+KEY_CHECK_S = 2.0
+"""How long a stream may outlive the revocation of its key or the deletion of its world."""
 
 router = APIRouter(prefix="/v1/worlds/{world_id}", tags=["events"], responses=ERROR_RESPONSES)
 
@@ -51,6 +60,7 @@ SSE_RESPONSE: dict[int | str, dict[str, Any]] = {
 )
 async def stream(
     world: CurrentWorld,
+    caller: CallerDep,
     session: SessionDep,
     request: Request,
     after: Annotated[
@@ -70,7 +80,8 @@ async def stream(
     start = _resume_point(last_event_id, after)
     world_id = world.id
     await run_in_threadpool(session.close)
-    events = _events(request.app.state.sessions, world_id, after=start, once=once)
+    reader = _Reader(request.app.state.sessions, world_id, caller.key_id)
+    events = _events(reader, after=start, once=once)
     return EventSourceResponse(events, ping=KEEPALIVE_S)
 
 
@@ -95,12 +106,33 @@ def _resume_point(last_event_id: str | None, after: int | None) -> int:
         ) from None
 
 
-async def _events(
-    sessions: sessionmaker[Session], world_id: uuid.UUID, *, after: int, once: bool
-) -> AsyncIterator[ServerSentEvent]:
+class _Reader:
+    """One stream's reads: its world's events after a cursor, and whether its key still
+    reaches the world (asked every KEY_CHECK_S, in the same borrowed connection)."""
+
+    def __init__(
+        self, sessions: sessionmaker[Session], world_id: uuid.UUID, key_id: uuid.UUID
+    ) -> None:
+        self.sessions, self.world_id, self.key_id = sessions, world_id, key_id
+        self.checked = time.monotonic()
+
+    def read(self, after: int) -> list[tuple[int, str, dict[str, Any]]] | None:
+        """The next events, or None once the key is revoked or the world deleted."""
+        with self.sessions() as session:
+            if time.monotonic() - self.checked >= KEY_CHECK_S:
+                if not still_reaches(session, self.key_id, self.world_id):
+                    return None
+                self.checked = time.monotonic()
+            rows = events_after(session, world_id=self.world_id, after=after)
+            return [(row.id, row.type, row.payload) for row in rows]
+
+
+async def _events(reader: _Reader, *, after: int, once: bool) -> AsyncIterator[ServerSentEvent]:
     cursor = after
     while True:
-        batch = await run_in_threadpool(_fetch, sessions, world_id, cursor)
+        batch = await run_in_threadpool(reader.read, cursor)
+        if batch is None:
+            return  # revoked or deleted: the stream ends
         for event_id, kind, payload in batch:
             yield ServerSentEvent(id=str(event_id), event=kind, data=json.dumps(payload))
             cursor = event_id
@@ -109,11 +141,3 @@ async def _events(
         if once:
             return
         await anyio.sleep(POLL_INTERVAL_S)
-
-
-def _fetch(
-    sessions: sessionmaker[Session], world_id: uuid.UUID, after: int
-) -> list[tuple[int, str, dict[str, Any]]]:
-    with sessions() as session:
-        rows = events_after(session, world_id=world_id, after=after)
-        return [(row.id, row.type, row.payload) for row in rows]
