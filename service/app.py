@@ -15,6 +15,7 @@ from db.session import make_engine, make_session_factory
 from db.settings import Settings
 from service.body_limit import BodyLimit
 from service.contract import install_contract
+from service.cors import WorldCors
 from service.docs import install_docs
 from service.errors import install_error_handlers
 from service.inspector import install_inspector
@@ -90,6 +91,7 @@ def create_app(settings: Settings) -> FastAPI:
         max_requests=settings.max_requests_per_key,
         max_streams=settings.max_streams_per_key,
     )
+    app.add_middleware(WorldCors, sessions=app.state.sessions)  # its 429s readable by a page
     app.add_middleware(RequestContext)  # outermost: every answer carries the request id
     install_error_handlers(app)
     for router in ROUTERS:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from db.models.world import DEFAULT_CLOCK_RATE
 from service.schemas.common import (
@@ -76,6 +76,12 @@ class ModelBudget(RequestModel):
     per_wall_hour: BudgetLimits | None = Field(None, description="a wall-clock hour (UTC)")
 
 
+MAX_ORIGINS = 32
+ORIGIN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$"
+Origin = Annotated[str, StringConstraints(max_length=200, pattern=ORIGIN)]
+"""A web origin as a browser sends it: scheme, host and port, no path."""
+
+
 class WorldSettings(RequestModel):
     weights: Weights | None = Field(None, description="default: HEARTH_WEIGHT_*")
     reflection_threshold: Integer | None = Field(
@@ -83,6 +89,12 @@ class WorldSettings(RequestModel):
     )
     budget: ModelBudget | None = Field(
         None, description="default: HEARTH_MODEL_BUDGET (unset: no limit); `{}`: no limit"
+    )
+    cors_origins: list[Origin] | None = Field(
+        None,
+        max_length=MAX_ORIGINS,
+        description="web origins whose pages may call this world's routes from a browser "
+        '(CORS), e.g. ["https://game.example.com", "http://localhost:5173"]; default: none',
     )
 
 
