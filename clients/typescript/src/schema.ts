@@ -1621,7 +1621,7 @@ export interface components {
          *     until the window resets (`GET …/usage` shows the spend).
          */
         ModelBudget: {
-            /** @description from midnight to midnight of the world's calendar */
+            /** @description from midnight to midnight of the world's calendar; a window never goes back and opens at least an hour of wall time after the previous one, so moving the clock cannot reset it */
             per_game_day?: components["schemas"]["BudgetLimits"] | null;
             /** @description a wall-clock hour (UTC) */
             per_wall_hour?: components["schemas"]["BudgetLimits"] | null;
@@ -2020,7 +2020,7 @@ export interface components {
             budget_tokens?: number | null;
             /**
              * Touch
-             * @description mark the results accessed at `at` (the paper does)
+             * @description mark the results accessed at `at` (the paper does), or at the world's now if `at` is later: last access never passes the world's clock
              * @default true
              */
             touch?: boolean;
@@ -2328,6 +2328,11 @@ export interface components {
             reflection_threshold?: number | null;
             /** @description default: HEARTH_MODEL_BUDGET (unset: no limit); `{}`: no limit */
             budget?: components["schemas"]["ModelBudget"] | null;
+            /**
+             * Cors Origins
+             * @description web origins whose pages may call this world's routes from a browser (CORS), e.g. ["https://game.example.com", "http://localhost:5173"]; default: none
+             */
+            cors_origins?: string[] | null;
         };
         /**
          * WorldUpdate
@@ -2793,7 +2798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -2873,7 +2878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -2950,7 +2955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3024,7 +3029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3118,7 +3123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3189,7 +3194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3267,7 +3272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3360,7 +3365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3453,7 +3458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3533,7 +3538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3613,7 +3618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3692,7 +3697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3768,7 +3773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3864,7 +3869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -3936,7 +3941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4006,7 +4011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4100,7 +4105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4185,7 +4190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4282,7 +4287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4355,7 +4360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4440,7 +4445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4515,7 +4520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4590,7 +4595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4665,7 +4670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4749,7 +4754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4821,7 +4826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4897,7 +4902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -4991,7 +4996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5068,7 +5073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5145,7 +5150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5230,7 +5235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5301,7 +5306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5385,7 +5390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5457,7 +5462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5553,7 +5558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5649,7 +5654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5746,7 +5751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5830,7 +5835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -5890,7 +5895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description this key is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
+            /** @description this key, or this address's wrong keys, is over its rate limit (`rate_limited`): retry after `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
