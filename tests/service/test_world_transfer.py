@@ -215,6 +215,7 @@ def test_export_import_into_another_server_comes_back_identical(
         "weights": {"recency": 0.5, "importance": 1.0, "relevance": 1.0},
         "reflection_threshold": 90,
         "budget": None,
+        "cors_origins": None,
     }
     again = other.get(f"/v1/worlds/{copy['id']}/export", headers=other_admin)
     assert _normalised(again.text) == _normalised(exported.text)
