@@ -87,8 +87,11 @@ class WorldCors:
             cached = self._cache.get(world_id)
         if cached is not None and now - cached[0] < CACHE_S:
             return cached[1]
-        with self.sessions() as session:
-            settings = session.scalar(sa.select(World.settings).where(World.id == world_id))
+        try:
+            with self.sessions() as session:
+                settings = session.scalar(sa.select(World.settings).where(World.id == world_id))
+        except sa.exc.SQLAlchemyError:
+            return frozenset()  # the route itself answers 503 for a database that is down
         listed = (settings or {}).get("cors_origins") or []
         origins = frozenset(o for o in listed if isinstance(o, str))
         with self._lock:
