@@ -6,7 +6,9 @@ relationships, reflection runs and model-call audit — in one REPEATABLE READ s
 by table in an order where every row comes after the rows it refers to. `WorldImport` writes
 such a stream into a new world: every id is new (uuids drawn, bigint ids from the sequences)
 and every reference is translated through the ids given so far, so a world can be imported
-next to itself. Rows come back equal in content; retrieval over them answers the same.
+next to itself. Rows come back equal in content; retrieval over them answers the same. Every
+value is typed and bounded by its column before it is written (`db.transfer_values`); a bad row
+raises `BadRow` with its place in the batch, so the edge blames its own line.
 
 Not carried: API keys (the import issues one), idempotency keys, the event log (its payloads
 name the old ids; the new world starts a fresh log) and generated columns (`embedding_norm`,
