@@ -5,7 +5,7 @@
 # free port), with the repository's .venv (or HEARTH_PYTHON). Extra arguments go to
 # nunit-console, e.g. `-run=Hearth.Tests.RetryTests`.
 #
-#   apt-get install mono-mcs libmono-system-net-http4.0-cil libnewtonsoft-json-cil-dev nunit-console
+#   apt-get install mono-mcs libmono-system-net-http4.0-cil libnewtonsoft-json-cil-dev nunit-console libnunit-framework2.6.3-cil
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -16,7 +16,7 @@ json="$(ls /usr/lib/cli/Newtonsoft.Json-*/Newtonsoft.Json.dll 2>/dev/null | head
 nunit="$(ls /usr/lib/cli/nunit.framework-2.6*/nunit.framework.dll 2>/dev/null | head -n1 || true)"
 if [ -z "$compiler" ] || [ -z "$json" ] || [ -z "$nunit" ] || ! command -v nunit-console >/dev/null; then
     echo "run-tests.sh: needs Mono's compiler, Json.NET and NUnit 2.6:" >&2
-    echo "  apt-get install mono-mcs libmono-system-net-http4.0-cil libnewtonsoft-json-cil-dev nunit-console" >&2
+    echo "  apt-get install mono-mcs libmono-system-net-http4.0-cil libnewtonsoft-json-cil-dev nunit-console libnunit-framework2.6.3-cil" >&2
     exit 2
 fi
 

@@ -62,7 +62,7 @@ namespace Hearth
             return SendAsync<Memory>(new Call("POST", Agent(worldId, agentId, "/inner-voice")) { Body = body, Creates = true }, idempotencyKey, token);
         }
 
-        /// <summary>Place and State, or the paper's Statement "&lt;path&gt; is &lt;state&gt;".</summary>
+        /// <summary>Place and State, or the paper's Statement "&lt;cafe: stove&gt; is burning".</summary>
         public Task<ObjectState> SetObjectStateAsync(string worldId, ObjectStateChange change, string idempotencyKey = null, CancellationToken token = default(CancellationToken))
         {
             return SendAsync<ObjectState>(new Call("POST", World(worldId, "/objects/state")) { Body = change, Creates = true }, idempotencyKey, token);

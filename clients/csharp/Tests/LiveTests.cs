@@ -218,6 +218,39 @@ namespace Hearth.Tests.Live
             await Expect.Throws<NotFoundException>(() => admin.GetWorldAsync(copy.Id));
         }
 
+        [Test]
+        public async Task AgentsTheMapWhatEachKnowsAndObjectStates()
+        {
+            var w = await NewWorldAsync(admin, "Mapville");
+            var map = new MapSpec
+            {
+                Name = "Mapville",
+                Children = new List<PlaceNode>
+                {
+                    new PlaceNode { Name = "cafe", Children = new List<PlaceNode> { new PlaceNode { Name = "stove", State = "idle" } } },
+                    new PlaceNode { Name = "park" },
+                },
+            };
+            Assert.AreEqual(3, (await w.Client.PutMapAsync(w.Id, map)).Places);
+            var rosa = await w.Client.CreateAgentAsync(w.Id, new AgentCreate { Name = "Rosa", StartPlace = "cafe: stove" });
+            Assert.AreEqual("cafe: stove", rosa.Place);
+            var changed = await w.Client.UpdateAgentAsync(w.Id, rosa.Id, new AgentUpdate { Currently = "Rosa is baking bread" });
+            Assert.AreEqual("Rosa is baking bread", changed.Currently);
+            Assert.AreEqual(rosa.Name, changed.Name, "what the update leaves out is kept");
+            var known = await w.Client.AgentPlacesAsync(w.Id, rosa.Id);
+            Assert.AreEqual(rosa.Id, known.AgentId);
+            Assert.That(known.Children.Select(p => p.Name).ToList(), Has.Member("cafe"));
+            var burning = await w.Client.SetObjectStateAsync(w.Id, new ObjectStateChange { Place = "cafe: stove", State = "burning" });
+            Assert.AreEqual("idle", burning.PreviousState);
+            Assert.IsTrue(burning.Changed);
+            var statement = await w.Client.SetObjectStateAsync(w.Id, new ObjectStateChange { Statement = "<cafe: stove> is idle" });
+            Assert.AreEqual("idle", statement.State);
+            var unknown = await Expect.Throws<ValidationException>(() => w.Client.SetObjectStateAsync(w.Id, new ObjectStateChange { Place = "moon: crater", State = "dusty" }));
+            Assert.IsNotEmpty(unknown.Fields);
+            await w.Client.DeleteAgentAsync(w.Id, rosa.Id);
+            await Expect.Throws<NotFoundException>(() => w.Client.GetAgentAsync(w.Id, rosa.Id));
+        }
+
         private static async Task<List<HearthEvent>> ReadAll(EventStream stream)
         {
             var events = new List<HearthEvent>();
