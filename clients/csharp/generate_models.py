@@ -1,0 +1,176 @@
+"""Write the C# client's models (Runtime/Models.g.cs) from the API's OpenAPI document, and the
+schema half of Tests/openapi-map.json (which C# type stands for which schema), which the
+coverage test checks against the live document.
+
+    hearth openapi > /tmp/openapi.json
+    python3 clients/csharp/generate_models.py /tmp/openapi.json
+
+Times stay strings (a world's calendar is naive ISO 8601, as the API writes it); a property
+that may be absent or null is nullable, so a request leaves out what the caller did not set.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+HERE = Path(__file__).resolve().parent
+MODELS = HERE / "Runtime" / "Models.g.cs"
+MAP = HERE / "Tests" / "openapi-map.json"
+
+HAND_WRITTEN = {"WorldEvent": "HearthEvent"}
+"""Schemas a hand-written type stands for (the event stream's message is parsed, not bound)."""
+KEEP_SUFFIX = {"ActionRead"}
+"""`Action` would clash with System.Action in every game script that uses System."""
+LONG_NAMES = re.compile(r"(^id$|_id$|_ids$|tokens|^rows$|^superseded_by$)")
+PAGE = re.compile(r"^Page_(\w+)_$")
+
+Schema = dict[str, Any]
+
+
+def type_name(schema: str, schemas: Schema) -> str:
+    if schema in HAND_WRITTEN:
+        return HAND_WRITTEN[schema]
+    if PAGE.match(schema):
+        return "Page`1"
+    stem = schema.removesuffix("Read")
+    if schema.endswith("Read") and stem and stem not in schemas and schema not in KEEP_SUFFIX:
+        return stem
+    return schema
+
+
+def pascal(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+
+
+def is_enum(schema: Schema) -> bool:
+    return schema.get("type") == "string" and "enum" in schema
+
+
+class Generator:
+    def __init__(self, document: Schema) -> None:
+        self.schemas: Schema = document["components"]["schemas"]
+
+    def ref(self, target: str) -> str:
+        name = target.rsplit("/", 1)[-1]
+        if is_enum(self.schemas[name]):
+            return "string"
+        page = PAGE.match(name)
+        if page:
+            return f"Page<{type_name(page.group(1), self.schemas)}>"
+        return type_name(name, self.schemas)
+
+    def csharp(self, prop: Schema, name: str) -> tuple[str, bool]:
+        """The C# type of a property, and whether it is a value type."""
+        if "$ref" in prop:
+            return self.ref(prop["$ref"]), False
+        options = prop.get("anyOf")
+        if options:
+            real = [o for o in options if o.get("type") != "null"]
+            if len(real) == 1:
+                return self.csharp(real[0], name)
+            return "JToken", False
+        kind = prop.get("type")
+        if kind == "integer":
+            return ("long" if LONG_NAMES.search(name) else "int"), True
+        if kind == "number":
+            return "double", True
+        if kind == "boolean":
+            return "bool", True
+        if kind == "array":
+            item, _ = self.csharp(prop.get("items", {}), name)
+            return f"List<{item}>", False
+        if kind == "object":
+            extra = prop.get("additionalProperties")
+            if isinstance(extra, dict) and "$ref" in extra:
+                return f"Dictionary<string, {self.ref(extra['$ref'])}>", False
+            if isinstance(extra, dict) and extra.get("anyOf"):
+                return "Dictionary<string, JToken>", False
+            return "JObject", False
+        if kind == "string" or "const" in prop or "enum" in prop:
+            return "string", False
+        return "JToken", False
+
+    def klass(self, schema: str, body: Schema) -> list[str]:
+        name = type_name(schema, self.schemas)
+        lines = [*summary(body.get("description") or body.get("title", schema), "    ")]
+        if is_enum(body):
+            lines.append(f"    public static class {name}")
+            lines.append("    {")
+            for value in body["enum"]:
+                lines.append(f'        public const string {pascal(value)} = "{value}";')
+            lines.append("    }")
+            return lines
+        lines.append(f"    public partial class {name}")
+        lines.append("    {")
+        for prop_name, prop in body.get("properties", {}).items():
+            member = pascal(prop_name)
+            if member == name:
+                member += "Value"
+            kind, value_type = self.csharp(prop, prop_name)
+            if value_type and (prop_name not in body.get("required", []) or nullable(prop)):
+                kind += "?"
+            lines.extend(summary(prop.get("description") or prop.get("title", ""), "        "))
+            lines.append(f'        [JsonProperty("{prop_name}")]')
+            lines.append(f"        public {kind} {member} {{ get; set; }}")
+        lines.append("    }")
+        return lines
+
+    def models(self) -> str:
+        out = [
+            "// <auto-generated>",
+            "// Written by clients/csharp/generate_models.py from the API's OpenAPI document;",
+            "// do not edit: regenerate (the coverage test fails when the API has moved on).",
+            "// </auto-generated>",
+            "using System.Collections.Generic;",
+            "using Newtonsoft.Json;",
+            "using Newtonsoft.Json.Linq;",
+            "",
+            "namespace Hearth",
+            "{",
+        ]
+        for schema, body in self.schemas.items():
+            if schema in HAND_WRITTEN or PAGE.match(schema):
+                continue
+            out.extend(self.klass(schema, body))
+            out.append("")
+        out[-1] = "}"
+        return "\n".join(out) + "\n"
+
+    def schema_map(self) -> dict[str, str]:
+        return {schema: type_name(schema, self.schemas) for schema in self.schemas}
+
+
+def nullable(prop: Schema) -> bool:
+    return any(o.get("type") == "null" for o in prop.get("anyOf", []))
+
+
+def summary(text: str, indent: str) -> list[str]:
+    if not text:
+        return []
+    lines = [escape(line.rstrip()) for line in text.strip().splitlines()]
+    return [
+        f"{indent}/// <summary>",
+        *(f"{indent}/// {line}" for line in lines),
+        f"{indent}/// </summary>",
+    ]
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    generator = Generator(json.loads(Path(argv[1]).read_text()))
+    MODELS.write_text(generator.models())
+    mapping = json.loads(MAP.read_text()) if MAP.exists() else {"operations": {}}
+    mapping["schemas"] = generator.schema_map()
+    MAP.write_text(json.dumps(mapping, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
