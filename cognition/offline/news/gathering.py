@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from cognition.offline.facts import (
     ABBREVIATIONS,
-    NOON,
     MONTHS,
+    NOON,
     WEEKDAYS,
     Fact,
     article,
@@ -44,7 +44,7 @@ EVENT_MINUTES = 120
 PREPARATION_MINUTES = 60
 """Its organiser gets ready this long before it starts."""
 EVENING_WORDS = frozenset(
-    "night evening supper dinner party ball dance disco concert ceilidh gala banquet".split()
+    "night evening supper dinner party ball dance disco concert ceilidh gala banquet".split()  # noqa: SIM905
 )
 """An occasion of the evening: a bare hour before noon is read as the evening's."""
 DETERMINERS = frozenset(
