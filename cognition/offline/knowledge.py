@@ -29,6 +29,8 @@ from cognition.offline.text import first_name
 _SAID = re.compile(r'^(?P<speaker>.+?) said to (?P<listener>.+?): "(?P<text>.*)"\s*$', re.S)
 _PLANNING = re.compile(r"^For .+?'s planning:\s*")
 """The head of a planning note, which names its owner, not a host."""
+_OUTLINE = re.compile(r"^This is .+?'s plan for ")
+"""A day outline: what the agent meant to do, not news (its items' times are its own)."""
 
 __all__ = [
     "MONTHS",
@@ -70,6 +72,8 @@ def news_in(memory: str, *, now: datetime | None = None, vague: bool = False) ->
     heard = said(memory)
     if heard is not None:
         return spoken_news(heard.text, speaker=heard.speaker, now=now, vague=vague)
+    if _OUTLINE.match(memory):
+        return []
     found = facts_in(_PLANNING.sub("", memory), now=now)
     return found if vague else [f for f in found if gathering.is_news(f)]
 

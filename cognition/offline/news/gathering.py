@@ -43,6 +43,14 @@ EVENT_MINUTES = 120
 """An occasion with a start and no end lasts this long."""
 PREPARATION_MINUTES = 60
 """Its organiser gets ready this long before it starts."""
+PERSONAL = frozenset({"wedding", "birthday", "birthday party", "christening", "retirement party"})
+"""Occasions that are their organiser's own ("my wedding"); others are organised ("I'm
+organising a funeral")."""
+_TAIL = re.compile(
+    r"^\s+(?:of|for)\s+(?:(?:old|young|little|poor|dear|baby|late)\s+)?"
+    r"(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
+)
+"""Whom an occasion is for: "the funeral of old Walter Penrose", "a supper for Dr. Hale"."""
 EVENING_WORDS = frozenset(
     "night evening supper dinner party ball dance disco concert ceilidh gala banquet".split()  # noqa: SIM905
 )
@@ -58,9 +66,10 @@ PLAIN_WORDS = frozenset(
 """Words that make "a long day" or "a good night" an ordinary span, not an occasion."""
 _NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
 _HOST = re.compile(
-    rf"(?P<who>\bI|\b[Ww]e|{_NAME})(?:'m|’m| am| is| are|'re| was| has been| will be)?\s+"
+    rf"(?P<who>\bI|\b[Ww]e|{_NAME})(?:'m|’m| am| is| are|'re| was| has been| will be| will)?\s+"
     r"(?:(?:also|still|now|busy)\s+)?(?:planning|hosting|throwing|organizing|organising|"
-    r"holding|having|giving|arranging|putting on|running|preparing)\b"
+    r"holding|having|giving|arranging|putting on|running|preparing|leading|conducting|"
+    r"officiating|lead|host|hold|organise|organize|run|throw|give|conduct)\b"
 )
 _MARRYING = re.compile(
     rf"(?P<who>\bI|{_NAME})(?: and (?:I|{_NAME}))?(?:'m|’m| am| is| are|'re| will be)?\s+"
@@ -74,7 +83,7 @@ _OPEN = re.compile(
     re.I,
 )
 _PLACE = re.compile(
-    r"\b(?i:at|in|inside|outside)\s+(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,4})"
+    r"\b(?i:at|in|inside|outside|on)\s+(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,6})"
 )
 _PLACE_STOP = frozenset(
     """on at from to until till this next tomorrow today tonight and with for by where when
@@ -105,6 +114,8 @@ _NOT_A_PLACE = frozenset(
         "public",
     ]
 )
+_SUBJECT = re.compile(rf"^\s*(?P<who>{_NAME})\s+(?!is\b|are\b)[a-z]")
+"""The person a sentence is about, whom "her party" belongs to."""
 _LEADING_PLACE = re.compile(r"^\s*(?:at|in)\s", re.I)
 _TITLED = re.compile(
     r"\b[Tt]he\s+(?P<name>(?:[A-Z][\w'’-]+\s+){0,3}[A-Z][\w'’-]+)\s+"
@@ -113,7 +124,7 @@ _TITLED = re.compile(
 """An occasion known by its own name: "the Harvest Moot is on Saturday at 2 pm"."""
 _CLAUSE_END = re.compile(
     "".join(rf"(?<!\b{a})" for a in ABBREVIATIONS)
-    + r"\.\s|;|,\s*(?:and |but |so )|\band (?:she|he|they|I|we) \b"
+    + r"\.\s|;|,\s*\d+\)|,\s*(?:and |but |so )|\band (?:she|he|they|I|we) \b"
 )
 
 
@@ -181,8 +192,12 @@ class Gathering:
             if named is None:
                 continue
             what, who, start = named
-            fact = _fact(sentence, what=what, who=who, before=start, after=match.end(), now=now)
-            spans.append((start, match.end(), fact))
+            end = match.end()
+            tail = _TAIL.match(sentence[end:])
+            if tail is not None:
+                what, end = f"{what}{tail[0].rstrip()}", end + tail.end()
+            fact = _fact(sentence, what=what, who=who, before=start, after=end, now=now)
+            spans.append((start, end, fact))
         found = [  # "the book club meeting", not also "the book club"
             fact
             for start, end, fact in spans
@@ -224,7 +239,12 @@ class Gathering:
 
     def pitch(self, fact: Fact, *, listener: str) -> str:
         del listener
-        return f"{_capital(_mine(fact))}{_is_on(fact)}. Would you like to come?"
+        if fact.what in PERSONAL:  # the bride's own wedding, not one she organises
+            return f"{_capital(_mine(fact))}{_is_on(fact)}. Would you like to come?"
+        what = (
+            f"the {fact.what}" if _for_someone(fact.what) else f"{article(fact.what)} {fact.what}"
+        )
+        return f"I'm organising {what}{fact.details()}. Would you like to come?"
 
     def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
         said = f"{named(fact)}{_is_on(fact)}"
@@ -248,7 +268,9 @@ class Gathering:
         return options[variant % len(options)]
 
     def own_reply(self, fact: Fact) -> str:
-        return f"That's {_mine(fact)}, actually! I'd love to see you there."
+        if fact.what in PERSONAL:
+            return f"That's {_mine(fact)}, actually! I'd love to see you there."
+        return f"I'm organising the {fact.what}, actually! I'd love to see you there."
 
     def slots(self, fact: Fact, *, name: str) -> list[Slot]:
         from cognition.offline.news import Slot
@@ -273,9 +295,14 @@ def _is_on(fact: Fact) -> str:
 
 def named(fact: Fact) -> str:
     """ "Ines Duarte's wedding", "the bakery's farewell bake sale", "the poetry night"."""
-    if fact.who and not _possessive_in(fact.what):
+    if fact.who and not _possessive_in(fact.what) and not _for_someone(fact.what):
         return f"{fact.who}'s {fact.what}"
     return f"the {fact.what}"
+
+
+def _for_someone(what: str) -> bool:
+    """ "the funeral of old Walter Penrose": whom it is for is named, not its organiser."""
+    return bool(re.search(r" (?:of|for) ", what))
 
 
 def same_occasion(a: Fact, b: Fact) -> bool:
@@ -323,6 +350,8 @@ def _named(
             determined = True
             if lower in ("my", "our"):
                 who = speaker
+            elif lower in ("his", "her", "their") and (subject := _SUBJECT.match(sentence)):
+                who = subject["who"]  # "Junie hopes everyone comes to her party"
             break
         if re.search(r"(?:'s|’s)$", word):
             owner = word[:-2]

@@ -154,7 +154,7 @@ def test_intent_coherence_the_plan_item_that_drives_the_plan_drives_the_words() 
     conversation = converse(a=rosa, b=tomas, mind=OfflineMind(), now=NOW)
 
     rosas = " ".join(t.text for t in conversation.turns if t.speaker == ROSA.name)
-    assert "party is at Juniper Cafe" in rosas
+    assert "party at Juniper Cafe" in rosas
     assert "Would you like to come" in rosas
     assert conversation.topic == current.description
 

@@ -80,12 +80,12 @@ def test_the_host_invites_and_the_guest_accepts_with_time_and_place() -> None:
     lines = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
     readable(lines, [JUNIE.name, TOMAS.name])
     junie, tomas = lines[0][1], lines[1][1]
-    assert "My Valentine's Day party is at The Copper Kettle on February 14" in junie
+    assert "organising a Valentine's Day party at The Copper Kettle on February 14" in junie
     assert "Would you like to come?" in junie
     assert "I'd love to come! I'll see you at The Copper Kettle at 6 pm." in tomas
     assert "the Valentine's Day party" in lines[-1][1]  # the closing names what was agreed
     hers = [text for who, text in lines if who == JUNIE.name]
-    assert sum("party is at The Copper Kettle" in text for text in hers) == 1, lines  # said once
+    assert sum("party at The Copper Kettle" in text for text in hers) == 1, lines  # said once
 
 
 def test_news_spreads_from_a_guest_to_a_stranger() -> None:
@@ -115,9 +115,9 @@ def test_news_told_once_is_not_told_again_at_the_next_meeting() -> None:
     again = talk(JUNIE, TOMAS, memories=remembered)
     readable(again, [JUNIE.name, TOMAS.name])
     said = " ".join(text for _, text in again)
-    assert "Would you like to come?" not in said and "My Valentine" not in said, again
+    assert "Would you like to come?" not in said and "organising a Valentine" not in said, again
     to_priya = talk(JUNIE, PRIYA, memories={JUNIE.name: remembered[JUNIE.name]})
-    assert "My Valentine's Day party" in to_priya[0][1]  # someone new is invited
+    assert "organising a Valentine's Day party" in to_priya[0][1]  # someone new is invited
 
 
 def test_no_one_tells_a_host_about_their_own_party() -> None:
@@ -183,8 +183,8 @@ def test_lines_are_the_same_on_every_run() -> None:
     lines = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
     assert lines[0] == (
         JUNIE.name,
-        "Good morning, Tomas! My Valentine's Day party is at The Copper Kettle on February 14 "
-        "from 6 pm to 8 pm! Would you like to come?",
+        "Good morning, Tomas! I'm organising a Valentine's Day party at The Copper Kettle on "
+        "February 14 from 6 pm to 8 pm! Would you like to come?",
     )
 
 
@@ -281,5 +281,5 @@ def test_a_host_told_of_her_own_party_says_it_is_hers() -> None:
         relationship=f"{JUNIE.name} likes {PRIYA.name}.",
         now=NOW,
     )
-    assert "That's my Valentine's Day party, actually!" in said.text, said
+    assert "I'm organising the Valentine's Day party, actually!" in said.text, said
     assert "love to come" not in said.text, said
