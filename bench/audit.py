@@ -32,6 +32,7 @@ from pathlib import Path
 from hearth_client.client import Hearth
 from hearth_client.demo.drive import DemoConfig, TownRun, drive, quiesce, start_town
 from hearth_client.demo.run import progress_line
+from hearth_client.types import PersonaSpec
 
 from bench.audit_data import RunRows, read_rows
 from bench.audit_measures import (
@@ -46,10 +47,15 @@ from bench.audit_measures import (
     tasks_in_chunk_area,
     town,
 )
+from bench.audit_talk import audit_talk
+from bench.audit_talk import report as talk_report
+from bench.scenario import load as load_scenario
+from bench.scenario import seed
 from db.settings import Settings
 from service.instance import free_port
 from service.launcher import launched
 
+DEFAULT_HOURS = 12.0
 BEAT_INTERVAL_S = 1.0
 
 
@@ -253,19 +259,80 @@ def as_json(audit: Audit, config: DemoConfig) -> dict[str, object]:
     }
 
 
+def audit_scenario(args: argparse.Namespace) -> int:
+    """`--scenario FILE`: the scenario's town, seeded and driven, then `bench.audit_talk`."""
+    scenario = load_scenario(args.scenario)
+    config = scenario.config(step_minutes=args.step_minutes, hours=args.hours)
+    with town_on_stack(config) as town:
+        seed(town.client, town.run, scenario)
+        drive(town.client, town.run, config, progress(False))
+        print(file=sys.stderr)
+        quiesce(town.client, town.run)
+        rows = read_rows(town.database_url, town.client, town.run)
+    personas = scenario.pack["personas"]
+    audit = audit_talk(
+        lines=rows.lines,
+        plans=rows.plans,
+        memories=rows.memories,
+        relationships={
+            p["name"]: {r["other"] for r in p.get("relationships", [])} for p in personas
+        },
+        jobs={
+            p["name"]: f"{p.get('background', '')} {p.get('daily_plan_requirement', '')}"
+            for p in personas
+        },
+    )
+    print(
+        f"talk audit of {scenario.name}: {len(personas)} agents over {config.hours:g} game hours\n"
+    )
+    print(talk_report(audit))
+    if args.json is not None:
+        figures = {
+            "opening": audit.opening,
+            "lines": audit.lines,
+            "repeats": audit.repeats,
+            "introduced": len(audit.introduced),
+            "borrowed": len(audit.borrowed),
+            "tasks": audit.tasks,
+            "longest": audit.longest[0],
+            "targets": audit.targets(),
+        }
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+def _relations(personas: list[PersonaSpec]) -> dict[str, set[str]]:
+    return {p["name"]: {r["other"] for r in p.get("relationships", [])} for p in personas}
+
+
+def _job(persona: PersonaSpec) -> str:
+    return f"{persona.get('background', '')} {persona.get('daily_plan_requirement', '')}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.audit",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--hours", type=float, default=12.0, help="game hours to run")
+    parser.add_argument(
+        "--hours", type=float, default=None, help="game hours to run (12; a scenario: its days)"
+    )
     parser.add_argument("--agents", type=int, default=None, help="only the first N characters")
     parser.add_argument("--step-minutes", type=int, default=15)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument(
+        "--scenario",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="audit another town's talk and plans (bench/scenario.py; shipped: bench/scenarios)",
+    )
     args = parser.parse_args(argv)
+    if args.scenario is not None:
+        return audit_scenario(args)
     config = DemoConfig(
-        hours=args.hours,
+        hours=args.hours if args.hours is not None else DEFAULT_HOURS,
         step_minutes=args.step_minutes,
         agents=args.agents,
         world_name="Larkspur audit",

@@ -21,6 +21,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -40,8 +41,12 @@ from bench.emergence_report import (
     transmission_tree,
     verdicts,
 )
+from bench.emergence_scenario import as_json as scenario_json
+from bench.emergence_scenario import evaluate_scenario
+from bench.emergence_scenario import report as scenario_report
 from bench.emergence_topics import EVENING_ENDS, PARTY, PARTY_GATHERING, TOPICS
 from bench.emergence_trace import Knowledge, trace, transmissions
+from bench.scenario import load as load_scenario
 from cognition.offline import OfflineMind
 from db.providers import build_mind
 from db.settings import Settings
@@ -224,6 +229,21 @@ def town_config(args: argparse.Namespace, *, world_name: str) -> DemoConfig:
     )
 
 
+def run_scenario(args: argparse.Namespace) -> int:
+    """`--scenario FILE`: the per-news report of `bench.emergence_scenario`."""
+    scenario = load_scenario(args.scenario)
+    hours = args.hours if args.hours is not None else None
+    if args.hours is None and args.days != scenario.days:
+        scenario = replace(scenario, days=args.days)
+    result = evaluate_scenario(
+        scenario, judges(), step_minutes=args.step_minutes, hours=hours, keep=args.keep
+    )
+    print(scenario_report(result))
+    if args.json is not None:
+        args.json.write_text(json.dumps(scenario_json(result), indent=2) + "\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.emergence",
@@ -232,7 +252,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     town_arguments(parser)
     parser.add_argument("--plot", type=Path, default=None, help="draw the figure here (PNG)")
+    parser.add_argument(
+        "--scenario",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="another town and its news (bench/scenario.py; shipped: bench/scenarios/*.json, "
+        "by path or name): each piece of news measured on its own",
+    )
     args = parser.parse_args(argv)
+    if args.scenario is not None:
+        return run_scenario(args)
     config = town_config(args, world_name=WORLD_NAME)
     hours = config.hours
     result = evaluate(config, keep=args.keep)

@@ -25,7 +25,12 @@ from datetime import datetime, timedelta
 from cognition.clamps import clamp_sentiment
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
-from cognition.reacting import DEFAULT_EXCHANGED_K, exchanged_query, relationship_question
+from cognition.reacting import (
+    DEFAULT_EXCHANGED_K,
+    NEWS_QUERY,
+    exchanged_query,
+    relationship_question,
+)
 from cognition.reflection import reflection_memory
 from cognition.requests import ConversationNotes, NextUtterance, SummarizeRelationship
 from cognition.store import MemoryStore
@@ -57,10 +62,8 @@ DEFAULT_LINE_SECONDS = 60
 """Game time one line takes to say: a conversation of six lines lasts six game minutes, so it
 spans the steps of a game that steps every minute or less, and each line is heard in turn."""
 DEFAULT_NEWS_K = 5
-"""Memories retrieved per turn for what the speaker might bring up (news, plans)."""
-NEWS_QUERY = "news, plans and upcoming events {name} could tell someone about"
-"""The second retrieval of a turn: without it a speaker recalls only what the last line was
-about, and never brings up a party it heard of this morning."""
+"""Memories retrieved per turn for what the speaker might bring up (news, plans): the second
+retrieval of a turn (`NEWS_QUERY`)."""
 
 
 @dataclass(frozen=True)

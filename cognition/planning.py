@@ -43,6 +43,7 @@ from cognition.errors import InvalidOutput
 from cognition.locating import locate
 from cognition.mind import Mind
 from cognition.places import SEPARATOR, KnownMap, KnownPlace, area_of
+from cognition.reacting import NEWS_QUERY
 from cognition.requests import Decompose, Emoji, ObjectState, PlanDay, ReviseCurrently
 from cognition.schedule import (
     active_at,
@@ -104,24 +105,30 @@ class DayContext:
     """Retrieved for "<name>'s plan for <date>": planning notes of conversations, outlines."""
     events: tuple[str, ...]
     """Retrieved for "Important recent events for <name>'s life"."""
+    news: tuple[str, ...] = ()
+    """Retrieved for the news the agent could tell (`reacting.NEWS_QUERY`): the gatherings it
+    heard of, which a busy day's other memories would crowd out of the two above."""
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """Both, each once, plan notes first: what `plan_day` takes into account."""
-        return tuple(dict.fromkeys((*self.plan_notes, *self.events)))
+        """All three, each once, plan notes first: what `plan_day` takes into account."""
+        return tuple(dict.fromkeys((*self.plan_notes, *self.events, *self.news)))
 
 
 def day_context(
     store: MemoryStore, *, name: str, now: datetime, k: int = DEFAULT_NOTES_K
 ) -> DayContext:
-    """The two retrievals made each new day before the outline."""
+    """The retrievals made each new day before the outline: the reference code's two, and
+    the news the agent knows."""
     plans = store.retrieve(
         PLAN_QUERY.format(name=name, day=prompting.day(now.date())), k=k, now=now
     )
     events = store.retrieve(EVENTS_QUERY.format(name=name), k=k, now=now)
+    news = store.retrieve(NEWS_QUERY.format(name=name), k=k, now=now)
     return DayContext(
         plan_notes=tuple(s.memory.description for s in plans),
         events=tuple(s.memory.description for s in events),
+        news=tuple(s.memory.description for s in news),
     )
 
 

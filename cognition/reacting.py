@@ -9,7 +9,9 @@ in the paper:
    (`perception.observation_text`); its retrieved statements are listed as they are, one per
    line, so the Mind sees what the agent remembers about that very situation;
 3. (for a person) the last few lines the two said to each other (`exchanged_query`), so an
-   invitation already made and answered is not made again at the next meeting.
+   invitation already made and answered is not made again at the next meeting;
+4. (for a person) the news the observer could tell (`NEWS_QUERY`), so an organiser invites and
+   someone who heard of the cracked bridge passes it on whatever the observation is about.
 
 The context (summary, then statements) goes to `mind.react`; the `Decision` keeps it next to
 the reason, so a game or an analyst can show why an agent did what it did.
@@ -62,6 +64,11 @@ def exchanged_query(name: str, other: str) -> str:
     return f"{name} said to {other}"
 
 
+NEWS_QUERY = "news, plans and upcoming events {name} could tell someone about"
+"""What a speaker might bring up: without it an agent recalls only what is in front of it,
+and never mentions the party it heard of this morning."""
+DEFAULT_NEWS_K = 3
+"""News recalled before deciding whether to go and talk to someone."""
 DEFAULT_EXCHANGED_K = 3
 """Lines recalled of what the two last said to each other: enough to know an invitation was
 made and answered, so it is not made again at every meeting."""
@@ -131,7 +138,8 @@ def reaction_context(
     exchanged = _statements(
         store, exchanged_query(name, observed_entity), k=DEFAULT_EXCHANGED_K, now=now
     )
-    return "\n".join(dict.fromkeys([relation.summary.strip(), *situation, *exchanged]))
+    news = _statements(store, NEWS_QUERY.format(name=name), k=DEFAULT_NEWS_K, now=now)
+    return "\n".join(dict.fromkeys([relation.summary.strip(), *situation, *exchanged, *news]))
 
 
 def reaction_item(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cognition.offline.news.gathering import names_in
 from cognition.offline.text import stems
 
 
@@ -253,6 +254,11 @@ OUTINGS: tuple[tuple[str, str], ...] = (
 """A customer's outing (the planner's errands) is not the job done at the same place."""
 
 
+HOST_LEADS = ("hold ", "host ", "get ready for ")
+"""How an organiser's plan names its own gathering (`cognition.offline.news.gathering`)."""
+OCCUPATIONS = frozenset({"cafe", "pharmacy", "study", "research", "painting", "bar", "shop"})
+"""Templates that are someone's job: used for an agent's work only when its own occupation
+names them (a fisherman does not check the taps and glasses on the quay)."""
 GUEST_LEADS = ("go to ", "attend ", "join ", "stop by ", "drop by ", "come to ", "head to ")
 """How a guest's plan names a party it goes to; the host's says host, invite, prepare…"""
 
@@ -265,8 +271,11 @@ def template_for(text: str, *, away: bool = False) -> Template | None:
     outing = next((name for lead, name in OUTINGS if lowered.startswith(lead)), None)
     mentioned = stems(text)
     party = next(t for t in TEMPLATES if t.name == "party")
-    if lowered.startswith(GUEST_LEADS) and party.keywords & mentioned:
+    occasion = bool(party.keywords & mentioned) or bool(names_in(text))
+    if lowered.startswith(GUEST_LEADS) and occasion:
         outing = "party guest"
+    elif occasion and lowered.startswith(HOST_LEADS):
+        outing = "party"
     if away and mentioned & MEAL_WORDS:
         outing = "eating out"
     if outing is not None:

@@ -5,13 +5,14 @@ memory of it, the answer is no.
 
     question                              answer
     ------------------------------------  ------------------------------------------------
-    "Did you know there is a … party?"    every mention of that event merged into one fact:
-                                          "Yes. Junie Halvorsen is hosting a Valentine's Day
-                                          party at … I heard about it from Tomas Ferreira."
-    "Do you know who is running for …?"   "Yes. Walter Brigg is running for … I heard …"
     "Do you know of <name>?"              "Yes, I know <name>. I last saw <name> brewing coffee."
     "Why didn't you come to <event>?"     what the day's plan held at the event's start, else
                                           other plans, else that the agent never heard of it
+    about any news ("Did you hear about   the fact sharing most words with the question, every
+    the wedding?", "Do you know who is    mention of it merged: "Yes. Ines's wedding is at
+    running for …?", "… the bridge?")     St. Brigid's chapel on May 12 at noon. I heard about
+                                          it from Tomas Ferreira."; no when none does and the
+                                          question asks after news
     anything else                         the memories sharing most words with the question
 """
 
@@ -25,20 +26,33 @@ from cognition.grammar import progressive, sentence
 from cognition.norms import MINUTES_PER_DAY
 from cognition.offline import knowledge
 from cognition.offline.clock import find_times
-from cognition.offline.knowledge import Candidacy, Event, News
+from cognition.offline.knowledge import Fact
+from cognition.offline.news import gathering
 from cognition.offline.text import mentions, same_person, stems
 from cognition.offline.voice import styled
 from cognition.types import Answer, Persona
 
-EVENT_WORDS = frozenset(stems("party celebration gathering event concert reading festival"))
-ELECTION_WORDS = frozenset(stems("running election mayor council candidate vote campaign"))
-KNOW_OF = re.compile(r"\b(?i:do you know)(?: of| about)? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
+KNOW_OF = re.compile(
+    r"^\s*(?i:do you know)(?: of| about)? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*\??\s*$"
+)
 WHY_NOT = re.compile(r"\bwhy (?:didn't|did not|couldn't|could not|weren't|were not) you\b", re.I)
+ASKS_NEWS = re.compile(
+    r"\b(?:did you (?:hear|know)|have you heard|do you know|are you aware|any news|"
+    r"heard anything|know anything)\b",
+    re.I,
+)
+QUESTION_WORDS = frozenset(
+    stems(
+        """did you hear heard know knew about there is are any anything news who what whether
+        happening going on tell told aware event events thing something coming up upcoming"""
+    )
+)
+"""Words of any question about news: they point at no news in particular."""
 MAX_CITED = 3
 _DAY_PLAN = re.compile(r"^This is .+?'s plan for (?:\w+day )?(?P<month>[A-Z][a-z]+) (?P<day>\d+):")
 _PLAN_ITEM = re.compile(r"\d+\) (?P<what>.+?) at (?P<time>\d{1,2}:\d{2} [ap]m)")
 
-Found = list[tuple[int, News]]
+Found = list[tuple[int, Fact]]
 """Mentions of one piece of news: (1-based memory index, the news as that memory tells it)."""
 
 
@@ -52,54 +66,51 @@ def answer(
     now: datetime | None = None,
 ) -> Answer:
     """An in-character answer built from the facts of the cited memories (module docstring)."""
-    words = stems(question)
     if WHY_NOT.search(question):
-        text, cited = _why_not(memories, question)
-    elif words & EVENT_WORDS:
-        text, cited = _answer_event(persona, memories, question)
-    elif words & ELECTION_WORDS:
-        text, cited = _answer_candidacy(persona, memories)
+        text, cited = _why_not(memories, question, now)
     elif (person := KNOW_OF.search(question)) is not None:
         text, cited = _answer_person(persona, memories, person["name"])
+    elif (found := _news_asked(memories, question, now)) or ASKS_NEWS.search(question):
+        text, cited = (
+            _affirm(persona, memories, found)
+            if found
+            else ("No, I haven't heard anything about that.", [])
+        )
     else:
         text, cited = _answer_generally(persona, memories, question)
     return Answer(styled(text, persona.speaking_style), tuple(cited))
 
 
-def _answer_event(
-    persona: Persona, memories: Sequence[str], question: str
-) -> tuple[str, list[int]]:
-    found = _event_mentions(memories, _asked(question))
-    if not found:
-        return "No, I haven't heard about anything like that.", []
-    return _affirm(persona, memories, found)
-
-
-def _answer_candidacy(persona: Persona, memories: Sequence[str]) -> tuple[str, list[int]]:
-    found: Found = [
-        (index, news)
+def _news_asked(memories: Sequence[str], question: str, now: datetime | None) -> Found:
+    """Every mention of the news that shares most words with the question (words any
+    question about news has do not count), or nothing when no news shares any."""
+    wanted = stems(question) - QUESTION_WORDS
+    asked = [stems(name) for name in gathering.names_in(question)]
+    mentions_: Found = [
+        (index, fact)
         for index, memory in enumerate(memories, start=1)
-        for news in knowledge.news_in(memory)
-        if isinstance(news, Candidacy)
+        for fact in knowledge.news_in(memory, now=now, vague=True)
+        if not asked or (fact.kind == gathering.NAME and any(a <= stems(fact.what) for a in asked))
     ]
-    if not found:
-        return "No, I don't know who is running.", []
-    first = found[0][1].key
-    return _affirm(persona, memories, [(i, n) for i, n in found if n.key == first])
+    scored = [(len(wanted & _words_of(fact)), index, fact) for index, fact in mentions_]
+    best = max((score for score, _, _ in scored), default=0)
+    if best == 0:
+        return []
+    top = next(fact for score, _, fact in scored if score == best)
+    return [(i, f) for _, i, f in scored if f.key == top.key or gathering.same_occasion(f, top)]
+
+
+def _words_of(fact: Fact) -> set[str]:
+    return stems(f"{fact.statement()} {fact.who or ''}")
 
 
 def _affirm(persona: Persona, memories: Sequence[str], found: Found) -> tuple[str, list[int]]:
     """ "Yes. <the fact, all its mentions merged>. I heard about it from <source>.", citing
-    the source first; the agent's own news in the first person."""
+    the source first."""
     news = _merged([n for _, n in found])
-    if knowledge.about(news, persona.name):
-        own = (
-            f"Yes, I'm hosting {news.described()}."
-            if isinstance(news, Event)
-            else f"Yes, I'm running for {news.office}."
-        )
-        return own, [found[0][0]]
     indices = [index for index, _ in found]
+    if news.about(persona.name):
+        return f"Yes, of course. {news.statement()}", indices[:MAX_CITED]
     for index in indices:
         heard = knowledge.said(memories[index - 1])
         if heard is not None and not same_person(heard.speaker, persona.name):
@@ -108,67 +119,42 @@ def _affirm(persona: Persona, memories: Sequence[str], found: Found) -> tuple[st
     return f"Yes. {news.statement()}", indices[:MAX_CITED]
 
 
-def _asked(question: str) -> Event | None:
-    """The event a question names ("a Valentine's Day party"), if it names one."""
-    asked = knowledge.events_in(question)
-    return asked[0] if asked else None
-
-
-def _event_mentions(memories: Sequence[str], asked: Event | None) -> Found:
-    """Each memory's mention of the asked event (any concrete event when none is named)."""
-    found: Found = []
-    for index, memory in enumerate(memories, start=1):
-        match = next((e for e in knowledge.events_of(memory) if _is_asked(e, asked)), None)
-        if match is not None:
-            found.append((index, match))
-    return found
-
-
-def _is_asked(event: Event, asked: Event | None) -> bool:
-    """The same event: every word of the asked name ("Valentine's Day party") in this one's,
-    and no other host."""
-    if asked is None:
-        return knowledge.is_news(event)
-    if not stems(asked.name) <= stems(event.name):
-        return False
-    return not (asked.host and event.host and not same_person(asked.host, event.host))
-
-
-def _merged(found: Sequence[News]) -> News:
-    """One fact from every mention: an event takes each detail any mention gives, the most
-    detailed mention first; a candidacy is its first mention."""
-    first = found[0]
-    if not isinstance(first, Event):
-        return first
-    events = sorted((e for e in found if isinstance(e, Event)), key=_details, reverse=True)
-    merged = events[0]
-    for other in events[1:]:
+def _merged(found: Sequence[Fact]) -> Fact:
+    """One fact from every mention: the most detailed mention first, each detail any other
+    mention gives added; a gathering keeps its longest name."""
+    ordered = sorted(found, key=_details, reverse=True)
+    merged = ordered[0]
+    for other in ordered[1:]:
         merged = merged.merged(other)
     return merged
 
 
-def _details(event: Event) -> int:
-    return sum(value is not None for value in (event.host, event.place, event.day, event.start_min))
+def _details(fact: Fact) -> int:
+    known = (
+        fact.who,
+        fact.place,
+        fact.day if fact.day is not None else fact.weekday,
+        fact.start_min,
+    )
+    return sum(value is not None for value in known) * 100 + len(fact.what)
 
 
-def _why_not(memories: Sequence[str], question: str) -> tuple[str, list[int]]:
+def _why_not(memories: Sequence[str], question: str, now: datetime | None) -> tuple[str, list[int]]:
     """Why the agent missed an event: what its plan for that day held when it started."""
-    asked = _asked(question)
-    found = _event_mentions(memories, asked) if asked is not None else []
+    found = [(i, f) for i, f in _news_asked(memories, question, now) if f.kind == gathering.NAME]
     if not found:
         return "I'm afraid I didn't know about it.", []
     event = _merged([n for _, n in found])
-    assert isinstance(event, Event)
     planned = _planned_at(memories, event)
     if planned is None:
         return "I'm sorry I missed it. I had other plans at the time.", [found[0][0]]
     index, what = planned
-    if stems(event.name) <= stems(what):
+    if stems(event.what) <= stems(what):
         return "I meant to come, but I didn't make it in the end.", [index, found[0][0]]
     return f"I'm sorry I missed it. I was {progressive(what)} then.", [index, found[0][0]]
 
 
-def _planned_at(memories: Sequence[str], event: Event) -> tuple[int, str] | None:
+def _planned_at(memories: Sequence[str], event: Fact) -> tuple[int, str] | None:
     """The item of the event day's outline under way at its start ("This is Rosa's plan for
     Tuesday February 14: 1) … at 6:00 pm, …"), with the outline's index."""
     if event.month is None or event.day is None or event.start_min is None:

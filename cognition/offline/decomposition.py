@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from cognition.offline.activities import GENERIC, Template, template_for
+from cognition.offline.activities import GENERIC, OCCUPATIONS, Template, template_for
 from cognition.offline.clock import MINUTES_PER_HOUR
 from cognition.offline.places import emoji
 from cognition.offline.text import as_clause, lower_first, proper_nouns, stable_index, stems
@@ -51,16 +51,19 @@ def decompose(
 
 
 def _template(item: PlanItem, persona: Persona, summary: str) -> Template:
-    """The item's own template, else the occupation's for vague work items, else generic."""
+    """The item's own template, else the occupation's for vague work items, else generic; a
+    job's template only for an agent whose own background or duties name that job."""
     away = bool(item.location and persona.living_area) and not (item.location or "").startswith(
         persona.living_area.split(":")[0]
     )
+    job = stems(f"{persona.background} {persona.daily_plan_requirement}")
     own = template_for(item.description, away=away)
-    if own is not None:
+    if own is not None and (own.name not in OCCUPATIONS or own.keywords & job):
         return own
     if WORK_WORDS & stems(item.description):
-        sources = (persona.background, persona.daily_plan_requirement, persona.currently, summary)
-        return next((t for text in sources if (t := template_for(text))), GENERIC)
+        sources = (persona.background, persona.daily_plan_requirement)
+        found = next((t for text in sources if (t := template_for(text))), GENERIC)
+        return found if found.name in OCCUPATIONS and found.keywords & job else GENERIC
     return GENERIC
 
 

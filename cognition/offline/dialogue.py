@@ -8,22 +8,24 @@ line cannot quote another, nest quotes, or say "you are sleep".
     greeting       the speaker's first line: "Good morning, Tomas!", or to a stranger
                    "Hello! I don't think we've met. I'm Junie."
     reply          to the listener's last line: an invitation is accepted ("I'd love to come!
-                   See you at The Copper Kettle at 6 pm.") or, rarely, declined; news is
-                   welcomed ("Oh, I hadn't heard that!") or recognised; "how are you" and
-                   "what are you up to" are answered with what the speaker is doing
-    topic          something new, never raised before in this conversation: the intent that
-                   opened it (a host's invitation), else the most salient news the speaker
-                   knows — its own event or candidacy first ("I'm hosting a Valentine's Day
-                   party at The Copper Kettle on February 14 from 6 pm to 8 pm. Would you like
-                   to come?"), then what it heard ("Have you heard? Junie Halvorsen is hosting
-                   … You should come!"), else a question about the listener's day
+                   See you at the chapel at noon.") or, rarely, declined; news is welcomed
+                   in the words of its kind or recognised; "how are you" and "what are you
+                   up to" are answered with what the speaker is doing
+    topic          something new, never raised before in this conversation: the most salient
+                   news the speaker knows — its own first, as its kind pitches it ("My
+                   wedding is at St. Brigid's chapel on May 12 at noon. Would you like to
+                   come?"), then what it heard, with whom from ("Ines told me that the old
+                   mill bridge is cracked and unsafe."), else the intent said aloud, a
+                   question about the listener's day, or small talk
     closing        after LONG_CONVERSATION lines, after a goodbye, or when there is nothing
                    left to say; it names the event when one was agreed on
 
 So news spreads without a model: an agent who heard of the party tells the next person it
 talks to, and a guest who accepted says so — which the conversation's notes turn into plans.
 Variety comes from the persona's style (`voice`) and a stable choice among phrasings keyed by
-the two names and the turn (never Python's `hash`), so a town is the same on every run.
+the two names and the turn (never Python's `hash`), so a town is the same on every run; a
+line the speaker already said in this conversation, or that its memories hold it said lately,
+is phrased again another way.
 
 Interview answers work the same way (`cognition.offline.answers`).
 """
@@ -37,7 +39,8 @@ from datetime import datetime
 
 from cognition.grammar import is_progressive, progressive
 from cognition.offline import knowledge
-from cognition.offline.knowledge import Candidacy, Event, News
+from cognition.offline.knowledge import Fact
+from cognition.offline.news import gathering, kind_of, report
 from cognition.offline.text import first_name, mentions, same_person, stable_index
 from cognition.offline.voice import styled, vocative
 from cognition.perception import UNAPPROACHABLE
@@ -48,6 +51,8 @@ LONG_CONVERSATION = 6
 DECLINE_ONE_IN = 8
 """One invitation in this many is declined (chosen stably by names and event)."""
 MAX_CITED = 3
+REPHRASINGS = 4
+"""Tries at a line the speaker has not said before (each shifts every stable choice)."""
 
 GOODBYE = re.compile(
     r"\b(bye|goodbye|see you soon|see you later|see you around|take care|talk later|"
@@ -56,16 +61,20 @@ GOODBYE = re.compile(
 )
 INVITATION = re.compile(
     r"\b(would you like to come|will you come|you should come|want to come|hope you can come|"
-    r"come along|join us)\b",
+    r"come along|join us|will you go)\b",
     re.I,
 )
 ACCEPTED = re.compile(
     r"\b(i'd love to|i would love to|count me in|i'll be there|i will be there|wouldn't miss|"
-    r"see you there|see you at)\b",
+    r"would not miss|see you there|see you at)\b",
     re.I,
 )
 DECLINED = re.compile(r"\b(can't make it|cannot make it|don't think i can|won't be able)\b", re.I)
-HOW_ARE_YOU = re.compile(r"\b(how are you|how have you been|how's it going|how are things)\b", re.I)
+HOW_ARE_YOU = re.compile(
+    r"\b(how are you|how have you been|how's it going|how are things|how's your day|"
+    r"how is your day)\b",
+    re.I,
+)
 WHAT_DOING = re.compile(r"\b(what are you up to|what are you working on|what brings you)\b", re.I)
 INTENT_INVITE = re.compile(r"\binvite\b", re.I)
 INTENT_TELL = re.compile(r"\b(tell|share|ask|chat|talk|say hello|say hi|greet|catch up)\b", re.I)
@@ -80,7 +89,7 @@ class Talk:
     you: str
     intent: str
     history: Sequence[tuple[str, str]]
-    known: list[News] = field(default_factory=list)
+    known: list[Fact] = field(default_factory=list)
     """What the speaker knows, most salient first (own news before heard news)."""
     sources: dict[str, str] = field(default_factory=dict)
     """News key → who the speaker heard it from."""
@@ -94,6 +103,8 @@ class Talk:
     doing: str = ""
     """What the speaker was doing before the conversation."""
     place: str = ""
+    salt: int = 0
+    """Shifts every stable choice: a line already said is phrased again another way."""
 
     @property
     def mine(self) -> list[str]:
@@ -106,17 +117,22 @@ class Talk:
         return ""
 
     def key(self, *parts: object) -> str:
-        return "|".join([self.me.name, self.you, str(len(self.history)), *map(str, parts)])
+        return "|".join(
+            [self.me.name, self.you, str(len(self.history)), str(self.salt), *map(str, parts)]
+        )
 
     def choose(self, options: Sequence[str], *parts: object) -> str:
-        return options[stable_index(self.key(*parts), len(options))]
+        return options[self.variant(len(options), *parts)]
+
+    def variant(self, n: int, *parts: object) -> int:
+        return stable_index(self.key(*parts), n)
+
+    def news_of(self, text: str, speaker: str) -> list[Fact]:
+        return knowledge.spoken_news(text, speaker=speaker, now=self.now)
 
     def mentioned(self) -> set[str]:
         """Keys of the news either side already raised in this conversation."""
-        keys: set[str] = set()
-        for who, text in self.history:
-            keys |= {n.key for n in _news_of(text, speaker=who)}
-        return keys
+        return {n.key for who, text in self.history for n in self.news_of(text, who)}
 
 
 def next_utterance(
@@ -132,13 +148,14 @@ def next_utterance(
     speaker_status: str = "",
     place: str = "",
 ) -> Utterance:
-    """The speaker's next line by the moves of the module docstring."""
+    """The speaker's next line by the moves of the module docstring, never one it already
+    said in this conversation or that its memories hold it said lately."""
     talk = Talk(
         me=speaker,
         you=listener,
         intent=intent,
         history=history,
-        acquainted=_acquainted(relationship, memories, listener),
+        acquainted=True,
         now=now,
         status=listener_status,
         doing=speaker_status,
@@ -146,18 +163,39 @@ def next_utterance(
     )
     spoken_here = {text for _, text in history}
     earlier = [m for m in memories if (h := knowledge.said(m)) is None or h.text not in spoken_here]
-    talk.known, talk.sources = _known_news(speaker.name, earlier)
-    talk.shared = shared_topics(speaker.name, listener, earlier)
-    style = speaker.speaking_style
-    if len(history) >= LONG_CONVERSATION or GOODBYE.search(talk.last_theirs):
+    talk.acquainted = _acquainted(speaker, relationship, earlier, listener)
+    talk.known, talk.sources = _known_news(speaker.name, earlier, now)
+    talk.shared = shared_topics(speaker.name, listener, earlier, now=now)
+    said_before = {*talk.mine, *_said_by(speaker.name, memories)}
+    line = _line(talk)
+    for salt in range(1, REPHRASINGS):
+        if line.text not in said_before:
+            break
+        line = _line(replace(talk, salt=salt))
+    return line
+
+
+def _line(talk: Talk) -> Utterance:
+    style = talk.me.speaking_style
+    if len(talk.history) >= LONG_CONVERSATION or GOODBYE.search(talk.last_theirs):
         return Utterance(styled(_closing(talk), style, vocative=vocative(style)), True)
     parts = [_greeting(talk)] if not talk.mine else []
-    parts.append(_reply(talk))
-    parts.append(_topic(talk))
-    said = [p for p in parts if p]
-    if talk.mine and not _topic(talk) and not _reply(talk):
+    reply = _reply(talk)
+    topic = _topic(talk)
+    if talk.mine and not topic and not reply:
         return Utterance(styled(_closing(talk), style, vocative=vocative(style)), True)
+    said = [p for p in (*parts, reply, topic) if p]
     return Utterance(styled(" ".join(said), style), False)
+
+
+def _said_by(name: str, memories: Sequence[str]) -> set[str]:
+    """Lines the memories hold that `name` said (the retrieved ones: its latest with this
+    listener among them)."""
+    return {
+        heard.text
+        for memory in memories
+        if (heard := knowledge.said(memory)) is not None and same_person(heard.speaker, name)
+    }
 
 
 def _greeting(talk: Talk) -> str:
@@ -166,15 +204,34 @@ def _greeting(talk: Talk) -> str:
         me = first_name(talk.me.name)
         introduced = _introduction(talk.last_theirs)
         if introduced:
-            return f"Nice to meet you, {introduced}. I'm {me}."
+            return talk.choose(
+                [f"Nice to meet you, {introduced}. I'm {me}.", f"Lovely to meet you! I'm {me}."],
+                "met",
+            )
         if mentions(talk.last_theirs, me):  # they know me: no flat "we've never met"
             return f"Hello! I'm sorry, have we met? I'm {me}."
-        return f"Hello! I don't think we've met. I'm {me}."
+        return talk.choose(
+            [
+                f"Hello! I don't think we've met. I'm {me}.",
+                f"Hi there! I'm {me}. I don't think we've been introduced.",
+            ],
+            "stranger",
+        )
     hour = talk.now.hour if talk.now else MORNING_END
     daypart = (
         "morning" if hour < MORNING_END else "afternoon" if hour < AFTERNOON_END else "evening"
     )
-    return talk.choose([f"Good {daypart}, {you}!", f"Hi {you}!", f"Hello, {you}!"], "greet")
+    return talk.choose(
+        [
+            f"Good {daypart}, {you}!",
+            f"Hi {you}!",
+            f"Hello, {you}!",
+            f"Hey, {you}!",
+            f"Oh, hello {you}!",
+            f"Good to see you, {you}!",
+        ],
+        "greet",
+    )
 
 
 def _introduction(line: str) -> str | None:
@@ -189,75 +246,82 @@ def _reply(talk: Talk) -> str:
     if not theirs:
         return ""
     own = _own_news_told(talk)
-    if own is not None:  # told of (or invited to) one's own party: it is one's own
-        if isinstance(own, Candidacy):
-            return "That's me, actually! I hope I can count on your vote."
-        return f"That's my {own.name}, actually! I'd love to see you there."
+    if own is not None:  # told of (or invited to) one's own news: it is one's own
+        return kind_of(own).own_reply(own)
     event = _invited_to(talk)
     if event is not None:
         return _answer_invitation(talk, event)
-    raised = {topic_of(n) for who, text in talk.history[:-1] for n in _news_of(text, speaker=who)}
-    told = [n for n in _news_of(theirs, speaker=_their_name(talk)) if topic_of(n) not in raised]
+    raised = {topic_of(n) for who, text in talk.history[:-1] for n in talk.news_of(text, who)}
+    told = [n for n in talk.news_of(theirs, _their_name(talk)) if topic_of(n) not in raised]
     new = [n for n in told if not _mine(n, talk)]
     if new:
-        return _welcome_news(talk, new[0])
+        return kind_of(new[0]).welcome(new[0], listener=talk.you, variant=talk.variant(8, "new"))
     if told:
-        return talk.choose(["Yes, I heard about that.", "Yes, I know!"], "known")
+        return talk.choose(
+            ["Yes, I heard about that.", "Yes, I know!", "I'd heard, yes.", "So I've heard."],
+            "known",
+        )
     if HOW_ARE_YOU.search(theirs):
         return _how_i_am(talk)
     if WHAT_DOING.search(theirs):
         doing = _doing(talk)
         return f"I'm {doing}." if doing else "Not much, to be honest."
     if ACCEPTED.search(theirs):
-        return talk.choose(["Wonderful, I'm so glad!", "That's great!"], "accepted")
+        return talk.choose(["Wonderful, I'm so glad!", "That's great!", "Lovely!"], "accepted")
     if DECLINED.search(theirs):
-        return "No worries, I understand."
+        return talk.choose(["No worries, I understand.", "That's a shame, but I understand."], "no")
     if theirs.rstrip().endswith("?"):
-        return "I'm not sure, to be honest."
+        return talk.choose(["I'm not sure, to be honest.", "Hard to say, really."], "unsure")
     return ""
 
 
-def _own_news_told(talk: Talk) -> News | None:
-    """The speaker's own event or candidacy that the listener's last line tells them of
-    (someone who heard of a party without its host tells the host)."""
-    own = {topic_of(n): n for n in talk.known if knowledge.about(n, talk.me.name)}
-    told = _news_of(talk.last_theirs, speaker=_their_name(talk))
+def _own_news_told(talk: Talk) -> Fact | None:
+    """The speaker's own news that the listener's last line tells them of (someone who heard
+    of a party without its host tells the host)."""
+    own = {topic_of(n): n for n in talk.known if n.about(talk.me.name)}
+    told = talk.news_of(talk.last_theirs, _their_name(talk))
     return next((own[topic_of(n)] for n in told if topic_of(n) in own), None)
 
 
-def _invited_to(talk: Talk) -> Event | None:
-    """The event the listener's last line invites the speaker to, if it does."""
+def _invited_to(talk: Talk) -> Fact | None:
+    """The gathering the listener's last line invites the speaker to, if it does."""
     if not INVITATION.search(talk.last_theirs):
         return None
     for who, text in reversed(talk.history):
-        events = knowledge.events_in(text, speaker=who)
+        events = [n for n in talk.news_of(text, who) if n.kind == gathering.NAME]
         if events:
             return events[0]
     return None
 
 
-def _answer_invitation(talk: Talk, event: Event) -> str:
+def _answer_invitation(talk: Talk, event: Fact) -> str:
     """Accept (most of the time) and confirm where and when; or decline kindly."""
     if stable_index(f"{talk.me.name}|{event.key}", DECLINE_ONE_IN) == 0:
         return "I'm sorry, I don't think I can make it, but thank you for asking."
     when = f" at {knowledge.clock_text(event.start_min)}" if event.start_min is not None else ""
     where = f" at {event.place}" if event.place else ""
-    return f"I'd love to come! I'll see you{where}{when}."
-
-
-def _welcome_news(talk: Talk, news: News) -> str:
-    if isinstance(news, Candidacy):
-        if same_person(news.who, talk.you):
-            return "I didn't know you were running. Good luck!"
-        return f"I didn't know {first_name(news.who)} was running. Good for {first_name(news.who)}!"
-    return talk.choose(["Oh, I hadn't heard about that!", "Really? That sounds lovely!"], "news")
+    return talk.choose(
+        [
+            f"I'd love to come! I'll see you{where}{when}.",
+            f"Count me in! See you{where}{when}.",
+            f"I wouldn't miss it. I'll be there{when}.",
+        ],
+        "accept",
+    )
 
 
 def _how_i_am(talk: Talk) -> str:
     doing = _doing(talk)
     if doing:
-        return f"I'm well, thanks. I've been busy {doing}."
-    return "I'm well, thanks."
+        return talk.choose(
+            [
+                f"I'm well, thanks. I've been busy {doing}.",
+                f"Not bad at all! I've been {doing}.",
+                f"Pretty good, thanks. Just {doing}.",
+            ],
+            "well",
+        )
+    return talk.choose(["I'm well, thanks.", "Not bad, thank you!", "Can't complain."], "well")
 
 
 def _doing(talk: Talk) -> str:
@@ -286,7 +350,7 @@ noun or verb phrase, so the sentence around it stays whole)."""
 def _topic(talk: Talk) -> str:
     """Something new to say (module docstring), or ""."""
     raised = talk.mentioned()
-    if not talk.mine and not any(knowledge.about(n, talk.me.name) for n in talk.known):
+    if not talk.mine and not any(n.about(talk.me.name) for n in talk.known):
         for pattern, template in INTENT_LINES:
             match = pattern.search(talk.intent)
             if match is not None:
@@ -294,9 +358,19 @@ def _topic(talk: Talk) -> str:
     for news in talk.known:
         if news.key in raised or not _worth_telling(news, talk):
             continue
-        return _tell(talk, news)
+        told = _tell(talk, news)
+        if told:
+            return told
     if not talk.mine and talk.acquainted:
-        return talk.choose(["How have you been?", "What are you up to today?"], "ask")
+        return talk.choose(
+            [
+                "How have you been?",
+                "What are you up to today?",
+                "How's your day going?",
+                "How are things with you?",
+            ],
+            "ask",
+        )
     return _small_talk(talk)
 
 
@@ -305,14 +379,25 @@ def _small_talk(talk: Talk) -> str:
     then a word about what the listener is doing."""
     said = " ".join(talk.mine)
     these_days = _these_days(talk.me)
-    raised = {topic_of(n) for who, text in talk.history for n in _news_of(text, speaker=who)}
-    retold = {topic_of(n) for n in _news_of(these_days, speaker=talk.me.name)} & raised
-    if these_days and "These days" not in said and not retold:  # an invitation says it all
-        return f"These days {these_days}."
+    raised = {topic_of(n) for who, text in talk.history for n in talk.news_of(text, who)}
+    retold = {topic_of(n) for n in talk.news_of(f"I'm {these_days}", talk.me.name)} & raised
+    if these_days and these_days not in said and not retold:  # an invitation says it all
+        return talk.choose(
+            [
+                f"These days I'm {these_days}.",
+                f"I've been {these_days} lately.",
+                f"Lately I've been {these_days}.",
+                f"Most days I'm {these_days}.",
+            ],
+            "days",
+        )
     status = progressive(talk.status) if _about_oneself(talk.status, talk) else ""
-    seen = re.search(r"\bI see you(?:'re| are)\b", said)  # said as styled: "you are" too
+    seen = status and status in said
     if status and not status.startswith("busy with") and not seen:
-        return f"I see you're {status}."
+        return talk.choose(
+            [f"I see you're {status}.", f"Looks like you're {status}.", f"You're {status}, I see."],
+            "seen",
+        )
     return ""
 
 
@@ -324,8 +409,8 @@ def _about_oneself(status: str, talk: Talk) -> bool:
 
 
 def _these_days(persona: Persona) -> str:
-    """The first clause of `currently` in the first person, when it reads "<name> is …"
-    ("Tomas is practising a new song" → "I'm practising a new song"); "" otherwise."""
+    """The first clause of `currently` as an activity of the speaker's, when it reads
+    "<name> is …" ("Tomas is practising a new song" → "practising a new song"); "" otherwise."""
     clause = re.split(r";|\. | and (?:is |has )", persona.currently.strip())[0].strip().rstrip(".")
     match = re.match(
         rf"^(?:{re.escape(persona.name)}|{re.escape(first_name(persona.name))}) is (.+)$", clause
@@ -333,12 +418,14 @@ def _these_days(persona: Persona) -> str:
     if match is None or '"' in clause:
         return ""
     rest = _first_activity(match[1])
+    if not is_progressive(rest.split()[0] if rest.split() else ""):
+        return ""
     if not re.search(r"\b(?:Mr|Mrs|Ms|Dr)\.? |[A-Z][a-z]+ [A-Z][a-z]+", rest):
         rest = re.sub(r"\b(?:his|her|their)\b", "my", rest)
         rest = re.sub(r"\b(?:him|her|them)$", "me", rest)
     if re.search(r"\b(?:he|she|him|his|her|they|them)\b", rest):
         return ""  # whom a pronoun means is not known here: better unsaid than wrong
-    return f"I'm {rest}"
+    return rest
 
 
 def _first_activity(text: str) -> str:
@@ -354,21 +441,22 @@ def _first_activity(text: str) -> str:
     return " and ".join(kept)
 
 
-def _worth_telling(news: News, talk: Talk) -> bool:
+def _worth_telling(news: Fact, talk: Talk) -> bool:
     """Not news about the listener themselves (they know their own party), nor news the two
     already raised in an earlier conversation."""
-    subject = news.host if isinstance(news, Event) else news.who
-    about_them = bool(subject) and same_person(subject or "", talk.you)
+    about_them = news.about(talk.you)
     return not about_them and topic_of(news) not in talk.shared
 
 
-def topic_of(news: News) -> str:
-    """What makes two mentions the same topic between two people: an event by its name (a
-    guest's "see you at the party" names no host), a candidacy by its key."""
-    return f"event|{news.name.casefold()}" if isinstance(news, Event) else news.key
+def topic_of(news: Fact) -> str:
+    """What makes two mentions the same topic between two people: a gathering by its name
+    (a guest's "see you at the party" names no host), other news by its key."""
+    return f"gathering|{news.what.casefold()}" if news.kind == gathering.NAME else news.key
 
 
-def shared_topics(name: str, other: str, memories: Sequence[str]) -> set[str]:
+def shared_topics(
+    name: str, other: str, memories: Sequence[str], *, now: datetime | None = None
+) -> set[str]:
     """Topics raised in lines between `name` and `other` among the memories, either way."""
     topics: set[str] = set()
     for memory in memories:
@@ -379,92 +467,103 @@ def shared_topics(name: str, other: str, memories: Sequence[str]) -> set[str]:
             same_person(heard.speaker, other) and same_person(heard.listener, name)
         )
         if pair:
-            topics |= {topic_of(n) for n in _news_of(heard.text, speaker=heard.speaker)}
+            news = knowledge.spoken_news(heard.text, speaker=heard.speaker, now=now)
+            topics |= {topic_of(n) for n in news}
     return topics
 
 
-def _tell(talk: Talk, news: News) -> str:
-    """Share a piece of news: one's own as an invitation or an appeal, others' as gossip."""
-    if isinstance(news, Event):
-        if news.host and same_person(news.host, talk.me.name):
-            return f"I'm hosting {news.described()}. Would you like to come?"
-        return f"Have you heard? {news.statement()} You should come!"
-    if same_person(news.who, talk.me.name):
-        return f"I'm running for {news.office}. I hope I can count on your vote."
-    return f"Did you know that {news.who} is running for {news.office}?"
+def _tell(talk: Talk, news: Fact) -> str:
+    """Share a piece of news: one's own as its kind pitches it, others' as gossip with its
+    source."""
+    kind = kind_of(news)
+    if news.about(talk.me.name):
+        return kind.pitch(news, listener=talk.you)
+    return kind.retell(news, source=talk.sources.get(news.key), variant=talk.variant(6, "tell"))
 
 
 def _closing(talk: Talk) -> str:
     you = first_name(talk.you)
     agreed = _agreed_event(talk)
     if agreed is not None:
-        return f"See you at the {agreed.name}, {you}!"
+        return talk.choose(
+            [f"See you at the {agreed.what}, {you}!", f"Until the {agreed.what} then, {you}!"],
+            "agreed",
+        )
     return talk.choose(
         [
             f"It was good to see you, {you}. Take care!",
             f"I should get back to it. See you soon, {you}!",
             f"Lovely talking with you, {you}. Bye for now!",
+            f"Well, I'd better get going. Take care, {you}!",
+            f"Nice chatting, {you}. See you around!",
         ],
         "bye",
     )
 
 
-def _agreed_event(talk: Talk) -> Event | None:
-    """The event someone in this conversation agreed to come to."""
+def _agreed_event(talk: Talk) -> Fact | None:
+    """The gathering someone in this conversation agreed to come to."""
     for index, (_, text) in enumerate(talk.history):
         if ACCEPTED.search(text) and index > 0:
             for who, earlier in reversed(talk.history[:index]):
-                events = knowledge.events_in(earlier, speaker=who)
+                events = [n for n in talk.news_of(earlier, who) if n.kind == gathering.NAME]
                 if events:
                     return events[0]
     return None
 
 
-def _known_news(name: str, memories: Sequence[str]) -> tuple[list[News], dict[str, str]]:
-    """What the speaker knows, own news first, each once; and who told them each."""
-    merged: dict[str, News] = {}
+def _known_news(
+    name: str, memories: Sequence[str], now: datetime | None
+) -> tuple[list[Fact], dict[str, str]]:
+    """What the speaker knows, each once: its own news first, then by importance; and who
+    told them each."""
+    merged: dict[str, Fact] = {}
     sources: dict[str, str] = {}
     for memory in memories:
         heard = knowledge.said(memory)
-        for news in knowledge.news_in(memory):
-            if isinstance(news, Event) and news.host is None:
-                hosts = [
-                    n.host for n in merged.values() if isinstance(n, Event) and n.name == news.name
-                ]
-                if hosts:
-                    news = replace(news, host=hosts[0])  # a mention of the same party
-            if news.key in merged and isinstance(news, Event):
-                current = merged[news.key]
-                assert isinstance(current, Event)
-                merged[news.key] = current.merged(news)
-            else:
-                merged.setdefault(news.key, news)
+        for news in knowledge.news_in(memory, now=now):
+            if news.kind == report.NAME and news.weight < report.MIN_WEIGHT:
+                continue
+            same = next((k for k, m in merged.items() if gathering.same_occasion(m, news)), None)
+            key = same or news.key
+            merged[key] = merged[key].merged(news) if key in merged else news
             if heard is not None and not same_person(heard.speaker, name):
-                sources.setdefault(news.key, heard.speaker)
-    ordered = sorted(merged.values(), key=lambda n: not knowledge.about(n, name))
-    return ordered, sources
+                sources.setdefault(key, heard.speaker)
+            elif news.source and not same_person(news.source, name):
+                sources.setdefault(key, news.source)
+            elif news.who and not news.about(name) and news.kind == report.NAME:
+                sources.setdefault(key, news.who)
+    ordered = sorted(merged.values(), key=lambda n: (not n.about(name), -n.weight))
+    return ordered, {merged[k].key: v for k, v in sources.items() if k in merged}
 
 
-def _mine(news: News, talk: Talk) -> bool:
+def _mine(news: Fact, talk: Talk) -> bool:
     """Whether the speaker already knew this news."""
-    return any(known.key == news.key for known in talk.known)
-
-
-def _news_of(text: str, *, speaker: str) -> list[News]:
-    return [
-        *knowledge.events_in(text, speaker=speaker),
-        *knowledge.candidacies_in(text, speaker=speaker),
-    ]
+    return any(
+        known.key == news.key or gathering.same_occasion(known, news) for known in talk.known
+    )
 
 
 def _their_name(talk: Talk) -> str:
     return talk.history[-1][0] if talk.history else talk.you
 
 
-def _acquainted(relationship: str, memories: Sequence[str], listener: str) -> bool:
-    """Known when a relationship is on record, or a seed says the speaker knows them (having
-    only seen someone about town is not having been introduced)."""
+def _acquainted(
+    speaker: Persona, relationship: str, memories: Sequence[str], listener: str
+) -> bool:
+    """Known when a relationship is on record, the persona's own story names them, a seed
+    says the speaker knows them, or the two have talked before (having only seen someone
+    about town is not having been introduced)."""
     if relationship.strip() and not re.search(r"\b(does not|doesn't) know\b", relationship):
         return True
+    if mentions(f"{speaker.background} {speaker.currently}", first_name(listener)):
+        return True
     knows = re.compile(rf"\bknows {re.escape(listener)}\b")
-    return any(knows.search(m) for m in memories)
+    if any(knows.search(m) for m in memories):
+        return True
+    return any(
+        (heard := knowledge.said(m)) is not None
+        and {first_name(heard.speaker), first_name(heard.listener)}
+        == {first_name(speaker.name), first_name(listener)}
+        for m in memories
+    )

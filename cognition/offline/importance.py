@@ -9,6 +9,7 @@ scale is approximated from vocabulary, so that a fire outranks a tooth-brush eve
     start                                             BASE_SCORE = 3
     grave words (died, fire, burning, accident, …)    +5 per phrase     poignancy cap +6
     major life events (break up, fired, wedding, …)   +4 per phrase       (shared)
+      and hazards (unsafe, cracked, collapsed, …)
     notable events (party, argument, election, vote…) +2 per phrase
     mundane routine (brushing teeth, idle, eating, …) -1 per phrase     -2, and only when
                                                                         nothing poignant
@@ -65,14 +66,18 @@ POIGNANT_PHRASES: tuple[tuple[str, int], ...] = tuple(
             "break up, broke up, breakup, fired, wedding, married, engaged, pregnant, accepted, "
             "rejected, elected, proposal, proposed, promoted, graduated, crush, in love, "
             "love you, secret, "
-            "arrested, quit, lost job, new job, confess, betrayed, scholarship",
+            "arrested, quit, lost job, new job, confess, betrayed, scholarship, "
+            "unsafe, dangerous, danger, collapse, collapsed, cracked, resign, resigned, "
+            "missing, shut down, closing down, bankrupt, storm, injury, evacuate, outbreak, "
+            "poisoned, landslide, born, baby",
         ),
         (
             NOTABLE,
             "party, argument, argue, fight, quarrel, election, birthday, exam, interview, date, "
             "kiss, won, lost, invite, invitation, celebration, festival, concert, apology, "
             "apologize, announce, deadline, exhibition, gossip, rumor, campaign, mayor, news, "
-            "council, candidate, candidacy, vote, ballot, agreed, promised",
+            "council, candidate, candidacy, vote, ballot, agreed, promised, cancelled, "
+            "canceled, postponed, retire, retiring, moving away, sick, closed, sold, warning",
         ),
     )
     for phrase in _phrases(vocabulary)

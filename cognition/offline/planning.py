@@ -10,11 +10,12 @@ what the persona's designer wrote and what the agent has since agreed to:
             → evening duties, else a pastime (from lifestyle and traits)
     bedtime → sleep until the next wake-up
 
-Appointments come first and keep their times: events of today found in the retrieved
-planning notes (`knowledge.events_in`: "For Tomas's planning: … Junie Halvorsen's Valentine's
-Day party at The Copper Kettle on February 14 from 6 pm to 8 pm" → "go to Junie Halvorsen's
-Valentine's Day party", 18:00–20:00, at The Copper Kettle; the host gets the party and an
-hour of preparation before it) and timed directives ("… at 5pm"). Routine items they overlap
+Appointments come first and keep their times: gatherings of today found in what the agent
+recalled (`knowledge.occasions_on`) that are its own, that a planning note says it agreed to
+("For Tomas's planning: … Junie Halvorsen's Valentine's Day party at The Copper Kettle on
+February 14 from 6 pm to 8 pm" → "go to Junie Halvorsen's Valentine's Day party",
+18:00–20:00, at The Copper Kettle), or that are open to everyone; the organiser gets an hour
+of preparation and holds it) and timed directives ("… at 5pm"). Routine items they overlap
 are cut around them. Gaps of the waking day are filled with a flexible duty, else an errand or
 a pastime at a known public place that is open then (a coffee, a walk in the park) — people
 cross paths there. Every description is a bare verb phrase ("have lunch at home").
@@ -33,6 +34,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from cognition.offline import clock, knowledge, occupations
+from cognition.offline.news import gathering
 from cognition.offline.places import emoji
 from cognition.offline.routine import EVENING, MORNING, Duty, rhythm
 from cognition.offline.text import PLACE_WORDS, stable_index, stems
@@ -48,10 +50,6 @@ BREAKFAST_MINUTES = 30
 MEAL_MINUTES = 60
 LONG_MEAL_MINUTES = 90
 DIRECTIVE_MINUTES = 60
-EVENT_MINUTES = 120
-"""An event with a start and no end lasts this long."""
-PREPARATION_MINUTES = 60
-"""A host gets ready this long before the event."""
 USUAL_LUNCH = 12 * clock.MINUTES_PER_HOUR
 USUAL_DINNER = 18 * clock.MINUTES_PER_HOUR
 LATEST_DINNER = 21 * clock.MINUTES_PER_HOUR + 30
@@ -367,38 +365,26 @@ def _public_place(day: Day, words: frozenset[str] | set[str], at: int) -> str | 
 
 
 def appointments(day: Day, notes: Sequence[str]) -> list[Slot]:
-    """Today's events from the planning notes: a guest attends, the host prepares and hosts."""
-    seen: dict[str, knowledge.Event] = {}
-    for event in knowledge.events_on(notes, month=day.date.month, day=day.date.day):
-        seen[event.key] = seen[event.key].merged(event) if event.key in seen else event
+    """Today's gatherings the agent goes to, from what it recalled: its own (it prepares and
+    holds them), those it agreed to go to, and those open to everyone. Each kind of news says
+    what it puts in the plan (`NewsKind.slots`)."""
     slots: list[Slot] = []
-    for event in seen.values():
-        slots += _event_slots(day, event)
+    for event in knowledge.occasions_on(notes, day=day.date.date(), now=day.date):
+        if not (event.about(day.persona.name) or event.open_to_all or _agreed(event, notes)):
+            continue
+        for part in knowledge.kind_of(event).slots(event, name=day.persona.name):
+            place = resolve_place(part.place or "", day, fallback=None)
+            slots.append(Slot(part.start, part.end, part.description, place, kind=APPOINTMENT))
     return slots
 
 
-def _event_slots(day: Day, event: knowledge.Event) -> list[Slot]:
-    assert event.start_min is not None
-    start = event.start_min
-    end = event.end_min if event.end_min and event.end_min > start else start + EVENT_MINUTES
-    place = resolve_place(event.place or "", day, fallback=None)
-    hosting = event.host is not None and knowledge.first_name(event.host) == knowledge.first_name(
-        day.persona.name
+def _agreed(event: knowledge.Fact, notes: Sequence[str]) -> bool:
+    """Whether a planning note says the agent agreed to go (or was invited by its organiser)."""
+    return any(
+        note.startswith("For ")
+        and any(gathering.same_occasion(event, f) for f in knowledge.news_in(note))
+        for note in notes
     )
-    if hosting:
-        area = event.place or "the venue"
-        return [
-            Slot(
-                start - PREPARATION_MINUTES,
-                start,
-                f"get {area} ready for the {event.name}",
-                place,
-                kind=APPOINTMENT,
-            ),
-            Slot(start, end, f"host the {event.name}", place, kind=APPOINTMENT),
-        ]
-    whose = f"{event.host}'s" if event.host else "the"
-    return [Slot(start, end, f"go to {whose} {event.name}", place, kind=APPOINTMENT)]
 
 
 def directive_slots(day: Day, directives: Sequence[str]) -> list[Slot]:

@@ -1,17 +1,19 @@
 """Whether an observation interrupts the plan, decided by three rules in order.
 
 1. Alarm: an object in an alarming state ("the stove is burning", "the sink is flooding",
-   "the easel is broken") is dealt with at once, even by a sleeping agent. `what` names the
-   remedy ("put out the fire on the stove"), `talk_to` is None.
+   "the easel is broken", "the smoke alarm is ringing") is dealt with at once, even by a
+   sleeping agent. `what` names the remedy ("put out the fire on the stove"), `talk_to` is
+   None. A word alone is no emergency: "sits by the fire" is an evening at the inn.
 2. Asleep: an agent whose status says they are sleeping reacts to nothing else.
 3. Someone to talk to: a person named in the observation (outside a place path), unless the
    context or the status already shows a recent conversation with them (talked, chatted,
-   greeted, spoke…). In order:
-   - an agent hosting an upcoming event (its `currently` or background says so) invites them,
-     unless a line between the two in the context already raised it:
-     "invite Tomas to the Valentine's Day party";
-   - an agent running for an office asks for their vote (unless the two already spoke of it):
-     "ask Tomas to vote in the election";
+   greeted, spoke…). In order, each unless a line between the two in the context already
+   raised it:
+   - an agent organising an upcoming gathering (its persona or its recalled news says so)
+     invites them: "invite Tomas to the wedding";
+   - an agent running for an office asks for their vote: "ask Tomas to vote in the election";
+   - an agent who knows notable news of any kind (recalled in the context) and knows them
+     passes it on: "tell Tomas the news";
    - someone the agent knows (named in the retrieved `context` or the `summary`, outside a
      sentence saying the agent does not know them) is greeted: "say hello to Tomas and chat";
    - a stranger is met, now and then (one pair in STRANGER_ONE_IN, chosen stably by the two
@@ -27,6 +29,7 @@ import re
 
 from cognition.offline import knowledge
 from cognition.offline.dialogue import shared_topics, topic_of
+from cognition.offline.news import candidacy, gathering, report
 from cognition.offline.text import (
     STOPWORDS,
     first_name,
@@ -47,6 +50,9 @@ ALARM_REMEDIES: dict[str, str] = {
     "leaking": "stop the water at the {thing}",
     "overflowing": "stop the water at the {thing}",
     "sparking": "switch off the {thing}",
+    "ringing": "see why the {thing} is ringing",
+    "sounding": "see why the {thing} is sounding",
+    "going off": "see why the {thing} is going off",
 }
 """Alarming state → the remedy the agent undertakes."""
 
@@ -56,7 +62,6 @@ _ALARM_RE = re.compile(
     rf"(?:now\s+|still\s+|badly\s+)?(?P<state>{_STATES})\b",
     re.IGNORECASE,
 )
-_LOOSE_ALARM_RE = re.compile(rf"\b(?:{_STATES}|fire|flood)\b", re.IGNORECASE)
 _RECENT_TALK = re.compile(
     r"\b(talked|talking|chatted|chatting|greeted|said hi|said hello|spoke|speaking|"
     r"conversation|conversed|waved)\b",
@@ -100,26 +105,31 @@ def _reason_to_talk(
 ) -> tuple[str, str] | None:
     """(what to do, why) for talking to `person`, or None (module docstring, rule 3)."""
     me, them = first_name(persona.name), first_name(person)
-    own = f"{persona.currently}. {persona.background}"
     raised = shared_topics(persona.name, person, context.splitlines())
-    hosted = [e for e in knowledge.events_in(own, speaker=persona.name) if _hosts(e, persona)]
-    hosted = [e for e in hosted if topic_of(e) not in raised]
+    own = knowledge.spoken_news(f"{persona.currently}. {persona.background}", speaker=persona.name)
+    known = [*own, *(f for line in context.splitlines() for f in knowledge.news_in(line))]
+    untold = [f for f in known if topic_of(f) not in raised and not f.about(person)]
+    hosted = [f for f in untold if f.kind == gathering.NAME and f.about(persona.name)]
     if hosted:
-        event = hosted[0]
-        return f"invite {them} to the {event.name}", f"{me} wants everyone at the {event.name}"
-    running = [c for c in knowledge.candidacies_in(own) if first_name(c.who) == me]
-    running = [c for c in running if topic_of(c) not in raised]
+        what = hosted[0].what
+        return f"invite {them} to the {what}", f"{me} wants everyone at the {what}"
+    running = [f for f in untold if f.kind == candidacy.NAME and f.about(persona.name)]
     if running:
-        return f"ask {them} to vote in the election", f"{me} is running for {running[0].office}"
-    if _knows(person, context, summary):
+        return f"ask {them} to vote in the election", f"{me} is running for {running[0].what}"
+    knows = _knows(person, context, summary)
+    news = [f for f in untold if f.weight >= report.MIN_WEIGHT and not f.about(persona.name)]
+    if knows and news:
+        return f"tell {them} the news", f"{me} wants to tell {person} that {_clause(news[0])}"
+    if knows:
         return f"say hello to {them} and chat", f"{me} knows {person} and has not talked lately"
     if stable_index(f"{persona.name}|{person}", STRANGER_ONE_IN) == 0:
         return f"meet {them} and chat", f"{me} has not met {person} yet"
     return None
 
 
-def _hosts(event: knowledge.Event, persona: Persona) -> bool:
-    return event.host is not None and first_name(event.host) == first_name(persona.name)
+def _clause(fact: knowledge.Fact) -> str:
+    text = fact.statement().rstrip(".")
+    return text[:1].lower() + text[1:] if text.startswith("The ") else text
 
 
 def _people_in(observation: str) -> list[str]:
@@ -131,18 +141,12 @@ def _people_in(observation: str) -> list[str]:
 def _alarm(observation: str) -> Reaction | None:
     """An alarming object state, with the remedy; None when everything is in order."""
     match = _ALARM_RE.search(observation)
-    if match is not None:
-        thing = _thing(match["thing"])
-        state = match["state"].lower()
-        what = ALARM_REMEDIES[state].format(thing=thing)
-        return Reaction(True, what=what, reason=f"the {thing} is {state}, which cannot wait")
-    if _LOOSE_ALARM_RE.search(observation):
-        return Reaction(
-            True,
-            what=f"deal with the emergency: {observation.strip()}",
-            reason="something is wrong nearby, which cannot wait",
-        )
-    return None
+    if match is None:
+        return None
+    thing = _thing(match["thing"])
+    state = match["state"].lower()
+    what = ALARM_REMEDIES[state].format(thing=thing)
+    return Reaction(True, what=what, reason=f"the {thing} is {state}, which cannot wait")
 
 
 def _thing(phrase: str) -> str:

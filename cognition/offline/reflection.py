@@ -28,28 +28,32 @@ from collections.abc import Sequence
 
 from cognition.grammar import possessive, progressive
 from cognition.offline import knowledge
-from cognition.offline.knowledge import Candidacy, Event
+from cognition.offline.facts import article
+from cognition.offline.knowledge import Fact
+from cognition.offline.news import candidacy, gathering, report
 from cognition.offline.text import first_name, mentions, people, stems
 from cognition.types import Insight
 
 MIN_SUPPORT = 2
 """A pattern seen once is a memory, not an insight."""
-ELECTION_WORDS = frozenset(stems("election candidate candidacy running council mayor vote"))
 OBSERVED = re.compile(r"^(?P<who>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*) is (?P<doing>.+?)\.?$")
 LOOKING_FORWARD = "What is {name} looking forward to?"
 ELECTION = "What does {name} know about the election?"
 RELATIONSHIP = "What is {owner} relationship with {other}?"
 TIME_SPENT = "How has {name} been spending the time?"
+NEWS = "What news has {name} heard?"
 
 
 def reflection_questions(records: Sequence[str], n: int, *, name: str = "") -> list[str]:
     """Up to n questions, most salient first (module docstring)."""
     name = name or _likely_subject(records)
     questions: list[str] = []
-    if _events(records):
+    if _facts(records, gathering.NAME):
         questions.append(LOOKING_FORWARD.format(name=name))
-    if _candidacies(records) or any(stems(r) & ELECTION_WORDS for r in records):
+    if _facts(records, candidacy.NAME) or any(stems(r) & candidacy.WORDS for r in records):
         questions.append(ELECTION.format(name=name))
+    if _facts(records, report.NAME):
+        questions.append(NEWS.format(name=name))
     for other, count in _others(records, name).most_common(2):
         if count >= MIN_SUPPORT:
             questions.append(RELATIONSHIP.format(owner=possessive(name), other=other))
@@ -65,6 +69,8 @@ def insights(question: str, statements: Sequence[str], n: int, *, name: str = ""
         found = _forward(statements, name)
     elif "election" in question:
         found = _election(statements, name)
+    elif question == NEWS.format(name=name):
+        found = _news(statements, name)
     elif (match := re.search(r"relationship with (?P<other>.+?)\?$", question)) is not None:
         found = _relationship(statements, name, match["other"])
     else:
@@ -80,25 +86,34 @@ def _in_general(statements: Sequence[str], name: str) -> list[Insight]:
 
 def _forward(statements: Sequence[str], name: str) -> list[Insight]:
     found: list[Insight] = []
-    for key, (event, cited) in _events(statements).items():
-        del key
-        if event.host and first_name(event.host) == first_name(name):
-            text = f"{name} is hosting {event.described()} and hopes that everyone will come."
+    for event, cited in _facts(statements, gathering.NAME).values():
+        if event.about(name):
+            what = f"{article(event.what)} {event.what}{event.details()}"
+            text = f"{name} is hosting {what} and hopes that everyone will come."
         else:
-            text = f"{name} is looking forward to {event.described()}."
+            text = f"{name} is looking forward to {gathering.named(event)}{event.details()}."
         found.append(Insight(text, cited))
     return found
 
 
 def _election(statements: Sequence[str], name: str) -> list[Insight]:
     found: list[Insight] = []
-    for candidacy, cited in _candidacies(statements).values():
-        if first_name(candidacy.who) == first_name(name):
-            text = f"{name} is running for {candidacy.office} and is asking people for support."
+    for running, cited in _facts(statements, candidacy.NAME).values():
+        if running.about(name):
+            text = f"{name} is running for {running.what} and is asking people for support."
         else:
-            text = f"{name} knows that {candidacy.who} is running for {candidacy.office}."
+            text = f"{name} knows that {running.who} is running for {running.what}."
         found.append(Insight(text, cited))
     return found
+
+
+def _news(statements: Sequence[str], name: str) -> list[Insight]:
+    """What the agent has heard, each report once, citing every statement of it."""
+    return [
+        Insight(f"{name} knows that {fact.what}.", cited)
+        for fact, cited in _facts(statements, report.NAME).values()
+        if not fact.about(name)
+    ]
 
 
 def _relationship(statements: Sequence[str], name: str, other: str) -> list[Insight]:
@@ -136,29 +151,18 @@ def _time_spent(statements: Sequence[str], name: str) -> list[Insight]:
     return found
 
 
-def _events(statements: Sequence[str]) -> dict[str, tuple[Event, tuple[int, ...]]]:
-    """Actionable events by key, merged across statements, with the statements citing them."""
-    found: dict[str, tuple[Event, tuple[int, ...]]] = {}
+def _facts(statements: Sequence[str], kind: str) -> dict[str, tuple[Fact, tuple[int, ...]]]:
+    """The news of one kind by key, merged across statements, with the statements citing it."""
+    found: dict[str, tuple[Fact, tuple[int, ...]]] = {}
     for index, statement in enumerate(statements, start=1):
         for news in knowledge.news_in(statement):
-            if not isinstance(news, Event) or not (news.place or news.month):
+            if news.kind != kind:
                 continue
             if news.key in found:
-                event, cited = found[news.key]
-                found[news.key] = (event.merged(news), (*cited, index))
+                fact, cited = found[news.key]
+                found[news.key] = (fact.merged(news), (*cited, index))
             else:
                 found[news.key] = (news, (index,))
-    return found
-
-
-def _candidacies(statements: Sequence[str]) -> dict[str, tuple[Candidacy, tuple[int, ...]]]:
-    found: dict[str, tuple[Candidacy, tuple[int, ...]]] = {}
-    for index, statement in enumerate(statements, start=1):
-        for news in knowledge.news_in(statement):
-            if isinstance(news, Candidacy):
-                previous = found.get(news.key)
-                cited = (*previous[1], index) if previous else (index,)
-                found[news.key] = (previous[0] if previous else news, cited)
     return found
 
 

@@ -18,6 +18,8 @@ from cognition.offline.text import stable_index
 from cognition.reacting import (
     DEFAULT_CONTEXT_K,
     DEFAULT_EXCHANGED_K,
+    DEFAULT_NEWS_K,
+    NEWS_QUERY,
     decide,
     reaction_item,
     replan_from,
@@ -64,14 +66,20 @@ def test_context_is_the_relationship_summary_then_the_observation_statements(
 
     decision = _decide(store, mind)
 
-    about, situation, exchanged = store.retrievals
+    about, situation, exchanged, news = store.retrievals
     assert about.query == "What is Rosa Delgado's relationship with Tomas Okafor?"
     assert situation.query == OBSERVATION
     assert exchanged.query == "Rosa Delgado said to Tomas Okafor"
+    assert news.query == NEWS_QUERY.format(name="Rosa Delgado") and news.k == DEFAULT_NEWS_K
     assert about.k == situation.k == DEFAULT_CONTEXT_K
     assert exchanged.k == DEFAULT_EXCHANGED_K
     assert mind.inputs("relationship")[0]["statements"] == about.descriptions
-    lines = ["Rosa is fond of Tomas, a regular.", *situation.descriptions, *exchanged.descriptions]
+    lines = [
+        "Rosa is fond of Tomas, a regular.",
+        *situation.descriptions,
+        *exchanged.descriptions,
+        *news.descriptions,
+    ]
     expected = "\n".join(dict.fromkeys(lines))
     assert decision.context == expected
     assert mind.inputs("react")[0]["context"] == expected

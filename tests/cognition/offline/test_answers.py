@@ -34,7 +34,7 @@ def test_the_interview_answers_from_the_fact_and_names_the_source() -> None:
         memories=["Priya Raman is coding", heard],
     )
     assert reply.cited == (2,)
-    assert reply.text.startswith("Yes. Junie Halvorsen is hosting a Valentine's Day party")
+    assert reply.text.startswith("Yes. Junie Halvorsen's Valentine's Day party is at")
     assert reply.text.endswith("I heard about it from Tomas Ferreira.")
 
 
@@ -46,7 +46,7 @@ def test_the_interview_says_no_rather_than_inventing() -> None:
         asker="an interviewer",
         memories=["Priya Raman is coding"],
     )
-    assert reply == type(reply)("No, I don't know who is running.", ())
+    assert reply == type(reply)("No, I haven't heard anything about that.", ())
 
 
 def test_knowing_of_someone_cites_where_they_were_seen() -> None:
@@ -75,7 +75,7 @@ def test_every_mention_of_the_asked_event_counts_however_vague() -> None:
         ],
     )
     assert reply.text == (
-        "Yes. Junie Halvorsen is hosting a Valentine's Day party. "
+        "Yes. Junie Halvorsen's Valentine's Day party is coming up. "
         "I heard about it from Noor Haddad."
     )
     assert reply.cited == (3, 2)
@@ -91,7 +91,7 @@ def test_mentions_are_merged_into_one_fact_with_every_detail() -> None:
         ],
     )
     assert reply.text == (
-        "Yes. Junie Halvorsen is hosting a Valentine's Day party at The Copper Kettle on "
+        "Yes. Junie Halvorsen's Valentine's Day party is at The Copper Kettle on "
         "February 14 from 6 pm to 8 pm."
     )
     assert reply.cited == (1, 2)
@@ -99,7 +99,7 @@ def test_mentions_are_merged_into_one_fact_with_every_detail() -> None:
 
 def test_another_party_is_not_the_one_asked_about() -> None:
     reply = ask(PARTY, ["Oskar Brandt is planning a birthday party at The Lantern Tavern"])
-    assert reply == Answer("No, I haven't heard about anything like that.", ())
+    assert reply == Answer("No, I haven't heard anything about that.", ())
     vague = ask(PARTY, ['Noor Haddad said to Priya Raman: "See you at the party!"'])
     assert vague.text.startswith("No")
 
@@ -108,10 +108,13 @@ def test_the_originators_answer_in_the_first_person() -> None:
     seed = "Junie is planning a Valentine's Day party at The Copper Kettle on February 14 from 6pm"
     hosting = ask(PARTY, [seed], JUNIE)
     assert hosting.text == (
-        "Yes, I'm hosting a Valentine's Day party at The Copper Kettle on February 14 at 6 pm."
+        "Yes, of course. Junie's Valentine's Day party is at The Copper Kettle on February 14 "
+        "at 6 pm."
     )
     running = ask(ELECTION, ["Walter is running for a seat on the Larkspur town council"], WALTER)
-    assert running == Answer("Yes, I'm running for a seat on the Larkspur town council.", (1,))
+    assert running == Answer(
+        "Yes, of course. Walter is running for a seat on the Larkspur town council.", (1,)
+    )
 
 
 def test_the_candidacy_names_who_told() -> None:

@@ -30,8 +30,8 @@ def test_the_guest_notes_the_event_and_the_news() -> None:
     )
     assert notes.planning == GUEST_NOTE
     assert notes.memo == (
-        "Tomas Ferreira heard from Junie Halvorsen that Junie Halvorsen is hosting a Valentine's "
-        "Day party at The Copper Kettle on February 14 from 6 pm to 8 pm."
+        "Tomas Ferreira heard from Junie Halvorsen that Junie Halvorsen's Valentine's Day party "
+        "is at The Copper Kettle on February 14 from 6 pm to 8 pm."
     )
 
 
@@ -45,7 +45,7 @@ def test_news_without_a_host_reads_as_a_clause() -> None:
     ]
     notes = conversation_notes(name="Noor Haddad", other="Felix Moreau", lines=gossip, now=NOW)
     assert notes.memo == (
-        "Noor Haddad heard from Felix Moreau that there is a Valentine's Day party at The Copper "
+        "Noor Haddad heard from Felix Moreau that the Valentine's Day party is at The Copper "
         "Kettle on February 14."
     )
 
@@ -101,6 +101,6 @@ def test_the_host_plans_to_host_the_party_not_their_own_by_name() -> None:
     monday = datetime(2023, 2, 13, 6, 0)
     revised = revise_currently(persona=junie, plan_notes=[note], events=[], now=monday)
     assert revised == (
-        "Junie is baking for the party. On Tuesday, February 14, Junie plans to host the "
+        "Junie is baking for the party. On Tuesday, February 14, Junie plans to hold the "
         "Valentine's Day party at The Copper Kettle at 6 pm."
     )

@@ -21,7 +21,7 @@ from typing import Any
 from hearth_client.client import Hearth
 from hearth_client.demo import TOWN_START, load_town
 from hearth_client.game_types import Action, AgentNow, AgentStep, Perceived, StepResult
-from hearth_client.types import Agent
+from hearth_client.types import Agent, PersonaPack
 
 SETTLE_POLL_S = 0.5
 QUIET_S = 3.0
@@ -42,6 +42,10 @@ class DemoConfig:
     world_name: str = "Larkspur"
     agents: int | None = None
     """Only the town's first N personas (and the relationships among them); None: all 25."""
+    pack: PersonaPack | None = None
+    """Another town to drive instead of the demo's (a scenario's)."""
+    start: str = TOWN_START
+    """The game time the world starts at."""
 
 
 @dataclass
@@ -170,9 +174,9 @@ def _actions(result: StepResult) -> list[str]:
 def start_town(admin: Hearth, base_url: str, config: DemoConfig) -> tuple[Hearth, TownRun]:
     """A fresh world on the pack's date, the pack imported; returns the world's own client and
     the run, its agents in the pack's order (the report tells them in that order)."""
-    world = admin.create_world(config.world_name, clock={"mode": "driven", "start": TOWN_START})
+    world = admin.create_world(config.world_name, clock={"mode": "driven", "start": config.start})
     client = Hearth(base_url, api_key=world["api_key"])
-    pack = load_town(agents=config.agents)
+    pack = config.pack if config.pack is not None else load_town(agents=config.agents)
     client.import_personas(world["id"], pack)
     order = {persona["name"]: i for i, persona in enumerate(pack["personas"])}
     agents = sorted(client.list_agents(world["id"]), key=lambda a: order.get(a["name"], len(order)))

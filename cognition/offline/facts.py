@@ -1,0 +1,236 @@
+"""A piece of news as a structured value, and the English readers every kind of news shares.
+
+A `Fact` is what the offline mind knows for sure from a statement: what happens (`what`), who
+organises it or whom it concerns (`who`), where, on which day, at what time, whether everyone
+is welcome, and how much it matters. Kinds of news (`cognition.offline.news`) read facts out
+of sentences and say them again; everything else in the offline mind works on facts, never on
+the sentence they came from.
+
+Dates are read by `parsedatetime` (weekdays, "tomorrow", "on February 14", "next Friday"),
+clock times by `clock.event_span` ("at noon", "from 3 to 5 pm", "6pm-8pm"), articles by
+`inflect` ("an open house", "a university fair").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+import inflect
+import parsedatetime
+
+from cognition.offline import clock
+from cognition.offline.text import first_name, same_person
+
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+MINUTES_PER_HOUR = 60
+NOON = 12 * MINUTES_PER_HOUR
+DEFAULT_WEIGHT = 5
+"""A fact's importance when its kind says nothing better (the paper's 1–10 scale)."""
+ABBREVIATIONS = ("St", "Dr", "Mr", "Mrs", "Ms", "Mt", "Rd", "Ave", "Prof", "Jr", "Sr", "No")
+"""Words ending in a full stop that do not end a sentence ("St. Brigid's chapel")."""
+_ABBREVIATED = re.compile(rf"\b({'|'.join(ABBREVIATIONS)})\.(?=\s)")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+_DOT = "\u2024"
+"""Stands in for an abbreviation's full stop while sentences are split."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One piece of news; every field but `kind` and `what` may be unknown."""
+
+    kind: str
+    """The name of the kind of news that read it (`cognition.offline.news`)."""
+    what: str
+    """The occasion without article ("farewell bake sale"), the office, or the report's clause
+    ("the old mill bridge is cracked and unsafe")."""
+    who: str | None = None
+    """Who organises it, runs, or whom it concerns."""
+    place: str | None = None
+    """As said ("the chapel", "The Copper Kettle"); resolved against the map when planned."""
+    month: int | None = None
+    day: int | None = None
+    weekday: int | None = None
+    """0 = Monday; known when the text names a weekday and no date could be fixed."""
+    start_min: int | None = None
+    end_min: int | None = None
+    open_to_all: bool = False
+    """"Everyone is invited": whoever hears of it may go."""
+    weight: int = DEFAULT_WEIGHT
+    source: str | None = None
+    """Whom the teller heard it from, when the words say ("Tomas told me that …")."""
+
+    @property
+    def key(self) -> str:
+        """What makes two mentions the same news (its kind decides)."""
+        from cognition.offline.news import kind_of
+
+        return kind_of(self).key(self)
+
+    @property
+    def timed(self) -> bool:
+        """It happens at a known time of a known day: something to plan for."""
+        return self.start_min is not None and (self.day is not None or self.weekday is not None)
+
+    def on(self, day: date) -> bool:
+        """Whether the fact happens on that date (a bare weekday: within the coming week)."""
+        if self.month is not None and self.day is not None:
+            return (self.month, self.day) == (day.month, day.day)
+        return self.weekday is not None and self.weekday == day.weekday()
+
+    def statement(self) -> str:
+        """The fact as a complete sentence, in the words of its kind."""
+        from cognition.offline.news import kind_of
+
+        return kind_of(self).statement(self)
+
+    def about(self, name: str) -> bool:
+        """Whether the news is the person's own (their event, their candidacy, their worry)."""
+        return bool(self.who) and same_person(self.who or "", name)
+
+    def merged(self, other: Fact) -> Fact:
+        """This fact with any detail it lacks taken from another mention of it."""
+        return replace(
+            self,
+            who=self.who or other.who,
+            place=self.place or other.place,
+            month=self.month if self.month is not None else other.month,
+            day=self.day if self.day is not None else other.day,
+            weekday=self.weekday if self.weekday is not None else other.weekday,
+            start_min=self.start_min if self.start_min is not None else other.start_min,
+            end_min=self.end_min if self.end_min is not None else other.end_min,
+            open_to_all=self.open_to_all or other.open_to_all,
+            weight=max(self.weight, other.weight),
+            source=self.source or other.source,
+        )
+
+    def when(self) -> str:
+        """ " on Friday, May 12 at noon", as far as known ("" when nothing is)."""
+        parts = []
+        if self.month is not None and self.day is not None:
+            parts.append(f" on {MONTHS[self.month - 1]} {self.day}")
+        elif self.weekday is not None:
+            parts.append(f" on {WEEKDAYS[self.weekday]}")
+        if self.start_min is not None and self.end_min is not None:
+            parts.append(f" from {clock_text(self.start_min)} to {clock_text(self.end_min)}")
+        elif self.start_min is not None:
+            parts.append(f" at {clock_text(self.start_min)}")
+        return "".join(parts)
+
+    def details(self) -> str:
+        """Place, day and time as far as known: " at the chapel on May 12 at noon"."""
+        return (f" at {self.place}" if self.place else "") + self.when()
+
+
+def sentences(text: str) -> list[str]:
+    """Prose split into sentences, keeping abbreviations ("St. Brigid's") whole."""
+    protected = _ABBREVIATED.sub(lambda m: m[1] + _DOT, text)
+    return [s.replace(_DOT, ".").strip() for s in _SENTENCE_END.split(protected) if s.strip()]
+
+
+@lru_cache(maxsize=1)
+def _calendar() -> parsedatetime.Calendar:
+    return parsedatetime.Calendar(version=parsedatetime.VERSION_CONTEXT_STYLE)
+
+
+_MONTH_DAY = re.compile(
+    rf"\b(?:(?P<month>{'|'.join(MONTHS)})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>{'|'.join(MONTHS)}))\b"
+)
+_WEEKDAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)})\b")
+_RELATIVE_DAY = re.compile(
+    r"\b(?:today|tonight|tomorrow|this (?:evening|afternoon|morning))\b", re.I
+)
+
+
+def read_day(text: str, *, now: datetime | None) -> dict[str, int | None]:
+    """The day a text names: month and day when they can be fixed (a date, or a weekday or
+    "tomorrow" read against `now` by parsedatetime), else a bare weekday; else nothing."""
+    found: dict[str, int | None] = {"month": None, "day": None, "weekday": None}
+    exact = _MONTH_DAY.search(text)
+    if exact is not None:
+        month = MONTHS.index(exact["month"] or exact["month2"]) + 1
+        found.update(month=month, day=int(exact["day"] or exact["day2"]))
+        return found
+    weekday = _WEEKDAY.search(text)
+    if weekday is None and not _RELATIVE_DAY.search(text):
+        return found
+    if now is None:
+        found["weekday"] = WEEKDAYS.index(weekday[0]) if weekday else None
+        return found
+    phrase = weekday[0] if weekday else _RELATIVE_DAY.search(text)[0]  # type: ignore[index]
+    parsed = _parse_day(phrase, now)
+    if parsed is not None:
+        found.update(month=parsed.month, day=parsed.day)
+    return found
+
+
+def _parse_day(phrase: str, now: datetime) -> date | None:
+    """The first date on or after `now`'s day that `phrase` names (parsedatetime)."""
+    if phrase.lower() in ("today", "tonight") or phrase.lower().startswith("this "):
+        return now.date()
+    result: Any = _calendar().parse(phrase, sourceTime=now)
+    parsed, context = result
+    if not context.hasDate:
+        return None
+    day = date(parsed.tm_year, parsed.tm_mon, parsed.tm_mday)
+    if day < now.date():
+        day += timedelta(days=7)
+    return day
+
+
+def read_time(clause: str) -> dict[str, int | None]:
+    """Start and end minutes of a clause ("at noon", "from 3 to 5 pm"); a bare "at 6" is the
+    afternoon or evening, as an occasion's hour usually is."""
+    span = clock.event_span(clause)
+    if span is None:
+        return {"start_min": None, "end_min": None}
+    start, end = span
+    return {"start_min": start, "end_min": end if end is not None and end > start else None}
+
+
+def clock_text(minutes: int) -> str:
+    """ "6 pm", "7:30 am", "noon", "midnight"."""
+    minutes %= 24 * MINUTES_PER_HOUR
+    if minutes == 0:
+        return "midnight"
+    if minutes == NOON:
+        return "noon"
+    hour, minute = divmod(minutes, MINUTES_PER_HOUR)
+    suffix = "am" if hour < 12 else "pm"
+    hour = hour % 12 or 12
+    return f"{hour} {suffix}" if minute == 0 else f"{hour}:{minute:02d} {suffix}"
+
+
+@lru_cache(maxsize=1)
+def _inflector() -> inflect.engine:
+    return inflect.engine()
+
+
+def article(noun_phrase: str) -> str:
+    """ "a" or "an" for a noun phrase ("an open house", "a university fair"), by inflect."""
+    return str(_inflector().a(noun_phrase)).split()[0] if noun_phrase.strip() else "a"
+
+
+def full_name(name: str, known: Sequence[str]) -> str:
+    """The first known full name sharing this first name, else the name itself."""
+    first = first_name(name)
+    return next((k for k in known if first_name(k) == first and len(k) > len(name)), name)

@@ -1,0 +1,118 @@
+"""Kinds of news the offline mind understands, each a small plug-in behind one protocol.
+
+A kind recognises its facts in a sentence, says what makes two mentions the same news, and
+says the fact again — as a statement, as its organiser's pitch, as gossip with its source, as
+a welcome on hearing it, as an interview answer — and what it puts in the plans of those who
+go. A new kind is one module in this package, added to `KINDS`:
+
+    gathering   any occasion with a name, place and time: a wedding, a farewell bake sale,
+                a poetry night, a funeral, a match (the demo's Valentine's Day party is one)
+    candidacy   someone running for an office (the demo's council candidacy is one)
+    report      plain news with no time: "the old mill bridge is cracked and unsafe", "the
+                mayor resigned" — kept when it matters (its importance)
+
+`facts_in` reads every kind over a text's sentences; the kinds are tried in order and a
+sentence one kind explained is not read again as a report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Protocol
+
+from cognition.offline.facts import Fact, sentences
+from cognition.offline.news import candidacy, gathering, report
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What a fact puts in the plan of someone who goes: minutes of the day, what, where."""
+
+    start: int
+    end: int
+    description: str
+    place: str | None
+
+
+class NewsKind(Protocol):
+    """One kind of news (module docstring)."""
+
+    name: str
+
+    def recognise(self, sentence: str, *, speaker: str | None, now: datetime | None) -> list[Fact]:
+        """The facts of this kind a sentence states; `speaker` is who "I" is."""
+        ...
+
+    def key(self, fact: Fact) -> str:
+        """What makes two mentions the same news."""
+        ...
+
+    def statement(self, fact: Fact) -> str:
+        """The fact as a complete sentence."""
+        ...
+
+    def pitch(self, fact: Fact, *, listener: str) -> str:
+        """Its organiser (or subject) telling someone: an invitation, an appeal, a worry."""
+        ...
+
+    def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
+        """Someone else passing it on, naming whom they heard it from."""
+        ...
+
+    def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:
+        """Hearing it for the first time (`listener`: who told it)."""
+        ...
+
+    def own_reply(self, fact: Fact) -> str:
+        """Being told one's own news."""
+        ...
+
+    def slots(self, fact: Fact, *, name: str) -> list[Slot]:
+        """What it puts in the day plan of `name`, who goes (none for news without a time)."""
+        ...
+
+
+KINDS: tuple[NewsKind, ...] = (gathering.KIND, candidacy.KIND, report.KIND)
+"""Tried in this order on each sentence."""
+_BY_NAME = {kind.name: kind for kind in KINDS}
+
+
+def kind_of(fact: Fact) -> NewsKind:
+    return _BY_NAME[fact.kind]
+
+
+def facts_in(text: str, *, speaker: str | None = None, now: datetime | None = None) -> list[Fact]:
+    """Every fact the text states, in order; spoken words are read as `speaker`'s."""
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) if now else None
+    return list(_facts_in(text, speaker, midnight))
+
+
+@lru_cache(maxsize=8192)
+def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fact, ...]:
+    """Cached by the day (the facts of a text change only with the day that "Friday" means):
+    the same memories are read again at every turn of every conversation."""
+    found: list[Fact] = []
+    parts = sentences(text)
+    for sentence in parts:
+        for kind in KINDS:
+            facts = kind.recognise(sentence, speaker=speaker, now=now)
+            if facts:
+                found.extend(facts)
+                break
+    if gathering.open_to_all(text):
+        found = [gathering.opened(f) for f in found]
+    return tuple(found)
+
+
+def merged(facts: Sequence[Fact]) -> list[Fact]:
+    """The facts with the mentions of one news merged into one, in first-mention order."""
+    by_key: dict[str, Fact] = {}
+    for fact in facts:
+        by_key[fact.key] = by_key[fact.key].merged(fact) if fact.key in by_key else fact
+    return list(by_key.values())
+
+
+__all__ = ["KINDS", "Fact", "NewsKind", "Slot", "facts_in", "kind_of", "merged"]

@@ -1,0 +1,441 @@
+"""Gatherings: any occasion with a name that people go to at a place and a time.
+
+Recognised in a sentence when a determiner ("a", "the", "our", "Ines's", "the bakery's") is
+followed by at most four modifiers and an occasion noun of `data/occasions.txt` ("a wedding",
+"the farewell bake sale", "a poetry night", "Junie's Valentine's Day party"), or when someone
+"is getting married". Who organises it is a possessive ("Ines's wedding", "my party") or the
+subject of a host verb ("Marta is holding …"); where, when and whether everyone is welcome
+are read from the rest of the sentence (`facts.read_day`, `facts.read_time`). A mention is
+news when it says where or on what day ("see you at the party" is not).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from cognition.offline.facts import (
+    ABBREVIATIONS,
+    MONTHS,
+    NOON,
+    WEEKDAYS,
+    Fact,
+    article,
+    read_day,
+    read_time,
+)
+from cognition.offline.text import STOPWORDS, first_name, same_person, stems
+
+if TYPE_CHECKING:
+    from cognition.offline.news import Slot
+
+NAME = "gathering"
+OCCASIONS_FILE = "occasions.txt"
+MODIFIER_WORDS = 4
+"""At most this many words of an occasion's name before its noun ("Valentine's Day party")."""
+WEIGHT = 6
+"""A gathering one is told of: worth remembering and passing on."""
+EVENT_MINUTES = 120
+"""An occasion with a start and no end lasts this long."""
+PREPARATION_MINUTES = 60
+"""Its organiser gets ready this long before it starts."""
+PERSONAL = frozenset({"wedding", "birthday", "birthday party", "christening", "retirement party"})
+"""Occasions that are their organiser's own ("my wedding"); others are organised ("I'm
+organising a funeral")."""
+_TAIL = re.compile(
+    r"^\s+(?:of|for)\s+(?:(?:old|young|little|poor|dear|baby|late)\s+)?"
+    r"(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
+)
+"""Whom an occasion is for: "the funeral of old Walter Penrose", "a supper for Dr. Hale"."""
+EVENING_WORDS = frozenset(
+    "night evening supper dinner party ball dance disco concert ceilidh gala banquet".split()  # noqa: SIM905
+)
+"""An occasion of the evening: a bare hour before noon is read as the evening's."""
+DETERMINERS = frozenset(
+    ["a", "an", "the", "my", "our", "his", "her", "their", "this", "next", "your"]
+)
+PLAIN_WORDS = frozenset(
+    """good long busy nice great lovely quiet hard slow big wonderful whole same other last
+    first rainy sunny cold warm late early fine beautiful normal usual typical entire
+    productive relaxing lazy bad rough tough full half""".split()  # noqa: SIM905
+)
+"""Words that make "a long day" or "a good night" an ordinary span, not an occasion."""
+_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_HOST = re.compile(
+    rf"(?P<who>\bI|\b[Ww]e|{_NAME})(?:'m|’m| am| is| are|'re| was| has been| will be| will)?\s+"
+    r"(?:(?:also|still|now|busy)\s+)?(?:planning|hosting|throwing|organizing|organising|"
+    r"holding|having|giving|arranging|putting on|running|preparing|leading|conducting|"
+    r"officiating|lead|host|hold|organise|organize|run|throw|give|conduct)\b"
+)
+_MARRYING = re.compile(
+    rf"(?P<who>\bI|{_NAME})(?: and (?:I|{_NAME}))?(?:'m|’m| am| is| are|'re| will be)?\s+"
+    r"(?:getting married|marrying|to be married|tying the knot)\b"
+)
+_OPEN = re.compile(
+    r"\b(?:every(?:one|body)(?: in [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
+    r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
+    r"wants every(?:one|body)\b[^.;]* to come|inviting every(?:one|body)|"
+    r"the whole (?:town|village|city|neighbou?rhood) is invited|every(?:one|body) can come)",
+    re.I,
+)
+_PLACE = re.compile(
+    r"\b(?i:at|in|inside|outside|on)\s+(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,6})"
+)
+_PLACE_STOP = frozenset(
+    """on at from to until till this next tomorrow today tonight and with for by where when
+    which who that starting beginning after before around about so but or if because""".split()  # noqa: SIM905
+)
+_NOT_A_PLACE = frozenset(
+    [
+        *(w.lower() for w in MONTHS + WEEKDAYS),
+        "noon",
+        "midnight",
+        "midday",
+        "home",
+        "the morning",
+        "the afternoon",
+        "the evening",
+        "the night",
+        "the day",
+        "time",
+        "least",
+        "all",
+        "front",
+        "town",
+        "the end",
+        "the meantime",
+        "fact",
+        "general",
+        "person",
+        "public",
+    ]
+)
+_SUBJECT = re.compile(rf"^\s*(?P<who>{_NAME})\s+(?!is\b|are\b)[a-z]")
+"""The person a sentence is about, whom "her party" belongs to."""
+_LEADING_PLACE = re.compile(r"^\s*(?:at|in)\s", re.I)
+_TITLED = re.compile(
+    r"\b[Tt]he\s+(?P<name>(?:[A-Z][\w'’-]+\s+){0,3}[A-Z][\w'’-]+)\s+"
+    r"(?:is|will be|takes place|starts|begins|opens)\b"
+)
+"""An occasion known by its own name: "the Harvest Moot is on Saturday at 2 pm"."""
+_CLAUSE_END = re.compile(
+    "".join(rf"(?<!\b{a})" for a in ABBREVIATIONS)
+    + r"\.\s|;|,\s*\d+\)|,\s*(?:and |but |so )|\band (?:she|he|they|I|we) \b"
+)
+
+
+@lru_cache(maxsize=1)
+def occasions() -> tuple[frozenset[str], frozenset[str]]:
+    """(nouns that name an occasion alone, nouns that need a modifier), from the data file."""
+    text = (
+        resources.files("cognition.offline")
+        .joinpath("data", OCCASIONS_FILE)
+        .read_text(encoding="utf-8")
+    )
+    alone: set[str] = set()
+    modified: set[str] = set()
+    for line in text.splitlines():
+        line = line.strip().lower()
+        if not line or line.startswith("#"):
+            continue
+        (modified if line.startswith("+") else alone).add(line.lstrip("+"))
+    return frozenset(alone), frozenset(modified)
+
+
+@lru_cache(maxsize=1)
+def _noun_pattern() -> re.Pattern[str]:
+    alone, modified = occasions()
+    nouns = sorted(alone | modified, key=len, reverse=True)
+    return re.compile(rf"\b(?P<noun>{'|'.join(re.escape(n) for n in nouns)})\b", re.I)
+
+
+def mentions_occasion(sentence: str, *, speaker: str | None = None) -> bool:
+    """Whether the sentence names an occasion at all, news or not ("see you at the party")."""
+    return any(_named(sentence, m, speaker) for m in _noun_pattern().finditer(sentence))
+
+
+def is_news(fact: Fact) -> bool:
+    """A mention worth telling or planning for: it says where or on what day ("see you at
+    the party" is not); any other kind always is."""
+    return fact.kind != NAME or any(v is not None for v in (fact.place, fact.day, fact.weekday))
+
+
+def names_in(sentence: str) -> list[str]:
+    """The occasions a sentence names, news or not ("Did you know there is a poetry night?")."""
+    found = (_named(sentence, m, None) for m in _noun_pattern().finditer(sentence))
+    return [named[0] for named in found if named is not None]
+
+
+def open_to_all(text: str) -> bool:
+    """Whether the text says everyone is welcome."""
+    return _OPEN.search(text) is not None
+
+
+def opened(fact: Fact) -> Fact:
+    """A gathering of a text that welcomes everyone, marked so (other kinds unchanged)."""
+    return replace(fact, open_to_all=True) if fact.kind == NAME else fact
+
+
+class Gathering:
+    """The gathering kind (module docstring)."""
+
+    name = NAME
+
+    def recognise(self, sentence: str, *, speaker: str | None, now: datetime | None) -> list[Fact]:
+        spans: list[tuple[int, int, Fact]] = []
+        for match in _noun_pattern().finditer(sentence):
+            named = _named(sentence, match, speaker)
+            if named is None:
+                continue
+            what, who, start = named
+            end = match.end()
+            tail = _TAIL.match(sentence[end:])
+            if tail is not None:
+                what, end = f"{what}{tail[0].rstrip()}", end + tail.end()
+            fact = _fact(sentence, what=what, who=who, before=start, after=end, now=now)
+            spans.append((start, end, fact))
+        found = [  # "the book club meeting", not also "the book club"
+            fact
+            for start, end, fact in spans
+            if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in spans)
+        ]
+        titled = _TITLED.search(sentence)
+        if titled is not None and not found:
+            fact = _fact(
+                sentence,
+                what=titled["name"],
+                who=None,
+                before=titled.start(),
+                after=titled.end(),
+                now=now,
+            )
+            if fact.start_min is not None and (fact.day is not None or fact.weekday is not None):
+                found.append(fact)
+        marrying = _MARRYING.search(sentence)
+        if marrying is not None and not any(f.what.endswith("wedding") for f in found):
+            who = speaker if marrying["who"] == "I" else marrying["who"]
+            found.append(
+                _fact(
+                    sentence,
+                    what="wedding",
+                    who=who,
+                    before=marrying.start(),
+                    after=marrying.end(),
+                    now=now,
+                )
+            )
+        return found
+
+    def key(self, fact: Fact) -> str:
+        return f"{NAME}|{fact.what.casefold()}"
+
+    def statement(self, fact: Fact) -> str:
+        welcome = " Everyone is invited." if fact.open_to_all else ""
+        return f"{_capital(named(fact))}{_is_on(fact)}.{welcome}"
+
+    def pitch(self, fact: Fact, *, listener: str) -> str:
+        del listener
+        if fact.what in PERSONAL:  # the bride's own wedding, not one she organises
+            return f"{_capital(_mine(fact))}{_is_on(fact)}. Would you like to come?"
+        what = (
+            f"the {fact.what}" if _for_someone(fact.what) else f"{article(fact.what)} {fact.what}"
+        )
+        return f"I'm organising {what}{fact.details()}. Would you like to come?"
+
+    def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
+        said = f"{named(fact)}{_is_on(fact)}"
+        invite = " Everyone is welcome, you should come!" if fact.open_to_all else ""
+        told = f"{first_name(source)} told me that" if source else "I heard that"
+        options = (
+            f"Have you heard? {_capital(said)}.{invite}",
+            f"{told} {said}.{invite}",
+            f"Did you hear about {named(fact)}{fact.details()}?{invite}",
+        )
+        return options[variant % len(options)]
+
+    def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:
+        del listener
+        options = (
+            f"Oh, I hadn't heard about {_the(fact)}!",
+            "Really? That sounds lovely!",
+            "How exciting, thank you for telling me!",
+            f"{_capital(article(fact.what))} {fact.what}? I had no idea!",
+        )
+        return options[variant % len(options)]
+
+    def own_reply(self, fact: Fact) -> str:
+        if fact.what in PERSONAL:
+            return f"That's {_mine(fact)}, actually! I'd love to see you there."
+        return f"I'm organising the {fact.what}, actually! I'd love to see you there."
+
+    def slots(self, fact: Fact, *, name: str) -> list[Slot]:
+        from cognition.offline.news import Slot
+
+        if fact.start_min is None:
+            return []
+        start = fact.start_min
+        end = fact.end_min if fact.end_min and fact.end_min > start else start + EVENT_MINUTES
+        what = fact.what
+        if fact.about(name):
+            return [
+                Slot(start - PREPARATION_MINUTES, start, f"get ready for the {what}", fact.place),
+                Slot(start, end, f"hold the {what}", fact.place),
+            ]
+        return [Slot(start, end, f"go to {named(fact)}", fact.place)]
+
+
+def _is_on(fact: Fact) -> str:
+    """ " is at the chapel on May 10 at noon", or " is coming up" when nothing is known."""
+    return f" is{fact.details()}" if fact.details() else " is coming up"
+
+
+def named(fact: Fact) -> str:
+    """ "Ines Duarte's wedding", "the bakery's farewell bake sale", "the poetry night"."""
+    if fact.who and not _possessive_in(fact.what) and not _for_someone(fact.what):
+        return f"{fact.who}'s {fact.what}"
+    return f"the {fact.what}"
+
+
+def _for_someone(what: str) -> bool:
+    """ "the funeral of old Walter Penrose": whom it is for is named, not its organiser."""
+    return bool(re.search(r" (?:of|for) ", what))
+
+
+def same_occasion(a: Fact, b: Fact) -> bool:
+    """Two mentions of one gathering: every word of the shorter name in the longer one ("the
+    party" and "Junie's Valentine's Day party"), and no two different organisers."""
+    if a.kind != NAME or b.kind != NAME:
+        return False
+    short, long = sorted((stems(a.what), stems(b.what)), key=len)
+    if not short or not short <= long:
+        return False
+    return not (a.who and b.who and not same_person(a.who, b.who))
+
+
+def _mine(fact: Fact) -> str:
+    return f"the {fact.what}" if _possessive_in(fact.what) else f"my {fact.what}"
+
+
+def _the(fact: Fact) -> str:
+    return f"the {fact.what}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _possessive_in(what: str) -> bool:
+    return bool(re.search(r"\b[a-z][\w-]*(?:'s|’s)\b", what))
+
+
+def _named(
+    sentence: str, match: re.Match[str], speaker: str | None
+) -> tuple[str, str | None, int] | None:
+    """(name, organiser, where the mention starts) for an occasion noun, walking back over
+    its modifiers to a determiner; None when the words before it are no occasion's name."""
+    noun = match["noun"]
+    alone, _ = occasions()
+    words = re.findall(r"[\w'’-]+", sentence[: match.start()])
+    mods: list[str] = []
+    who: str | None = None
+    determined = False
+    while words and len(mods) <= MODIFIER_WORDS:
+        word = words.pop()
+        lower = word.lower()
+        if lower in DETERMINERS:
+            determined = True
+            if lower in ("my", "our"):
+                who = speaker
+            elif lower in ("his", "her", "their") and (subject := _SUBJECT.match(sentence)):
+                who = subject["who"]  # "Junie hopes everyone comes to her party"
+            break
+        if re.search(r"(?:'s|’s)$", word):
+            owner = word[:-2]
+            follows = mods[0] if mods else ""
+            in_name = follows[:1].isupper() and not re.search(r"(?:'s|’s)$", follows)
+            if owner[:1].isupper() and not in_name:  # "Ines's wedding", not "Valentine's Day"
+                if words and words[-1][:1].isupper() and words[-1].lower() not in DETERMINERS:
+                    owner = f"{words[-1]} {owner}"
+                who = speaker if owner == "I" else owner
+                determined = True
+                break
+            mods.insert(0, word)  # "the bakery's farewell bake sale": part of the name
+            continue
+        if (
+            (lower in STOPWORDS and not word[:1].isupper())
+            or lower in PLAIN_WORDS
+            or word.isdigit()
+        ):
+            break
+        mods.insert(0, word)
+    if not determined and not (mods and all(m[:1].isupper() for m in mods)):
+        return None
+    if noun.lower() not in alone and (not mods or mods[-1].lower() in PLAIN_WORDS):
+        return None
+    what = " ".join([*mods, noun if noun[:1].isupper() and mods else noun.lower()])
+    if who is None:
+        host = list(_HOST.finditer(sentence[: match.start()]))
+        if host:
+            subject = host[-1]["who"]
+            who = speaker if subject in ("I", "We", "we") else subject
+    start = match.start() - sum(len(m) + 1 for m in mods)
+    return what, who, max(0, start)
+
+
+def _fact(
+    sentence: str, *, what: str, who: str | None, before: int, after: int, now: datetime | None
+) -> Fact:
+    rest = sentence[after:]
+    clause = _CLAUSE_END.split(rest, maxsplit=1)[0]
+    timing = read_time(clause)
+    if timing["start_min"] is None:
+        timing = read_time(sentence[:before])
+    day = read_day(clause, now=now)
+    if day["day"] is None and day["weekday"] is None:
+        day = read_day(sentence, now=now)
+    leading = _place(sentence[:before]) if _LEADING_PLACE.match(sentence) else None
+    if set(what.lower().split()) & EVENING_WORDS and not re.search(r"\b(?:am|a\.m\.)", clause):
+        timing = {k: _evening(v) for k, v in timing.items()}
+    return Fact(
+        kind=NAME,
+        what=what,
+        who=who,
+        place=_place(clause) or leading,
+        month=day["month"],
+        day=day["day"],
+        weekday=day["weekday"],
+        start_min=timing["start_min"],
+        end_min=timing["end_min"],
+        weight=WEIGHT,
+    )
+
+
+def _evening(minutes: int | None) -> int | None:
+    """An evening occasion "at 8" is at 8 pm."""
+    return minutes + NOON if minutes is not None and minutes < NOON else minutes
+
+
+def _place(text: str) -> str | None:
+    """The first "at/in <place>" of a text that names no time ("at the old chapel")."""
+    for match in _PLACE.finditer(text):
+        words: list[str] = []
+        for word in match["place"].split():
+            if word.lower() in _PLACE_STOP and words:
+                break
+            words.append(word)
+        place = " ".join(words).rstrip(".,;:!?")
+        lowered = place.lower()
+        bare = re.sub(r"^the\s*", "", lowered)
+        if not bare or lowered in _NOT_A_PLACE or lowered.split()[0] in _NOT_A_PLACE:
+            continue
+        if re.match(r"^(?:the\s+)?\d", lowered) or lowered.split()[-1] in ("am", "pm"):
+            continue
+        return place
+    return None
+
+
+KIND = Gathering()

@@ -1,0 +1,153 @@
+"""Reports: plain news with no time — "the old mill bridge is cracked and unsafe", "the mayor
+resigned" — kept when it matters.
+
+A sentence is a report when, once its framing is taken off ("Ines is worried that …", "Tomas
+told me that …", "I heard that …"), what remains is a statement about something or someone
+other than the two talking (no "I", "you" or "we" as its subject), of at most `MAX_CLAUSE`
+characters, that the importance rule (`cognition.offline.importance`) scores at least
+`MIN_WEIGHT`. Whoever framed it (the worrier, the first teller) is whom it concerns. Two
+mentions are the same report when they share their content words, so a report retold over
+several hops stays one piece of news.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from cognition.offline import importance
+from cognition.offline.facts import Fact
+from cognition.offline.news import gathering
+from cognition.offline.text import STOPWORDS, first_name, stem, words
+
+if TYPE_CHECKING:
+    from cognition.offline.news import Slot
+
+NAME = "report"
+MIN_WEIGHT = 6
+"""A statement scored below this (the paper's scale) is not worth passing on."""
+MAX_CLAUSE = 160
+"""Longer statements are not retold: a report is one plain clause, never a memory quoted."""
+_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_FRAMES = (
+    re.compile(
+        rf"^(?P<who>I|{_NAME})(?:'m|’m| am| is| are| was| has been| have been)?\s+"
+        r"(?:really\s+|very\s+|quite\s+|a bit\s+)?(?:worried|afraid|concerned|scared|sure|"
+        r"convinced|upset)\s+(?:that\s+|about how\s+)?(?P<clause>.+)$"
+    ),
+    re.compile(
+        rf"^(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?:heard|noticed|found out|learned|"
+        r"learnt|saw|fears|thinks|believes|knows|says|said|told \w+|mentioned)"
+        rf"(?: from (?P<source>{_NAME}))?\s+(?:that\s+)?(?P<clause>.+)$"
+    ),
+    re.compile(
+        r"^(?:have you heard\??|did you hear\??|guess what[:,!]?|word is that|apparently,?|"
+        r"it seems that)\s*(?P<clause>.+)$",
+        re.I,
+    ),
+)
+"""Framings taken off a report: (who frames it, optionally whom they heard it from)."""
+_PERSONAL = re.compile(r"^(?:I|you|we|me|my|your|our|it|this|that|there|here)\b", re.I)
+_BUSY = re.compile(rf"^{_NAME} (?:is|are|was|were|has been|have been) \w+ing\b")
+"""Someone at an activity ("Tomas Okafor is preparing for his exam") is a sight, not news."""
+_SUBJECT = re.compile(rf"^(?P<who>{_NAME})\b(?! (?:is|are) (?:the|a)\b)")
+_FIRST_OR_SECOND = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|we|our|us|you|your)\b")
+"""A report is about someone or something else: not the speaker's own doings."""
+_QUOTED = re.compile(r"[\"“”]")
+_SKIPPED = re.compile(r"^(?:For .+?'s planning:|This is .+?'s plan for)")
+
+
+class Report:
+    """The report kind (module docstring)."""
+
+    name = NAME
+
+    def recognise(self, sentence: str, *, speaker: str | None, now: datetime | None) -> list[Fact]:
+        del now
+        text = sentence.strip().rstrip(".!;")
+        if not text or text.endswith("?") or _QUOTED.search(text) or _SKIPPED.match(text):
+            return []
+        if ":" in text or gathering.mentions_occasion(text, speaker=speaker):
+            return []  # an object's state at a place path; an occasion that is not news
+        who: str | None = None
+        source: str | None = None
+        for concerned, frame in enumerate(_FRAMES):
+            match = frame.match(text)
+            if match is None:
+                continue
+            framer = match.groupdict().get("who")
+            framer = speaker if framer == "I" else framer
+            if concerned == 0:  # "Ines is worried that …": her worry
+                who = framer
+            else:  # "Tomas heard from Ines that …": a teller, not whom it concerns
+                source = match.groupdict().get("source") or (framer if framer != speaker else None)
+            text = match["clause"].strip()
+            break
+        clause = text.rstrip(".!;")
+        if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
+            return []
+        if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause):
+            return []
+        weight = importance.rate(clause)
+        if weight < MIN_WEIGHT:
+            return []
+        clause = (
+            clause[0].lower() + clause[1:] if clause[:2].istitle() and _common(clause) else clause
+        )
+        subject = _SUBJECT.match(clause)
+        if who is None and subject is not None and not _common(clause):
+            who = subject["who"]  # "Walter Brigg broke his leg": news about Walter
+        return [Fact(kind=NAME, what=clause, who=who, weight=weight, source=source)]
+
+    def key(self, fact: Fact) -> str:
+        content = sorted({stem(w) for w in words(fact.what) if w.lower() not in STOPWORDS})
+        return f"{NAME}|{' '.join(content)}"
+
+    def statement(self, fact: Fact) -> str:
+        return f"{_capital(fact.what)}."
+
+    def pitch(self, fact: Fact, *, listener: str) -> str:
+        """One's own worry; news about oneself ("Walter broke his leg") is not one's to spread."""
+        del listener
+        if fact.who and fact.what.startswith(fact.who):
+            return ""
+        return f"I'm worried: {fact.what}."
+
+    def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
+        teller = first_name(source) if source else None
+        options = (
+            f"{teller} told me that {fact.what}." if teller else f"I heard that {fact.what}.",
+            f"Have you heard? {_capital(fact.what)}.",
+            f"Did you know that {fact.what}?",
+        )
+        return options[variant % len(options)]
+
+    def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:
+        del fact, listener
+        options = (
+            "Really? I hadn't heard that.",
+            "Goodness, thank you for telling me.",
+            "Oh no, that's news to me!",
+        )
+        return options[variant % len(options)]
+
+    def own_reply(self, fact: Fact) -> str:
+        del fact
+        return "Yes, I know. I've been worried about it myself."
+
+    def slots(self, fact: Fact, *, name: str) -> list[Slot]:
+        del fact, name
+        return []
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _common(clause: str) -> bool:
+    """Its first word is an ordinary word capitalised only for starting the sentence."""
+    return clause.split()[0].lower() in STOPWORDS
+
+
+KIND = Report()

@@ -1,0 +1,124 @@
+"""The offline mind reads any gathering, candidacy or plain news into facts and says them
+again; none of these sentences is from the demo town."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from cognition.offline import knowledge
+from cognition.offline.facts import article, clock_text, sentences
+from cognition.offline.news import facts_in, kind_of
+
+MONDAY = datetime(2024, 5, 6, 9, 0)
+"""Friday is May 10."""
+
+
+def only(text: str, *, speaker: str | None = None) -> knowledge.Fact:
+    facts = facts_in(text, speaker=speaker, now=MONDAY)
+    assert len(facts) == 1, facts
+    return facts[0]
+
+
+def test_a_wedding_on_a_weekday_at_an_abbreviated_place_welcomes_everyone() -> None:
+    fact = only(
+        "Ines and Paulo are getting married at St. Brigid's chapel on Friday at noon, "
+        "and everyone in the village is invited."
+    )
+    assert (fact.kind, fact.what, fact.who) == ("gathering", "wedding", "Ines")
+    assert fact.place == "St. Brigid's chapel"
+    assert (fact.month, fact.day, fact.start_min) == (5, 10, 12 * 60)
+    assert fact.open_to_all and fact.on(date(2024, 5, 10))
+
+
+def test_an_occasion_named_by_several_words_keeps_its_whole_name() -> None:
+    sale = only("Marta is holding the bakery's farewell bake sale on Friday at 3 pm.")
+    assert (sale.what, sale.who, sale.start_min) == ("bakery's farewell bake sale", "Marta", 900)
+    club = only("There's a book club meeting tomorrow from 3 to 5 pm in the library.")
+    assert (club.what, club.place, club.day) == ("book club meeting", "the library", 7)
+    assert (club.start_min, club.end_min) == (15 * 60, 17 * 60)
+    night = only("The poetry night is at the Salt & Anchor on Thursday at 8.")
+    assert (night.what, night.place, night.start_min) == ("poetry night", "the Salt & Anchor", 1200)
+
+
+def test_spoken_words_are_their_speakers() -> None:
+    fact = only("My retirement party is at the Ferry Inn on May 20 at 6 pm!", speaker="Olu Bassey")
+    assert (fact.what, fact.who, fact.place) == ("retirement party", "Olu Bassey", "the Ferry Inn")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It was a long day at the forge.",
+        "Have a good night at the inn.",
+        "See you at the party!",
+        "Esme is taking a shower at 7 am in the bathroom.",
+        "Riverside Apartments: kitchen: stove is idle",
+        "Junie took over the cafe from her late aunt six years ago.",
+    ],
+)
+def test_ordinary_sentences_are_no_news(text: str) -> None:
+    assert knowledge.news_in(text, now=MONDAY) == []
+
+
+def test_plain_news_has_no_time_and_keeps_whom_it_concerns() -> None:
+    worry = only("Ines is worried that the old mill bridge is cracked and unsafe.")
+    assert (worry.kind, worry.what, worry.who) == (
+        "report",
+        "the old mill bridge is cracked and unsafe",
+        "Ines",
+    )
+    assert worry.weight >= 6
+    assert only("The mayor resigned this morning.").kind == "report"
+
+
+def test_a_report_retold_over_hops_stays_one_piece_of_news() -> None:
+    first = only("Ines is worried that the old mill bridge is cracked and unsafe.")
+    retold = kind_of(first).retell(first, source="Ines Duarte", variant=0)
+    assert retold == "Ines told me that the old mill bridge is cracked and unsafe."
+    second = only(retold, speaker="Tomas")
+    assert second.key == first.key and second.source == "Ines"
+    third = only(f"Tomas heard from Ines Duarte that {first.what}.")
+    assert third.key == first.key and third.source == "Ines Duarte"
+
+
+def test_a_gathering_said_again_reads_back_as_the_same_one() -> None:
+    fact = only("Ines and Paulo are getting married at the chapel on Friday at noon.")
+    for variant in range(3):
+        told = kind_of(fact).retell(fact, source="Ines", variant=variant)
+        again = facts_in(told, speaker="Tomas", now=MONDAY)
+        assert [f.key for f in again] == [fact.key], told
+        assert (again[0].place, again[0].start_min) == ("the chapel", 12 * 60)
+
+
+def test_candidacies_are_read_and_told() -> None:
+    fact = only("Walter is running for a seat on the town council.")
+    assert (fact.kind, fact.who, fact.what) == ("candidacy", "Walter", "a seat on the town council")
+    assert fact.statement() == "Walter is running for a seat on the town council."
+
+
+def test_mentions_of_one_occasion_merge_on_its_day() -> None:
+    notes = [
+        "For Ada's planning: Ada agreed to go to the harvest supper on May 10 at 7 pm.",
+        "Lena is hosting a harvest supper at the barn on May 10 at 7 pm.",
+    ]
+    (supper,) = knowledge.occasions_on(notes, day=date(2024, 5, 10), now=MONDAY)
+    assert (supper.what, supper.who, supper.place) == ("harvest supper", "Lena", "the barn")
+
+
+def test_english_helpers() -> None:
+    assert sentences("We met Dr. Lee at St. Mary's. Then we left!") == [
+        "We met Dr. Lee at St. Mary's.",
+        "Then we left!",
+    ]
+    assert [article("open house"), article("wedding"), article("hour-long recital")] == [
+        "an",
+        "a",
+        "an",
+    ]
+    assert [clock_text(0), clock_text(720), clock_text(18 * 60 + 30)] == [
+        "midnight",
+        "noon",
+        "6:30 pm",
+    ]
