@@ -34,7 +34,7 @@ _FRAMES = (
     re.compile(
         rf"^(?P<who>I|{_NAME})(?:'m|’m| am| is| are| was| has been| have been)?\s+"
         r"(?:really\s+|very\s+|quite\s+|a bit\s+)?(?:worried|afraid|concerned|scared|sure|"
-        r"convinced|upset)\s+(?:that\s+|about how\s+)?(?P<clause>.+)$"
+        r"convinced|upset)[:,]?\s+(?:that\s+|about how\s+)?(?P<clause>.+)$"
     ),
     re.compile(
         rf"^(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?:heard|noticed|found out|learned|"
