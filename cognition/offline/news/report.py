@@ -68,7 +68,7 @@ class Report:
         text = sentence.strip().rstrip(".!;")
         if not text or text.endswith("?") or _QUOTED.search(text) or _SKIPPED.match(text):
             return []
-        if ":" in text or gathering.mentions_occasion(text, speaker=speaker):
+        if gathering.mentions_occasion(text, speaker=speaker):
             return []  # an object's state at a place path; an occasion that is not news
         who: str | None = None
         source: str | None = None
@@ -85,6 +85,8 @@ class Report:
             text = match["clause"].strip()
             break
         clause = text.rstrip(".!;")
+        if ":" in clause:
+            return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
         if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
             return []
         if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause):
