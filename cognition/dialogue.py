@@ -216,6 +216,15 @@ def reflect_on_relationship(
     return replace(update, sentiment=clamp_sentiment(update.sentiment))
 
 
+@dataclass(frozen=True)
+class TakenAway:
+    """What one side keeps of a conversation: its notes as memories, and a gathering agreed
+    for later today (`Notes.appointment`) for the caller to put in today's plan."""
+
+    memories: list[NewMemory]
+    appointment: PlanItem | None = None
+
+
 def conversation_notes(
     mind: Mind,
     *,
@@ -224,7 +233,7 @@ def conversation_notes(
     lines: Sequence[Turn],
     heard: Sequence[Memory],
     now: datetime,
-) -> list[NewMemory]:
+) -> TakenAway:
     """What `name` keeps from a finished conversation, as memories of its own (the reference
     code's planning thought and memo): a planning note ("For <name>'s planning: …", a plan
     memory that the next day's planning retrieves) and a memo citing the lines it heard (a
@@ -247,7 +256,8 @@ def conversation_notes(
         )
     if notes.memo.strip() and heard:
         kept.append(reflection_memory(notes.memo, heard, subject_name=name, now=now))
-    return kept
+    later = notes.appointment if notes.appointment and notes.appointment.start > now else None
+    return TakenAway(kept, later)
 
 
 def _query(speaker: Speaker, listener: str, history: Sequence[Turn]) -> str:

@@ -201,6 +201,9 @@ class Notes:
     """For the agent's plans: what was agreed, with whom, when and where."""
     memo: str = ""
     """What the agent found notable (news it heard, something it learned)."""
+    appointment: PlanItem | None = None
+    """A gathering agreed for later today, to put in today's plan at once (the day's outline,
+    made this morning, could not hold it); its location is the place as said, if any."""
 
 
 @dataclass(frozen=True)

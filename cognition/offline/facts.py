@@ -187,6 +187,8 @@ def _parse_day(phrase: str, now: datetime) -> date | None:
     """The first date on or after `now`'s day that `phrase` names (parsedatetime)."""
     if phrase.lower() in ("today", "tonight") or phrase.lower().startswith("this "):
         return now.date()
+    if phrase in WEEKDAYS and WEEKDAYS.index(phrase) == now.weekday():
+        return now.date()  # "on Tuesday", said on a Tuesday, is today
     result: Any = _calendar().parse(phrase, sourceTime=now)
     parsed, context = result
     if not context.hasDate:

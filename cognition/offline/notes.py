@@ -9,6 +9,9 @@ writes at most two sentences, each composed from those facts:
                6 pm to 8 pm."   (the host's note says who is coming)
     memo      "Tomas Ferreira heard from Junie Halvorsen that the old mill bridge is
                cracked and unsafe."
+    today     a gathering agreed for later today, as the plan item its kind gives a guest
+               ("go to the harvest market", 14:00–17:00, at Saltmarsh Green): today's outline
+               was made this morning and could not hold it
 
 `revise_currently` keeps the persona's standing description and adds what the agent's
 planning notes say it will do today or tomorrow, so `currently` reflects what was agreed.
@@ -26,7 +29,7 @@ from cognition.offline.knowledge import Fact
 from cognition.offline.news import candidacy, gathering, report
 from cognition.offline.news.gathering import named
 from cognition.offline.text import first_name, same_person
-from cognition.types import Notes, Persona
+from cognition.types import Notes, Persona, PlanItem
 
 PLANNING_PREFIX = "For {name}'s planning: "
 """The reference code's wording of a planning thought; plan_day retrieves by it."""
@@ -38,7 +41,25 @@ def conversation_notes(
     *, name: str, other: str, lines: Sequence[tuple[str, str]], now: datetime
 ) -> Notes:
     """The planning note and memo of the module docstring ("" where there is none)."""
-    return Notes(planning=_planning(name, other, lines, now), memo=_memo(name, other, lines, now))
+    return Notes(
+        planning=_planning(name, other, lines, now),
+        memo=_memo(name, other, lines, now),
+        appointment=_today(name, lines, now),
+    )
+
+
+def _today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> PlanItem | None:
+    """The gathering `name` agreed to go to later today, as the item its kind plans."""
+    agreed = _accepted(lines, now)
+    if agreed is None or not same_person(agreed[1], name) or not agreed[0].on(now.date()):
+        return None
+    event = agreed[0]
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    for slot in knowledge.kind_of(event).slots(event, name=name):
+        start = midnight + timedelta(minutes=slot.start)
+        if start > now:
+            return PlanItem(start, slot.end - slot.start, slot.description, slot.place)
+    return None
 
 
 def _planning(name: str, other: str, lines: Sequence[tuple[str, str]], now: datetime) -> str:

@@ -30,11 +30,15 @@ the very `what` of its plan item); the partner with its current plan item
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
 from cognition import dialogue
+from cognition.locating import locate
+from cognition.mind import Mind
+from cognition.places import KnownMap
 from cognition.reacting import DEFAULT_REACTION_MINUTES
 from cognition.types import Granularity, PlanItem, Turn
 from db import jobs
@@ -47,7 +51,8 @@ from db.queries import conversations, reactions
 from db.queries.agents import to_persona
 from db.queries.due import due_for_agent
 from db.queries.events import emit
-from db.queries.plans import current_action
+from db.queries.places import known_places
+from db.queries.plans import current_action, live_from
 from db.queries.relationships import recent_views, set_relationship
 from db.queries.worlds import game_now
 
@@ -292,10 +297,12 @@ def _take_away(
             view = dialogue.reflect_on_relationship(
                 store, mind, name=me.name, other=other.name, now=at
             )
-        notes = dialogue.conversation_notes(
+        taken = dialogue.conversation_notes(
             mind, name=me.name, other=other.name, lines=lines, heard=heard, now=at
         )
-    kept = store.add(notes, now=at) if notes else []
+        if taken.appointment is not None:
+            _plan_today(session, world, me, taken.appointment, mind=mind, at=at)
+    kept = store.add(taken.memories, now=at) if taken.memories else []
     store.finish()
     if view is not None:
         set_relationship(
@@ -308,6 +315,33 @@ def _take_away(
             at=at,
         )
     return [m.id for m in kept]
+
+
+def _plan_today(
+    session: Session, world: World, me: Agent, item: PlanItem, *, mind: Mind, at: datetime
+) -> None:
+    """A gathering agreed for later today goes into today's plan at its time, at the known
+    place its name points to, unless the plan already holds it."""
+    if any(
+        row.description == item.description and row.start == item.start
+        for row in live_from(session, agent_id=me.id, at=at)
+    ):
+        return
+    action = f"{item.description} at {item.location}" if item.location else item.description
+    places = KnownMap(known_places(session, agent_id=me.id, world_id=world.id, at=item.start))
+    where = locate(
+        mind,
+        action=action,
+        places=places,
+        at=item.start,
+        until=item.end,
+        here=me.place,
+        home=me.living_area,
+        name=me.name,
+    )
+    reactions.apply_reaction(
+        session, agent_id=me.id, item=replace(item, location=where), decided_at=at
+    )
 
 
 def _reflow(

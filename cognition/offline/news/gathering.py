@@ -350,8 +350,8 @@ def _named(
             determined = True
             if lower in ("my", "our"):
                 who = speaker
-            elif lower in ("his", "her", "their") and (subject := _SUBJECT.match(sentence)):
-                who = subject["who"]  # "Junie hopes everyone comes to her party"
+            elif lower in ("his", "her", "their") and (owner_match := _SUBJECT.match(sentence)):
+                who = owner_match["who"]  # "Junie hopes everyone comes to her party"
             break
         if re.search(r"(?:'s|’s)$", word):
             owner = word[:-2]
@@ -380,8 +380,8 @@ def _named(
     if who is None:
         host = list(_HOST.finditer(sentence[: match.start()]))
         if host:
-            subject = host[-1]["who"]
-            who = speaker if subject in ("I", "We", "we") else subject
+            host_name = host[-1]["who"]
+            who = speaker if host_name in ("I", "We", "we") else host_name
     start = match.start() - sum(len(m) + 1 for m in mods)
     return what, who, max(0, start)
 

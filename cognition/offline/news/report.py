@@ -34,7 +34,7 @@ _FRAMES = (
     re.compile(
         rf"^(?P<who>I|{_NAME})(?:'m|’m| am| is| are| was| has been| have been)?\s+"
         r"(?:really\s+|very\s+|quite\s+|a bit\s+)?(?:worried|afraid|concerned|scared|sure|"
-        r"convinced|upset)\s+(?:that\s+|about how\s+)?(?P<clause>.+)$"
+        r"convinced|upset)[:,]?\s+(?:that\s+|about how\s+)?(?P<clause>.+)$"
     ),
     re.compile(
         rf"^(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?:heard|noticed|found out|learned|"
@@ -68,7 +68,7 @@ class Report:
         text = sentence.strip().rstrip(".!;")
         if not text or text.endswith("?") or _QUOTED.search(text) or _SKIPPED.match(text):
             return []
-        if ":" in text or gathering.mentions_occasion(text, speaker=speaker):
+        if gathering.mentions_occasion(text, speaker=speaker):
             return []  # an object's state at a place path; an occasion that is not news
         who: str | None = None
         source: str | None = None
@@ -85,6 +85,8 @@ class Report:
             text = match["clause"].strip()
             break
         clause = text.rstrip(".!;")
+        if ":" in clause:
+            return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
         if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
             return []
         if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause):

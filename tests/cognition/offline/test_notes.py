@@ -104,3 +104,29 @@ def test_the_host_plans_to_host_the_party_not_their_own_by_name() -> None:
         "Junie is baking for the party. On Tuesday, February 14, Junie plans to hold the "
         "Valentine's Day party at The Copper Kettle at 6 pm."
     )
+
+
+def test_a_gathering_agreed_for_later_today_is_an_appointment_for_the_guest_only() -> None:
+    """Today's outline was made this morning: what was agreed since must reach it now."""
+    morning = datetime(2024, 5, 7, 9, 0)  # a Tuesday
+    lines = [
+        (
+            "Nessa Curnow",
+            "I'm organising a harvest market at Saltmarsh Green on Tuesday from 2 pm to 5 pm. "
+            "Would you like to come?",
+        ),
+        ("Tom Trevelyan", "Count me in! See you at Saltmarsh Green at 2 pm."),
+    ]
+    guest = conversation_notes(name="Tom Trevelyan", other="Nessa Curnow", lines=lines, now=morning)
+    assert guest.appointment is not None
+    assert guest.appointment.description == "go to Nessa Curnow's harvest market"
+    assert (guest.appointment.start, guest.appointment.duration_min) == (
+        morning.replace(hour=14),
+        180,
+    )
+    assert guest.appointment.location == "Saltmarsh Green"
+    host = conversation_notes(name="Nessa Curnow", other="Tom Trevelyan", lines=lines, now=morning)
+    assert host.appointment is None  # the organiser's outline holds it already
+    evening = morning.replace(hour=18)
+    late = conversation_notes(name="Tom Trevelyan", other="Nessa Curnow", lines=lines, now=evening)
+    assert late.appointment is None  # over by then
