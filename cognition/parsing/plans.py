@@ -35,6 +35,11 @@ def parse_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
 
     A time earlier than an evening item before it is past midnight ("01:00 go to bed" after
     "19:00 dinner" is tomorrow at 1 am); otherwise items may come in any order."""
+    return order_day_plan(read_plan_day(raw, now=now))
+
+
+def read_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
+    """The day outline's items in the order the model wrote them (durations as written)."""
     items = load(raw, DayPlanOut, list_key="items").items
     plan: list[PlanItem] = []
     day = now.date()
@@ -57,17 +62,22 @@ def parse_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
         )
     if not plan:
         raise InvalidOutput("the plan has no items", raw=raw)
-    return order_day_plan(plan)
+    return plan
 
 
 def parse_decompose(raw: str, *, parent: PlanItem, granularity: Granularity) -> list[PlanItem]:
     """The parent's span covered by back-to-back steps within the granularity's bounds."""
+    return lay_out_steps(parent, read_steps(raw), granularity)
+
+
+def read_steps(raw: str) -> list[tuple[str, int]]:
+    """The decomposition's (description, minutes) as written, empty descriptions dropped."""
     steps = load(raw, StepsOut, list_key="steps").steps
     usable = [(step.description.strip(), step.duration_min) for step in steps]
     usable = [(description, minutes) for description, minutes in usable if description]
     if not usable:
         raise InvalidOutput("the decomposition has no steps", raw=raw)
-    return lay_out_steps(parent, usable, granularity)
+    return usable
 
 
 def parse_choose_location(raw: str, *, options: Sequence[str], may_stay: bool = False) -> str:
