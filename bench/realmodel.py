@@ -47,7 +47,7 @@ T = TypeVar("T")
 DAY = datetime(2023, 2, 13, 6, 0)
 MORNING = DAY.replace(hour=8)
 MS_PER_S = 1000.0
-TURNS = 4
+TURNS = 3
 DEFAULT_TIMEOUT_S = 900.0
 DEFAULT_OUT = Path("test-artifacts/realmodel")
 
@@ -64,6 +64,8 @@ class Outcome:
     completion_tokens: int
     timeouts: int
     errors: list[str] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)
+    """What the model wrote, each try (the re-ask's too)."""
 
 
 class Deadline(Exception):
@@ -114,6 +116,7 @@ class Meter:
             completion_tokens=sum(call.tokens_out for call in sent),
             timeouts=sum(1 for e in errors if "timed out" in e.lower() or "timeout" in e.lower()),
             errors=errors + self.repairs,
+            answers=[call.response or "" for call in sent],
         )
         self.outcomes.append(outcome)
         if self.verbose:
@@ -161,6 +164,7 @@ class Life:
     summary: str = ""
     plan: list[PlanItem] = field(default_factory=list)
     doing: str = "having a coffee"
+    task: PlanItem | None = None
     """Until its own morning is lived, a resident is met as its persona describes it."""
 
     def __post_init__(self) -> None:
@@ -168,7 +172,8 @@ class Life:
 
 
 def live_morning(meter: Meter, lives: Sequence[Life], samples: dict[str, Any]) -> None:
-    """Summary, plan, decomposition, place, object, emoji, importance: each resident's morning."""
+    """Summary, plan, its decomposition into hours and tasks, and the importance of what the
+    resident then sees: each resident's morning."""
     for life in lives:
         print(f"{life.persona.name}: morning", flush=True)
         life.summary, _ = meter.ask(
@@ -208,22 +213,10 @@ def live_morning(meter: Meter, lives: Sequence[Life], samples: dict[str, Any]) -
         )
         if own:
             samples.setdefault("tasks", {"of": _item(hours[0]), "tasks": [_item(t) for t in tasks]})
-        task = tasks[0]
-        life.doing = task.description
-        meter.ask(
-            rq.ChooseLocation(
-                action=task.description,
-                options=area_options(life.resident),
-                at=task.start,
-                until=task.end,
-                home=f"{life.resident.home}: bedroom",
-                name=life.persona.name,
-            )
-        )
-        meter.ask(rq.ObjectState(action=task.description, obj="coffee machine"))
-        meter.ask(rq.Emoji(action=task.description))
+        life.task = tasks[0]
+        life.doing = life.task.description
         seen = [
-            f"{life.persona.name} is {task.description}",
+            f"{life.persona.name} is {life.doing}",
             "the coffee machine is brewing",
             f"{life.persona.name} heard that a storm may hit the town tonight",
         ]
@@ -231,8 +224,25 @@ def live_morning(meter: Meter, lives: Sequence[Life], samples: dict[str, Any]) -
         life.memories += seen
 
 
+def place_and_props(meter: Meter, life: Life) -> None:
+    """Where the task happens, the state of an object it uses, its emoji."""
+    task = life.task or PlanItem(MORNING, 15, life.doing)
+    meter.ask(
+        rq.ChooseLocation(
+            action=task.description,
+            options=area_options(life.resident),
+            at=task.start,
+            until=task.end,
+            home=f"{life.resident.home}: bedroom",
+            name=life.persona.name,
+        )
+    )
+    meter.ask(rq.ObjectState(action=task.description, obj="coffee machine"))
+    meter.ask(rq.Emoji(action=task.description))
+
+
 def meet(meter: Meter, a: Life, b: Life, samples: dict[str, Any]) -> None:
-    """a notices b, reacts, and (if it talks) they converse, take notes and sum each other up."""
+    """a notices b, reacts, and they talk turn by turn; a takes notes and sums b up."""
     print(f"{a.persona.name} meets {b.persona.name}", flush=True)
     reaction, _ = meter.ask(
         rq.React(
@@ -246,9 +256,10 @@ def meet(meter: Meter, a: Life, b: Life, samples: dict[str, Any]) -> None:
     )
     history: list[tuple[str, str]] = []
     speakers = [(a, b), (b, a)]
+    samples.setdefault("conversation", {"between": [a.persona.name, b.persona.name], "lines": []})
     for turn in range(TURNS):
         speaker, listener = speakers[turn % 2]
-        said, _ = meter.ask(
+        said, own = meter.ask(
             rq.NextUtterance(
                 speaker=speaker.persona,
                 listener=listener.persona.name,
@@ -264,17 +275,15 @@ def meet(meter: Meter, a: Life, b: Life, samples: dict[str, Any]) -> None:
             )
         )
         history.append((speaker.persona.name, said.text))
+        if samples["conversation"]["between"] == [a.persona.name, b.persona.name]:
+            mark = "" if own else " [offline mind]"
+            samples["conversation"]["lines"].append(f"{speaker.persona.name}: {said.text}{mark}")
         if said.ends and turn > 0:
             break
-    samples.setdefault("conversation", {"between": [a.persona.name, b.persona.name]})
-    samples["conversation"].setdefault("lines", [f"{n}: {t}" for n, t in history])
-    for me, other in ((a, b), (b, a)):
-        notes, _ = meter.ask(
-            rq.ConversationNotes(
-                name=me.persona.name, other=other.persona.name, lines=history, now=MORNING
-            )
-        )
-        me.memories += [text for text in (notes.planning, notes.memo) if text]
+    notes, _ = meter.ask(
+        rq.ConversationNotes(name=a.persona.name, other=b.persona.name, lines=history, now=MORNING)
+    )
+    a.memories += [text for text in (notes.planning, notes.memo) if text]
     meter.ask(
         rq.SummarizeRelationship(
             name=a.persona.name, other=b.persona.name, statements=[t for _, t in history]
@@ -282,67 +291,71 @@ def meet(meter: Meter, a: Life, b: Life, samples: dict[str, Any]) -> None:
     )
 
 
-def reflect_and_interview(meter: Meter, lives: Sequence[Life], samples: dict[str, Any]) -> None:
-    """Reflection, the revised `currently`, an interview, and the judge's verdicts."""
-    for life in lives:
-        print(f"{life.persona.name}: evening", flush=True)
-        questions, own_q = meter.ask(
-            rq.ReflectionQuestions(records=life.memories, n=2, name=life.persona.name)
+def reflect(meter: Meter, life: Life, samples: dict[str, Any]) -> None:
+    """The paper's reflection: questions from recent memories, then insights citing them."""
+    print(f"{life.persona.name}: reflects", flush=True)
+    questions, own_q = meter.ask(
+        rq.ReflectionQuestions(records=life.memories, n=2, name=life.persona.name)
+    )
+    insights, own_i = meter.ask(
+        rq.Insights(question=questions[0], statements=life.memories, n=3, name=life.persona.name)
+    )
+    if own_q and own_i and "reflection" not in samples:
+        samples["reflection"] = {
+            "agent": life.persona.name,
+            "questions": questions,
+            "insights": [
+                {"text": i.text, "because": [life.memories[n - 1] for n in i.cited_indices]}
+                for i in insights
+            ],
+        }
+
+
+def interview(meter: Meter, life: Life) -> None:
+    """The revised `currently`, an interview, and the judge's verdict and ranking."""
+    print(f"{life.persona.name}: interviewed", flush=True)
+    meter.ask(
+        rq.ReviseCurrently(
+            persona=life.persona,
+            plan_notes=[i.description for i in life.plan[:3]],
+            events=life.memories[-3:],
+            now=DAY + timedelta(days=1),
         )
-        insights, own_i = meter.ask(
-            rq.Insights(
-                question=questions[0], statements=life.memories, n=3, name=life.persona.name
-            )
+    )
+    question = "What are you doing today, and did you hear any news?"
+    answer, _ = meter.ask(
+        rq.AnswerQuestion(
+            question=question,
+            persona=life.persona,
+            summary=life.summary,
+            asker="an interviewer",
+            memories=life.memories[-5:],
+            now=MORNING,
         )
-        if own_q and own_i and "reflection" not in samples:
-            samples["reflection"] = {
-                "agent": life.persona.name,
-                "questions": questions,
-                "insights": [
-                    {"text": i.text, "because": [life.memories[n - 1] for n in i.cited_indices]}
-                    for i in insights
-                ],
-            }
-        meter.ask(
-            rq.ReviseCurrently(
-                persona=life.persona,
-                plan_notes=[i.description for i in life.plan[:3]],
-                events=life.memories[-3:],
-                now=DAY + timedelta(days=1),
-            )
+    )
+    meter.ask(rq.JudgeAnswer(question=question, answer=answer.text, subject="the storm tonight"))
+    meter.ask(
+        rq.RankAnswers(
+            name=life.persona.name,
+            summary=life.summary,
+            question=question,
+            answers=[answer.text, "I don't know.", f"I am {life.doing}."],
         )
-        question = "What are you doing today, and did you hear any news?"
-        answer, _ = meter.ask(
-            rq.AnswerQuestion(
-                question=question,
-                persona=life.persona,
-                summary=life.summary,
-                asker="an interviewer",
-                memories=life.memories[-5:],
-                now=MORNING,
-            )
-        )
-        meter.ask(
-            rq.JudgeAnswer(question=question, answer=answer.text, subject="the storm tonight")
-        )
-        meter.ask(
-            rq.RankAnswers(
-                name=life.persona.name,
-                summary=life.summary,
-                question=question,
-                answers=[answer.text, "I don't know.", f"I am {life.doing}."],
-            )
-        )
+    )
 
 
 def live_town(meter: Meter, lives: Sequence[Life], samples: dict[str, Any]) -> None:
     """Each operation early, then again: the first resident's whole day (meeting the second
-    as its persona describes it), then the next's, each meeting the one before."""
+    as its persona describes it), then the next's, each meeting the one before. Within a day
+    the operations the paper's loop depends on come first; those the economy profile answers
+    offline anyway (place, object, emoji) come last, so a run cut short still has the rest."""
     for position, life in enumerate(lives):
         live_morning(meter, [life], samples)
+        reflect(meter, life, samples)
+        interview(meter, life)
         other = lives[position + 1] if position == 0 else lives[position - 1]
         meet(meter, life, other, samples)
-        reflect_and_interview(meter, [life], samples)
+        place_and_props(meter, life)
 
 
 def _awake_item(plan: Sequence[PlanItem]) -> PlanItem:

@@ -8,6 +8,7 @@ from datetime import datetime, time, timedelta
 
 from cognition.clamps import lay_out_steps, order_day_plan
 from cognition.errors import InvalidOutput
+from cognition.parsing import repairs
 from cognition.parsing.extract import load
 from cognition.parsing.schemas import (
     DayPlanOut,
@@ -26,6 +27,8 @@ _PLACE_SEPARATOR = re.compile(r"\s*:\s*")
 HOURS_PER_HALF_DAY = 12
 EVENING = time(18, 0)
 """After an item this late, an earlier time in the outline is past midnight."""
+NOON_HOUR_BEFORE = time(10, 0)
+"""After an item from this time and before the evening, "12:xx am" is a slip for noon."""
 MAX_EMOJI_CHARS = 16
 """Two emoji, even family and flag sequences joined by zero-width joiners, fit in 16 code points."""
 
@@ -49,7 +52,12 @@ def read_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
             raise InvalidOutput(
                 f"item {position} needs a start time (HH:MM) and a description", raw=raw
             )
-        evening = plan and plan[-1].start.time() >= EVENING
+        before = plan[-1].start.time() if plan else None
+        if before is not None and start.hour == 0 and NOON_HOUR_BEFORE <= before < EVENING:
+            # "12:30 am" after an 11:00 item is lunch at 12:30 pm, the commonest slip
+            repairs.note(f"item {position} at {item.start!r} read as just after noon")
+            start = start.replace(hour=HOURS_PER_HALF_DAY)
+        evening = before is not None and before >= EVENING
         if evening and start < plan[-1].start.time() and plan[-1].start.date() == day:
             day += timedelta(days=1)
         plan.append(

@@ -234,6 +234,23 @@ def test_the_personas_fixed_hours_are_kept(fake_openai: FakeOpenAI) -> None:
     assert plan and plan[0].start.hour < 10
 
 
+def test_twelve_am_after_a_late_morning_item_is_read_as_noon(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script_chat(
+        day(
+            ("07:00", 60, "wake up", "Ada's house"),
+            ("11:00", 60, "work", "Hobbs Cafe"),
+            ("12:00 am", 60, "lunch", "Hobbs Cafe"),
+            ("23:00", 480, "go to bed", "Ada's house"),
+        )
+    )
+    repairs: list[str] = []
+    mind, _ = make_mind(fake_openai, repairs)
+    plan = mind.think(plan_day())
+    assert fake_openai.calls() == 1
+    assert [(i.start.hour, i.description) for i in plan][2] == (12, "lunch")
+    assert repairs == ["item 3 at '12:00 am' read as just after noon"]
+
+
 def test_a_bedtime_before_the_end_of_the_day_is_sent_back(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(
         day(
