@@ -332,7 +332,7 @@ def test_the_output_mode_is_chosen_per_operation(fake_openai: FakeOpenAI) -> Non
 
 
 def test_a_slow_answer_within_the_timeout_is_an_answer(fake_openai: FakeOpenAI) -> None:
-    fake_openai.script_chat(slow(1.0, '{"ratings": [{"memory": 1, "rating": 3}]}'))
+    fake_openai.script_chat(slow(0.3, '{"ratings": [{"memory": 1, "rating": 3}]}'))
     mind, audit = make_mind(fake_openai, timeout_s=5.0)
     assert mind.think(RateImportance(["x"])) == [3]
     assert [call.error for call in audit.calls] == [None]
