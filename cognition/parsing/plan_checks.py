@@ -16,12 +16,20 @@ from itertools import pairwise
 
 from cognition.errors import InvalidOutput
 from cognition.offline.clock import MINUTES_PER_DAY, find_times, wake_and_bed
+from cognition.parsing import repairs
 from cognition.prompting import clock
 from cognition.types import Persona, PlanItem
 
-BED = re.compile(r"\b(go(?:es|ing)? to bed|bedtime|go(?:es|ing)? to sleep|falls? asleep)\b", re.I)
+BED = re.compile(
+    r"\b(go(?:es|ing)? to bed|bedtime|go(?:es|ing)? to sleep|falls? asleep)\b|^sleeps?\b", re.I
+)
 WAKE = re.compile(r"\b(wakes? up|waking up|gets? up|getting up)\b", re.I)
-CLOCK_IN_TEXT = re.compile(r"\b\d{1,2}(?::\d{2})\s*(?:[ap]\.?m\.?)?|\b\d{1,2}\s*[ap]\.?m\b", re.I)
+TIME_PHRASE = re.compile(
+    r"\s*\b(?:(?:from|at|until|till|to|between|and|by|around|starting at)\s+)?"
+    r"(?:\d{1,2}:\d{2}\s*(?:[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?)",
+    re.I,
+)
+"""A clock time with what introduces it: "from 8am", " to 8:30 pm", "at 07:15"."""
 WAKE_SLACK_MIN = 90
 BED_SLACK_MIN = 120
 """How far a plan may stray from the hours a persona's lifestyle fixes before it is re-asked."""
@@ -85,29 +93,42 @@ def check_steps(
     parent: PlanItem,
     schedule: Sequence[PlanItem],
     raw: str,
-) -> None:
-    """Steps that break the item down: none is another item of the day copied in, none names
-    a clock time (a step's time is its place in the list), and they are not all the item."""
+) -> list[tuple[str, int]]:
+    """Steps that break the item down: none is another item of the day copied in or a copied
+    wake-up, and they are not all the item. A clock time in a step ("works at the cafe from
+    8am to 8pm") is cut out, as a repair: a step's time is its place in the list."""
     outline = {_key(item.description) for item in schedule if item != parent}
-    for position, (description, _) in enumerate(steps, start=1):
-        if _key(description) in outline:
+    mended: list[tuple[str, int]] = []
+    for position, (written, minutes) in enumerate(steps, start=1):
+        description = _without_times(written)
+        if description != written:
+            repairs.note(f"step {position}: clock times cut from {written!r}")
+        if {_key(written), _key(description)} & outline:
             raise InvalidOutput(
-                f"step {position} ({description!r}) is another item of the day's plan: list "
+                f"step {position} ({written!r}) is another item of the day's plan: list "
                 f"what {parent.description!r} is made of",
                 raw=raw,
             )
         copied_wake = WAKE.search(description) and not WAKE.search(parent.description)
-        if CLOCK_IN_TEXT.search(description) or copied_wake:
+        if copied_wake or not description:
             raise InvalidOutput(
-                f"step {position} ({description!r}) restates the day's outline: describe an "
+                f"step {position} ({written!r}) restates the day's outline: describe an "
                 "action only, without clock times",
                 raw=raw,
             )
-    if len(steps) > 1 and all(_key(d) == _key(parent.description) for d, _ in steps):
+        mended.append((description, minutes))
+    if len(mended) > 1 and all(_key(d) == _key(parent.description) for d, _ in mended):
         raise InvalidOutput(
             f"every step repeats {parent.description!r}: list the smaller actions it is made of",
             raw=raw,
         )
+    return mended
+
+
+def _without_times(text: str) -> str:
+    """`text` without its clock-time phrases ("from 8am to 8pm", "at 7:15 am")."""
+    cut = TIME_PHRASE.sub("", text)
+    return " ".join(cut.split()).strip(" ,;:-–") if cut != text else text
 
 
 def _off_by(a: datetime, b: datetime) -> float:

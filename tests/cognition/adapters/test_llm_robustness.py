@@ -294,20 +294,31 @@ def test_tasks_that_copy_the_outline_are_sent_back(fake_openai: FakeOpenAI) -> N
     assert [t.description for t in tasks] == ["make coffee", "fry eggs", "eat", "wash up"]
 
 
-def test_tasks_that_restate_clock_times_or_only_repeat_the_item_are_sent_back(
+def test_clock_times_in_steps_are_cut_as_a_repair(fake_openai: FakeOpenAI) -> None:
+    # the hour chunk the 1.5B model wrote from the persona's "works at Hobbs Cafe from 8am to 8pm"
+    fake_openai.script_chat(steps("works at Hobbs Cafe from 8am to 8am", "serve coffee at 9:15 am"))
+    repairs: list[str] = []
+    mind, _ = make_mind(fake_openai, repairs)
+    tasks = mind.think(decompose())
+    assert fake_openai.calls() == 1
+    assert [t.description for t in tasks][:2] == ["works at Hobbs Cafe", "serve coffee"]
+    assert len(repairs) == 2
+
+
+def test_steps_that_only_repeat_the_item_or_copy_a_wake_up_are_sent_back(
     fake_openai: FakeOpenAI,
 ) -> None:
     fake_openai.script_chat(
-        steps("eat breakfast at 7:15 am", "eat breakfast at 7:30 am"),
-        steps("make coffee", "eat"),
         steps("have breakfast", "have breakfast"),
+        steps("make coffee", "eat"),
+        steps("wake up", "eat"),
         steps("make coffee", "eat"),
     )
     mind, _ = make_mind(fake_openai)
     mind.think(decompose())
-    assert "without clock times" in correction(fake_openai)
+    assert "every step repeats" in correction(fake_openai)
     mind.think(decompose())
-    assert "every step repeats" in fake_openai.requests()[3]["messages"][-1]["content"]
+    assert "restates the day's outline" in fake_openai.requests()[3]["messages"][-1]["content"]
 
 
 def test_a_decomposition_asks_for_at_least_two_steps(fake_openai: FakeOpenAI) -> None:
