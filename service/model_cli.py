@@ -32,21 +32,25 @@ def cmd_model(args: argparse.Namespace, settings: Settings) -> int:
                 print(f"{source.name:32} {source.about}")
             return 0
         source = MODELS[args.model]
-        gguf = Path(args.gguf) if args.gguf else fetch(source, settings.home)
-        print(f"hearth: model {gguf} (sha256 verified)" if not args.gguf else f"hearth: {gguf}")
+        if args.gguf:
+            gguf, name = Path(args.gguf), Path(args.gguf).stem
+            print(f"hearth: model {gguf} (not verified: given by --gguf)")
+        else:
+            gguf, name = fetch(source, settings.home), source.name
+            print(f"hearth: model {gguf} (sha256 verified)")
         if args.action == "fetch":
             return 0
         install_server()
         command = server_command(
             gguf,
-            name=source.name,
+            name=name,
             port=args.port,
             threads=args.threads,
             parallel=args.parallel,
             gpu=args.gpu,
         )
         print("hearth: point Hearth at it with:")
-        for key, value in endpoint_settings(args.port, source.name).items():
+        for key, value in endpoint_settings(args.port, name).items():
             print(f"  export {key}={value}")
         sys.stdout.flush()
         os.execv(command[0], command)
