@@ -97,7 +97,8 @@ def check_steps(
     """Steps that break the item down: none is another item of the day copied in or a copied
     wake-up, and they are not all the item. A clock time in a step ("works at the cafe from
     8am to 8pm") is cut out, as a repair: a step's time is its place in the list."""
-    outline = {_key(item.description) for item in schedule if item != parent}
+    own = _key(parent.description)  # hour chunks of one item share its description
+    outline = {_key(item.description) for item in schedule} - {own}
     mended: list[tuple[str, int]] = []
     for position, (written, minutes) in enumerate(steps, start=1):
         description = _without_times(written)

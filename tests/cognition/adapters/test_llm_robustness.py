@@ -305,6 +305,20 @@ def test_clock_times_in_steps_are_cut_as_a_repair(fake_openai: FakeOpenAI) -> No
     assert len(repairs) == 2
 
 
+def test_a_step_like_its_item_is_no_copy_of_the_outline(fake_openai: FakeOpenAI) -> None:
+    # hour chunks of one day item share its description: the first step may echo it
+    chunk = PlanItem(datetime(2023, 2, 13, 8, 0), 60, "work at Hobbs Cafe", "Hobbs Cafe")
+    sibling = PlanItem(datetime(2023, 2, 13, 9, 0), 60, "work at Hobbs Cafe", "Hobbs Cafe")
+    fake_openai.script_chat(steps("work at Hobbs Cafe", "serve coffee", "wipe the counter"))
+    mind, _ = make_mind(fake_openai)
+    request = replace(decompose(), item=chunk, schedule=[chunk, sibling])
+    assert [t.description for t in mind.think(request)][:2] == [
+        "work at Hobbs Cafe",
+        "serve coffee",
+    ]
+    assert fake_openai.calls() == 1
+
+
 def test_steps_that_only_repeat_the_item_or_copy_a_wake_up_are_sent_back(
     fake_openai: FakeOpenAI,
 ) -> None:
