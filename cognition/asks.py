@@ -16,11 +16,11 @@ from typing import Any, Generic, TypeVar, cast
 from pydantic import BaseModel
 
 from cognition import parsing, prompting, requests
-from cognition.clamps import STEP_BOUNDS
+from cognition.clamps import STEP_BOUNDS, lay_out_steps, order_day_plan
 from cognition.grammar import progressive
 from cognition.offline.importance import rate as provisional
-from cognition.parsing import schemas
-from cognition.parsing.plans import NOTES_SEPARATOR
+from cognition.parsing import plan_checks, repairs, schemas, shapes
+from cognition.parsing.plans import NOTES_SEPARATOR, read_plan_day, read_steps
 from cognition.places import PlaceOption
 from cognition.types import (
     Answer,
@@ -33,16 +33,32 @@ from cognition.types import (
 )
 
 T = TypeVar("T")
+DEFAULT_MAX_TOKENS = 400
+LONG_MAX_TOKENS = 900
+"""For a day outline or a decomposition: up to a dozen items of about 50 tokens each."""
 
 
 @dataclass(frozen=True)
 class Ask(Generic[T]):
-    """One request to a model: operation name, prompt, answer schema, and how to read the answer."""
+    """One request to a model: operation name, prompt, answer schema, and how to read the answer.
+
+    `shape` is the JSON Schema sent for this request when it narrows `schema` by what the
+    prompt shows (`cognition.parsing.shapes`: as many ratings as memories, places from the
+    known ones); None sends `schema` as it stands."""
 
     operation: str
     prompt: str
     schema: type[BaseModel]
     parse: Callable[[str], T]
+    shape: shapes.Schema | None = None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    """The answer's budget: a small model under a grammar may otherwise run a string on for
+    a thousand tokens (minutes on a CPU); a cut answer is invalid and re-asked."""
+
+    @property
+    def json_schema(self) -> shapes.Schema:
+        """The schema a `json_schema` response format sends."""
+        return self.shape if self.shape is not None else shapes.of(self.schema)
 
 
 def rate_importance(r: requests.RateImportance) -> Ask[list[int]]:
@@ -57,11 +73,15 @@ def rate_importance(r: requests.RateImportance) -> Ask[list[int]]:
     def parse(raw: str) -> list[int]:
         """A memory the model left unrated gets the provisional lexical rating."""
         rated = parsing.parse_rate_importance(raw, count=len(memories))
+        for number, rating in enumerate(rated, start=1):
+            if rating is None:
+                repairs.note(f"memory {number} unrated: rated by its words")
         return [
             r if r is not None else provisional(m) for r, m in zip(rated, memories, strict=True)
         ]
 
-    return Ask("rate_importance", prompt, schemas.ImportanceOut, parse)
+    shape = shapes.ratings(len(memories))
+    return Ask("rate_importance", prompt, schemas.ImportanceOut, parse, shape)
 
 
 def reflection_questions(r: requests.ReflectionQuestions) -> Ask[list[str]]:
@@ -72,6 +92,7 @@ def reflection_questions(r: requests.ReflectionQuestions) -> Ask[list[str]]:
         prompt,
         schemas.QuestionsOut,
         lambda raw: parsing.parse_reflection_questions(raw, n=n),
+        shapes.questions(n),
     )
 
 
@@ -88,12 +109,14 @@ def insights(r: requests.Insights) -> Ask[list[Insight]]:
         prompt,
         schemas.InsightsOut,
         lambda raw: parsing.parse_insights(raw, n=n, statement_count=len(statements)),
+        shapes.insights(n, len(statements)),
     )
 
 
 def plan_day(r: requests.PlanDay) -> Ask[list[PlanItem]]:
     persona, summary, now = r.persona, r.summary, r.now
     previous_day, directives = r.previous_day, r.directives
+    places = prompting.areas(r.known_places)
     prompt = prompting.render(
         "plan_day",
         character=prompting.character(persona, summary),
@@ -102,11 +125,19 @@ def plan_day(r: requests.PlanDay) -> Ask[list[PlanItem]]:
         previous_day=prompting.text_or_empty(previous_day),
         directives=prompting.bulleted(directives),
         notes=prompting.numbered(r.notes),
-        places=prompting.bulleted(prompting.areas(r.known_places)),
+        places=prompting.bulleted(places),
         today=prompting.day(now.date()),
     )
+
+    def parse(raw: str) -> list[PlanItem]:
+        """The outline in time order, once it reads as a day (`plan_checks.check_day`)."""
+        written = read_plan_day(raw, now=now)
+        plan = order_day_plan(written)
+        plan_checks.check_day(plan, persona=persona, written=[i.start for i in written], raw=raw)
+        return plan
+
     return Ask(
-        "plan_day", prompt, schemas.DayPlanOut, lambda raw: parsing.parse_plan_day(raw, now=now)
+        "plan_day", prompt, schemas.DayPlanOut, parse, shapes.day_plan(places), LONG_MAX_TOKENS
     )
 
 
@@ -128,12 +159,14 @@ def decompose(r: requests.Decompose) -> Ask[list[PlanItem]]:
         schedule=prompting.schedule(r.schedule),
         memories=prompting.numbered(r.memories),
     )
-    return Ask(
-        "decompose",
-        prompt,
-        schemas.StepsOut,
-        lambda raw: parsing.parse_decompose(raw, parent=item, granularity=granularity),
-    )
+
+    def parse(raw: str) -> list[PlanItem]:
+        """Steps that break the item down (`plan_checks.check_steps`), laid over its span."""
+        steps = plan_checks.check_steps(read_steps(raw), parent=item, schedule=r.schedule, raw=raw)
+        return lay_out_steps(item, steps, granularity)
+
+    most = max(1, item.duration_min // step_min)
+    return Ask("decompose", prompt, schemas.StepsOut, parse, shapes.steps(most), LONG_MAX_TOKENS)
 
 
 def choose_location(r: requests.ChooseLocation) -> Ask[str]:
@@ -160,6 +193,7 @@ def choose_location(r: requests.ChooseLocation) -> Ask[str]:
         prompt,
         schemas.LocationOut,
         lambda raw: parsing.parse_choose_location(raw, options=names, may_stay=inside),
+        shapes.location(names, may_stay=inside),
     )
 
 
@@ -298,6 +332,7 @@ def answer(r: requests.AnswerQuestion) -> Ask[Answer]:
         prompt,
         schemas.AnswerOut,
         lambda raw: parsing.parse_answer(raw, memory_count=len(memories)),
+        shapes.answer(len(memories)),
     )
 
 
@@ -356,6 +391,7 @@ def rank_answers(r: requests.RankAnswers) -> Ask[list[int]]:
         prompt,
         schemas.RankingOut,
         lambda raw: parsing.parse_rank_answers(raw, count=count),
+        shapes.ranking(count),
     )
 
 

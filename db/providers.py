@@ -8,7 +8,14 @@ past a world's model budget whatever that setting says (`cognition.budget`).
 
 from __future__ import annotations
 
-from cognition.adapters.llm_config import LLMConfig
+from cognition.adapters.llm_config import (
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_TIMEOUT_S,
+    LOCAL_MAX_CONCURRENCY,
+    LOCAL_TIMEOUT_S,
+    LLMConfig,
+    is_local,
+)
 from cognition.embedding_cache import CachedEmbedder
 from cognition.frugal import FrugalMind
 from cognition.hashing_embedder import HashingEmbedder
@@ -20,15 +27,20 @@ DEFAULT_OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
 
 
 def llm_config(settings: Settings) -> LLMConfig:
-    """The endpoint both the LLM mind and OpenAI embeddings use (no network at build time)."""
+    """The endpoint both the LLM mind and OpenAI embeddings use (no network at build time).
+    A model on a loopback URL gets a local model's pace unless the settings say otherwise."""
+    base_url = settings.llm_base_url or settings.embedding_base_url
+    local = is_local(base_url)
     return LLMConfig(
-        base_url=settings.llm_base_url or settings.embedding_base_url,
+        base_url=base_url,
         api_key=settings.llm_key or "",
         model=settings.llm_model or "",
-        timeout_s=settings.llm_timeout_s,
+        timeout_s=settings.llm_timeout_s or (LOCAL_TIMEOUT_S if local else DEFAULT_TIMEOUT_S),
         max_retries=settings.llm_max_retries,
-        max_concurrency=settings.llm_max_concurrency,
+        max_concurrency=settings.llm_max_concurrency
+        or (LOCAL_MAX_CONCURRENCY if local else DEFAULT_MAX_CONCURRENCY),
         output_mode=settings.llm_output_mode,
+        output_modes=settings.llm_output_modes,
         prices=settings.llm_prices,
         audit_text=settings.audit_text,
         temperature=settings.llm_temperature,

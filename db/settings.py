@@ -137,10 +137,24 @@ class Settings(BaseSettings):
     llm_temperature: float = Field(
         0.0, ge=0, le=2, description="sampling temperature for every model call"
     )
-    llm_timeout_s: float = Field(30.0, gt=0)
+    llm_timeout_s: float | None = Field(
+        None,
+        gt=0,
+        description="seconds one model call may take; unset: 30, or 600 for a model on a "
+        "loopback URL (a local model on a CPU takes 30-120 s a call)",
+    )
     llm_max_retries: int = Field(3, ge=0, le=10)
-    llm_max_concurrency: int = Field(8, ge=1)
+    llm_max_concurrency: int | None = Field(
+        None,
+        ge=1,
+        description="model calls in flight per process; unset: 8, or 2 for a loopback URL",
+    )
     llm_output_mode: Literal["auto", "json_schema", "json_object", "text"] = "auto"
+    llm_output_modes: dict[str, Literal["auto", "json_schema", "json_object", "text"]] = Field(
+        default_factory=dict,
+        description="per operation, an output mode that suits the model better, JSON: "
+        '{"next_utterance": "json_object"}',
+    )
     llm_fallback: bool = Field(
         True, description="answer with the offline mind when the model fails"
     )

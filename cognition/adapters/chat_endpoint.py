@@ -14,19 +14,17 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
-from functools import cache, partial
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, Literal, cast
 
 import openai
 from openai.types.chat import ChatCompletion
-from pydantic import BaseModel
 
 from cognition.adapters.llm_config import LLMConfig, cost_usd, make_client
 from cognition.adapters.retry import describe, with_retries
 from cognition.errors import ModelError, Refused
 from cognition.mind import AuditSink
-from cognition.parsing.schemas import strict_schema
 from cognition.tokens import estimate_tokens
 from cognition.types import CallRecord
 
@@ -68,13 +66,15 @@ class ChatChannel:
         *,
         operation: str,
         messages: Sequence[Message],
-        schema: type[BaseModel],
+        schema: Mapping[str, Any],
         audit: AuditSink,
+        max_tokens: int | None = None,
     ) -> str:
-        """The assistant's answer to `messages`, asked to follow `schema`."""
+        """The assistant's answer to `messages`, asked to follow `schema` (a JSON Schema) in
+        at most `max_tokens` tokens."""
         while True:
-            mode = self.output_mode()
-            attempt = partial(self._attempt, operation, messages, schema, mode, audit)
+            mode = self.output_mode(operation)
+            attempt = partial(self._attempt, operation, messages, schema, mode, audit, max_tokens)
             try:
                 return with_retries(
                     attempt, self.config.retry_policy, sleep=self._sleep, rng=self._rng
@@ -85,10 +85,12 @@ class ChatChannel:
                         f"the model endpoint rejected the request: {describe(exc)}"
                     ) from exc
 
-    def output_mode(self) -> WireMode:
-        """The mode the next request will use: the configured one, or the negotiated one."""
-        if self.config.output_mode != "auto":
-            return self.config.output_mode
+    def output_mode(self, operation: str = "") -> WireMode:
+        """The mode the next request for `operation` will use: the one configured for the
+        operation, else the configured one, else the one negotiated with the server."""
+        configured = self.config.mode_for(operation)
+        if configured != "auto":
+            return configured
         with _negotiated_lock:
             return _negotiated.get(self._key, "json_schema")
 
@@ -106,10 +108,12 @@ class ChatChannel:
         self,
         operation: str,
         messages: Sequence[Message],
-        schema: type[BaseModel],
+        schema: Mapping[str, Any],
         mode: WireMode,
         audit: AuditSink,
+        max_tokens: int | None,
     ) -> str:
+        limit: dict[str, Any] = {} if max_tokens is None else {"max_tokens": max_tokens}
         with self._slots:
             prompt = transcript(messages) if self.config.audit_text else None
             finish = audit.begin(operation, self.config.model, prompt)
@@ -120,6 +124,7 @@ class ChatChannel:
                     messages=cast(Any, list(messages)),
                     temperature=self.config.temperature,
                     timeout=self.config.timeout_s,
+                    **limit,
                     **_format_args(mode, operation, schema),
                 )
             except Exception as exc:
@@ -179,15 +184,14 @@ def transcript(messages: Sequence[Message]) -> str:
     return "\n\n".join(f"[{message['role']}]\n{message['content']}" for message in messages)
 
 
-@cache
-def _schema_format(operation: str, schema: type[BaseModel]) -> dict[str, Any]:
+def _schema_format(operation: str, schema: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "type": "json_schema",
-        "json_schema": {"name": operation, "schema": strict_schema(schema), "strict": True},
+        "json_schema": {"name": operation, "schema": dict(schema), "strict": True},
     }
 
 
-def _format_args(mode: WireMode, operation: str, schema: type[BaseModel]) -> dict[str, Any]:
+def _format_args(mode: WireMode, operation: str, schema: Mapping[str, Any]) -> dict[str, Any]:
     if mode == "json_schema":
         return {"response_format": _schema_format(operation, schema)}
     if mode == "json_object":

@@ -5,7 +5,9 @@ through the `ChatChannel` (retries, timeouts, output mode, audit), and parses th
 answer that does not parse is re-asked once, quoting the problem; a second failure raises
 `InvalidOutput`. With a fallback mind, a model that is unavailable, rejects the request, or
 answers unusably twice is replaced by the fallback for that call, and the audit row says so
-(`degraded=True`). A refusal is never papered over: it raises `Refused`.
+(`degraded=True`). A refusal is never papered over: it raises `Refused`. An answer the parser
+mended (a near-miss such as a memory rated twice) is used; what was mended is logged and
+given to `on_repair` (the bench counts repairs with it).
 
 Before each ask (and re-ask) the audit sink admits the call (`AuditSink.admit`); past the
 world's budget it raises `OverBudget`, no request is sent, and `over_budget` (the offline
@@ -15,6 +17,7 @@ mind; the fallback when none is given) answers, audited as degraded with the rea
 from __future__ import annotations
 
 import copy
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar, cast
@@ -26,6 +29,7 @@ from cognition.adapters.chat_endpoint import ChatChannel, Message
 from cognition.adapters.llm_config import LLMConfig, OutputMode
 from cognition.errors import InvalidInput, InvalidOutput, ModelError, OverBudget, Refused
 from cognition.mind import AuditSink, Mind, NullAudit
+from cognition.parsing import repairs
 from cognition.requests import ChooseLocation, RateImportance, Request
 from cognition.types import CallRecord
 
@@ -33,6 +37,9 @@ __all__ = ["LLMConfig", "LLMMind", "OutputMode"]
 
 T = TypeVar("T")
 MS_PER_S = 1000.0
+RepairObserver = Callable[[str, Sequence[str]], None]
+"""Told the operation and what its parser mended in an answer it then used."""
+log = logging.getLogger(__name__)
 
 
 class LLMMind:
@@ -47,8 +54,10 @@ class LLMMind:
         audit: AuditSink | None = None,
         client: openai.OpenAI | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        on_repair: RepairObserver | None = None,
     ) -> None:
         """No network here: the client connects on the first call."""
+        self._on_repair = on_repair
         self._channel = ChatChannel(config, client=client, sleep=sleep)
         self._fallback = fallback.with_audit(NullAudit()) if fallback is not None else None
         thrifty = over_budget if over_budget is not None else fallback
@@ -96,18 +105,32 @@ class LLMMind:
         ]
         raw = self._complete(ask, messages)
         try:
-            return ask.parse(raw)
+            return self._parse(ask, raw)
         except InvalidOutput as first:
             messages += [
                 {"role": "assistant", "content": raw},
                 {"role": "user", "content": prompting.render("correction", problem=str(first))},
             ]
-        return ask.parse(self._complete(ask, messages))
+        return self._parse(ask, self._complete(ask, messages))
+
+    def _parse(self, ask: asks.Ask[T], raw: str) -> T:
+        """The parsed answer; near-misses the parser mended are logged and observed."""
+        with repairs.collecting() as mended:
+            result = ask.parse(raw)
+        if mended:
+            log.info("%s: repaired the answer: %s", ask.operation, "; ".join(mended))
+            if self._on_repair is not None:
+                self._on_repair(ask.operation, mended)
+        return result
 
     def _complete(self, ask: asks.Ask[T], messages: Sequence[Message]) -> str:
         self._audit.admit(ask.operation)  # OverBudget: no request is sent
         return self._channel.complete(
-            operation=ask.operation, messages=messages, schema=ask.schema, audit=self._audit
+            operation=ask.operation,
+            messages=messages,
+            schema=ask.json_schema,
+            audit=self._audit,
+            max_tokens=ask.max_tokens,
         )
 
     def _degrade(self, exc: ModelError, mind: Mind, request: Request[T]) -> T:

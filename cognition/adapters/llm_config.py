@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
+from urllib.parse import urlsplit
 
 import openai
 
@@ -24,6 +25,11 @@ OutputMode = Literal["auto", "json_schema", "json_object", "text"]
 
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MAX_CONCURRENCY = 8
+LOCAL_TIMEOUT_S = 600.0
+LOCAL_MAX_CONCURRENCY = 2
+"""A model on this machine (a loopback URL) answers a Hearth prompt in 30–120 s on a CPU: a
+slow answer is not a failure, and more requests at once only queue inside its server."""
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 TOKENS_PER_MILLION = 1_000_000
 
 PLACEHOLDER_API_KEY = "not-needed"
@@ -48,6 +54,8 @@ class LLMConfig:
     max_backoff_s: float = DEFAULT_MAX_BACKOFF_S
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY
     output_mode: OutputMode = "auto"
+    output_modes: Mapping[str, OutputMode] = field(default_factory=dict)
+    """Per operation, a mode that suits it better than `output_mode` on this model."""
     prices: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     audit_text: bool = True
     temperature: float = 0.0
@@ -58,6 +66,10 @@ class LLMConfig:
             raise ValueError(
                 "LLMConfig needs max_concurrency >= 1, max_retries >= 0 and timeout_s > 0"
             )
+
+    def mode_for(self, operation: str) -> OutputMode:
+        """The output mode configured for `operation` (its own, else the general one)."""
+        return self.output_modes.get(operation, self.output_mode)
 
     @property
     def retry_policy(self) -> RetryPolicy:
@@ -84,3 +96,10 @@ def cost_usd(
     """What a call cost by the price table, 0 for a model without a price."""
     price_in, price_out = prices.get(model, (0.0, 0.0))
     return (tokens_in * price_in + tokens_out * price_out) / TOKENS_PER_MILLION
+
+
+def is_local(base_url: str | None) -> bool:
+    """Whether the endpoint runs on this machine (a loopback host): a local model's pace."""
+    if not base_url:
+        return False
+    return (urlsplit(base_url).hostname or "") in LOOPBACK_HOSTS

@@ -1,9 +1,11 @@
 """From a model's raw text to domain values: one parser per Mind operation.
 
 `extract` finds the JSON (tolerating fences, prose and trailing commas) and spots refusals;
-`schemas` holds the Pydantic shape asked of the model per operation; the parsers in `memory`,
+`schemas` holds the Pydantic shape asked of the model per operation, and `shapes` narrows it
+per request (as many ratings as memories, places from the known ones); the parsers in `memory`,
 `plans`, `social` and `judging` validate, clamp (through `cognition.clamps`) and build domain
-values.
+values, mending near-misses they can read unambiguously (`repairs`); `plan_checks` reads a
+model's plan as a careful reader would.
 Every parser raises `InvalidOutput` (the adapter re-asks once) or `Refused`.
 """
 

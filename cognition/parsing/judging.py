@@ -4,6 +4,7 @@ candidate answers (the paper's §6 and §7.1, with a model in the evaluators' pl
 from __future__ import annotations
 
 from cognition.errors import InvalidOutput
+from cognition.parsing import repairs
 from cognition.parsing.extract import load
 from cognition.parsing.schemas import JudgeOut, RankingOut
 
@@ -18,9 +19,12 @@ def parse_rank_answers(raw: str, *, count: int) -> list[int]:
     are dropped; answers the ranking leaves out follow, in their own order (tied last). An
     answer that ranks none of them is unusable."""
     ranked: list[int] = []
-    for number in load(raw, RankingOut).ranking:
+    numbers = load(raw, RankingOut).ranking
+    for number in numbers:
         if 1 <= number <= count and number not in ranked:
             ranked.append(number)
     if not ranked:
         raise InvalidOutput("the ranking names none of the answers", raw=raw)
+    if len(ranked) < count:
+        repairs.note(f"ranking {numbers} completed with the answers it left out")
     return ranked + [n for n in range(1, count + 1) if n not in ranked]

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from cognition.clamps import clamp_importance, valid_citations
 from cognition.errors import InvalidOutput
+from cognition.parsing import repairs
 from cognition.parsing.extract import extract_json, load, raise_unusable, validate
 from cognition.parsing.schemas import (
     AnswerOut,
@@ -35,7 +36,8 @@ def parse_rate_importance(raw: str, *, count: int) -> list[int | None]:
 
     Ratings come numbered (`{"memory": 2, "rating": 7}`, matched by number), or as a plain
     list when it has exactly `count` numbers; a single memory may also be rated in the paper's
-    own `Rating: 4` format.
+    own `Rating: 4` format. A complete list numbered wrongly (one number repeated) is read in
+    order, and of two ratings of one memory the first counts (both noted as repairs).
     """
     paper_style = _RATING.match(raw)
     value = float(paper_style["value"]) if paper_style and count == 1 else extract_json(raw)
@@ -48,9 +50,17 @@ def parse_rate_importance(raw: str, *, count: int) -> list[int | None]:
         if len(plain) != count:  # unnumbered: which memory a rating is for cannot be told
             raise InvalidOutput(f"expected {count} ratings, got {len(plain)}", raw=raw)
         return [clamp_importance(float(r)) for r in plain]
-    for rating in ratings:
-        if isinstance(rating, RatingOut) and 1 <= rating.memory <= count:
+    numbered = [r for r in ratings if isinstance(r, RatingOut)]
+    numbers = [r.memory for r in numbered]
+    if len(numbered) == count and sorted(numbers) != list(range(1, count + 1)):
+        # every memory rated, but numbered wrongly ("memory": 1 three times): read in order
+        repairs.note(f"memory numbers {numbers} read as 1..{count} in order")
+        return [clamp_importance(r.rating) for r in numbered]
+    for rating in numbered:
+        if 1 <= rating.memory <= count and found[rating.memory - 1] is None:
             found[rating.memory - 1] = clamp_importance(rating.rating)
+        elif 1 <= rating.memory <= count:
+            repairs.note(f"memory {rating.memory} rated twice: the first rating kept")
     if all(r is None for r in found):
         raise InvalidOutput(f"no usable rating of the {count} memories", raw=raw)
     return found

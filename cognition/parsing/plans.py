@@ -8,6 +8,7 @@ from datetime import datetime, time, timedelta
 
 from cognition.clamps import lay_out_steps, order_day_plan
 from cognition.errors import InvalidOutput
+from cognition.parsing import repairs
 from cognition.parsing.extract import load
 from cognition.parsing.schemas import (
     DayPlanOut,
@@ -26,6 +27,8 @@ _PLACE_SEPARATOR = re.compile(r"\s*:\s*")
 HOURS_PER_HALF_DAY = 12
 EVENING = time(18, 0)
 """After an item this late, an earlier time in the outline is past midnight."""
+NOON_HOUR_BEFORE = time(10, 0)
+"""After an item from this time and before the evening, "12:xx am" is a slip for noon."""
 MAX_EMOJI_CHARS = 16
 """Two emoji, even family and flag sequences joined by zero-width joiners, fit in 16 code points."""
 
@@ -35,6 +38,11 @@ def parse_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
 
     A time earlier than an evening item before it is past midnight ("01:00 go to bed" after
     "19:00 dinner" is tomorrow at 1 am); otherwise items may come in any order."""
+    return order_day_plan(read_plan_day(raw, now=now))
+
+
+def read_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
+    """The day outline's items in the order the model wrote them (durations as written)."""
     items = load(raw, DayPlanOut, list_key="items").items
     plan: list[PlanItem] = []
     day = now.date()
@@ -44,7 +52,12 @@ def parse_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
             raise InvalidOutput(
                 f"item {position} needs a start time (HH:MM) and a description", raw=raw
             )
-        evening = plan and plan[-1].start.time() >= EVENING
+        before = plan[-1].start.time() if plan else None
+        if before is not None and start.hour == 0 and NOON_HOUR_BEFORE <= before < EVENING:
+            # "12:30 am" after an 11:00 item is lunch at 12:30 pm, the commonest slip
+            repairs.note(f"item {position} at {item.start!r} read as just after noon")
+            start = start.replace(hour=HOURS_PER_HALF_DAY)
+        evening = before is not None and before >= EVENING
         if evening and start < plan[-1].start.time() and plan[-1].start.date() == day:
             day += timedelta(days=1)
         plan.append(
@@ -57,17 +70,22 @@ def parse_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
         )
     if not plan:
         raise InvalidOutput("the plan has no items", raw=raw)
-    return order_day_plan(plan)
+    return plan
 
 
 def parse_decompose(raw: str, *, parent: PlanItem, granularity: Granularity) -> list[PlanItem]:
     """The parent's span covered by back-to-back steps within the granularity's bounds."""
+    return lay_out_steps(parent, read_steps(raw), granularity)
+
+
+def read_steps(raw: str) -> list[tuple[str, int]]:
+    """The decomposition's (description, minutes) as written, empty descriptions dropped."""
     steps = load(raw, StepsOut, list_key="steps").steps
     usable = [(step.description.strip(), step.duration_min) for step in steps]
     usable = [(description, minutes) for description, minutes in usable if description]
     if not usable:
         raise InvalidOutput("the decomposition has no steps", raw=raw)
-    return lay_out_steps(parent, usable, granularity)
+    return usable
 
 
 def parse_choose_location(raw: str, *, options: Sequence[str], may_stay: bool = False) -> str:

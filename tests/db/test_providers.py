@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from cognition.adapters.llm_config import LOCAL_MAX_CONCURRENCY, LOCAL_TIMEOUT_S, is_local
 from cognition.embedding_cache import CachedEmbedder
 from cognition.mind import ListAudit
 from cognition.requests import RateImportance
-from db.providers import build_embedder, build_mind
+from db.providers import build_embedder, build_mind, llm_config
 from db.settings import Settings
 from tests.fakes.openai_server import FakeOpenAI, reply, server_error
 
@@ -73,3 +74,26 @@ def test_embedder_is_cached_and_sized_by_settings(tmp_path: Path) -> None:
     assert isinstance(embedder, CachedEmbedder)
     assert embedder.provider == "hashing" and embedder.dimension == 64
     assert len(embedder.embed(["hello"])[0]) == 64
+
+
+def test_a_loopback_endpoint_gets_a_local_models_pace(tmp_path: Path) -> None:
+    local = llm_config(_settings(tmp_path, llm_base_url="http://127.0.0.1:8088/v1"))
+    assert (local.timeout_s, local.max_concurrency) == (LOCAL_TIMEOUT_S, LOCAL_MAX_CONCURRENCY)
+    remote = llm_config(_settings(tmp_path, llm_base_url="https://api.openai.com/v1"))
+    assert (remote.timeout_s, remote.max_concurrency) == (30.0, 8)
+    chosen = llm_config(
+        _settings(
+            tmp_path,
+            llm_base_url="http://localhost:11434/v1",
+            llm_timeout_s=90,
+            llm_max_concurrency=4,
+        )
+    )
+    assert (chosen.timeout_s, chosen.max_concurrency) == (90, 4)
+    assert is_local("http://[::1]:8080/v1") and not is_local(None)
+
+
+def test_output_modes_come_from_the_settings(tmp_path: Path) -> None:
+    config = llm_config(_settings(tmp_path, llm_output_modes={"next_utterance": "json_object"}))
+    assert config.mode_for("next_utterance") == "json_object"
+    assert config.mode_for("plan_day") == "auto"

@@ -1,0 +1,137 @@
+"""The JSON Schema sent with one request: the operation's schema, tightened by what it asks.
+
+Grammar-constrained decoding (llama.cpp, vLLM, Ollama, OpenAI's strict mode) produces whatever
+the schema allows, and a loose schema lets a small model satisfy it degenerately: `{"ratings":
+[]}`, every location null, a memory number that was never shown. So each request's schema says
+what its prompt says: as many ratings as memories, each naming a shown memory and a rating on
+the scale; locations required and chosen from the known places; numbers that cite from the
+numbers shown; enums wherever the answer is a choice. The keywords used (`enum`, `minItems`,
+`maxItems`) are the ones OpenAI's strict mode and llama.cpp's grammar both accept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from cognition.clamps import IMPORTANCE_MAX, IMPORTANCE_MIN
+from cognition.parsing.schemas import (
+    AnswerOut,
+    DayPlanOut,
+    InsightsOut,
+    LocationOut,
+    QuestionsOut,
+    RankingOut,
+    StepsOut,
+    strict_schema,
+)
+
+Schema = dict[str, Any]
+
+MIN_DAY_ITEMS = 4
+MAX_DAY_ITEMS = 12
+"""A day outline of 5 to 8 items is asked for; the bounds leave a model some slack."""
+MIN_STEPS = 2
+"""A decomposition of one step repeats its parent instead of breaking it down."""
+
+
+def of(model: type[BaseModel]) -> Schema:
+    """The operation's schema as it stands, its `$ref`s inlined (simpler for grammars)."""
+    schema = strict_schema(model)
+    defs = schema.pop("$defs", {})
+    inlined: Schema = _inline(schema, defs)
+    return inlined
+
+
+def ratings(count: int) -> Schema:
+    """Exactly `count` ratings, each of a shown memory (1..count), on the 1–10 scale."""
+    rating = _object(
+        memory={"type": "integer", "enum": list(range(1, count + 1))},
+        rating={"type": "integer", "enum": list(range(IMPORTANCE_MIN, IMPORTANCE_MAX + 1))},
+    )
+    return _object(ratings=_array(rating, low=count, high=count))
+
+
+def questions(n: int) -> Schema:
+    return _with_array(of(QuestionsOut), "questions", low=n, high=n)
+
+
+def insights(n: int, statement_count: int) -> Schema:
+    """1 to n insights, citing only statements that were shown."""
+    schema = _with_array(of(InsightsOut), "insights", low=1, high=n)
+    schema["properties"]["insights"]["items"]["properties"]["because"] = _citations(statement_count)
+    return schema
+
+
+def day_plan(places: Sequence[str]) -> Schema:
+    """4 to 12 items, each at one of the known places (when the agent knows any)."""
+    schema = _with_array(of(DayPlanOut), "items", low=MIN_DAY_ITEMS, high=MAX_DAY_ITEMS)
+    item = schema["properties"]["items"]["items"]
+    item["properties"]["duration_min"] = {"type": "integer"}
+    if places:
+        item["properties"]["location"] = {"type": "string", "enum": list(places)}
+    return schema
+
+
+def steps(max_steps: int) -> Schema:
+    """At least two steps (one would repeat the parent), at most what fits the span."""
+    return _with_array(of(StepsOut), "steps", low=MIN_STEPS, high=max(MIN_STEPS, max_steps))
+
+
+def location(options: Sequence[str], *, may_stay: bool) -> Schema:
+    """One of the listed places by name ("" too where staying put is allowed)."""
+    names = [*options, ""] if may_stay else list(options)
+    schema = of(LocationOut)
+    schema["properties"]["location"] = {"type": "string", "enum": names}
+    return schema
+
+
+def answer(memory_count: int) -> Schema:
+    schema = of(AnswerOut)
+    schema["properties"]["cited"] = _citations(memory_count)
+    return schema
+
+
+def ranking(count: int) -> Schema:
+    """Every answer's number, once each (the length is fixed; a repeat is repaired)."""
+    schema = of(RankingOut)
+    number = {"type": "integer", "enum": list(range(1, count + 1))}
+    schema["properties"]["ranking"] = _array(number, low=count, high=count)
+    return schema
+
+
+def _citations(count: int) -> Schema:
+    if count < 1:
+        return _array({"type": "integer"}, low=0, high=0)
+    return _array({"type": "integer", "enum": list(range(1, count + 1))}, low=0, high=count)
+
+
+def _object(**properties: Schema) -> Schema:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def _array(items: Schema, *, low: int, high: int) -> Schema:
+    return {"type": "array", "items": items, "minItems": low, "maxItems": high}
+
+
+def _with_array(schema: Schema, key: str, *, low: int, high: int) -> Schema:
+    schema["properties"][key] |= {"minItems": low, "maxItems": high}
+    return schema
+
+
+def _inline(node: Any, defs: Schema) -> Any:
+    """`node` with every `{"$ref": "#/$defs/X"}` replaced by a copy of X."""
+    if isinstance(node, list):
+        return [_inline(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        return _inline(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+    return {key: _inline(value, defs) for key, value in node.items()}
