@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hearth_client.client import Hearth
 from hearth_client.demo.drive import DemoConfig, TownRun, drive, quiesce, start_town
@@ -274,13 +275,7 @@ def audit_scenario(args: argparse.Namespace) -> int:
         lines=rows.lines,
         plans=rows.plans,
         memories=rows.memories,
-        relationships={
-            p["name"]: {r["other"] for r in p.get("relationships", [])} for p in personas
-        },
-        jobs={
-            p["name"]: f"{p.get('background', '')} {p.get('daily_plan_requirement', '')}"
-            for p in personas
-        },
+        **personas_of(personas),
     )
     print(
         f"talk audit of {scenario.name}: {len(personas)} agents over {config.hours:g} game hours\n"
@@ -307,6 +302,19 @@ def _relations(personas: list[PersonaSpec]) -> dict[str, set[str]]:
 
 def _job(persona: PersonaSpec) -> str:
     return f"{persona.get('background', '')} {persona.get('daily_plan_requirement', '')}"
+
+
+def personas_of(personas: list[PersonaSpec]) -> dict[str, Any]:
+    """What the talk audit needs of a pack: whom each persona knows, and its own job's words."""
+    return {
+        "relationships": {
+            p["name"]: {r["other"] for r in p.get("relationships", [])} for p in personas
+        },
+        "jobs": {
+            p["name"]: f"{p.get('background', '')} {p.get('daily_plan_requirement', '')}"
+            for p in personas
+        },
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

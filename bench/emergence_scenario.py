@@ -24,7 +24,10 @@ from pathlib import Path
 
 from hearth_client.demo.drive import drive, quiesce
 
-from bench.audit import TownUnderAudit, progress, town_on_stack
+from bench.audit import TownUnderAudit, personas_of, progress, town_on_stack
+from bench.audit_data import read_rows as read_audit_rows
+from bench.audit_talk import TalkAudit, audit_talk
+from bench.audit_talk import report as talk_report
 from bench.emergence_data import read_rows, wait_until_embedded
 from bench.emergence_interviews import Judge, Judged, Question, interview, judged
 from bench.emergence_measures import Attendance, Diffusion, attendance, diffusion
@@ -83,6 +86,8 @@ class ScenarioResult:
     world_id: str
     agents: tuple[str, ...]
     news: tuple[NewsResult, ...]
+    talk: TalkAudit
+    """What a player would notice in the same run's talk and plans (`bench.audit_talk`)."""
     wall_s: float
 
 
@@ -133,6 +138,7 @@ def evaluate_scenario(
         quiesce(town.client, town.run)
         last = interview_news(town, scenario, judging, label="end", quiet=quiet)
         rows = read_rows(town.database_url, world)
+        audited = read_audit_rows(town.database_url, town.client, town.run)
         names = {a["id"]: a["name"] for a in town.run.agents}
         snapshots = town.run.snapshots
     everyone = set(names.values())
@@ -164,6 +170,12 @@ def evaluate_scenario(
         world_id=world,
         agents=tuple(names.values()),
         news=tuple(results),
+        talk=audit_talk(
+            lines=audited.lines,
+            plans=audited.plans,
+            memories=audited.memories,
+            **personas_of(scenario.pack["personas"]),
+        ),
         wall_s=time.monotonic() - started,
     )
 
@@ -186,6 +198,7 @@ def report(result: ScenarioResult) -> str:
             f"| {news.traced}/{n} ({news.traced / n:.0%}) | {news.hops} "
             f"| {len(came.invited) if came else '—'} | {len(came.attended) if came else '—'} |"
         )
+    lines += ["", "talk and plans (bench.audit_talk):", talk_report(result.talk)]
     for news in result.news:
         lines += ["", f"{news.item.topic.title} — transmission tree:", *_tree(news)]
         if news.attendance is not None:
@@ -235,4 +248,14 @@ def as_json(result: ScenarioResult) -> dict[str, object]:
             }
             for news in result.news
         ],
+        "talk": {
+            "lines": result.talk.lines,
+            "opening": list(result.talk.opening),
+            "repeats": result.talk.repeats,
+            "introduced": len(result.talk.introduced),
+            "borrowed": len(result.talk.borrowed),
+            "tasks": result.talk.tasks,
+            "longest": result.talk.longest[0],
+            "targets": result.talk.targets(),
+        },
     }

@@ -299,21 +299,22 @@ def nearest_first(location: str | None, known_places: Sequence[str]) -> list[str
 def _located(
     mind: Mind, items: Sequence[PlanItem], known: Sequence[str | KnownPlace], persona: Persona
 ) -> list[PlanItem]:
-    """Each item at a known place, found from where the outline put it (its own idea of the
-    place, kept when nothing suits the item better), else from where the item before leaves
-    the agent (the first from home)."""
+    """Each item at a known place: in the area where the outline put it when that is a known
+    place (the outline's own idea, as an appointment's place is), found deeper within it;
+    else from where the item before leaves the agent (the first from home)."""
     places, here, located = KnownMap(known), persona.living_area, []
     for item in items:
-        start = places.canonical(item.location) or here
+        outlined = places.canonical(item.location)
         place = locate(
             mind,
             action=item.description,
             places=places,
             at=item.start,
             until=item.end,
-            here=start,
+            here=outlined or here,
             home=persona.living_area,
             name=persona.name,
+            keep_area=outlined is not None,
         )
         located.append(replace(item, location=place or item.location))
         here = place or here

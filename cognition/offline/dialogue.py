@@ -442,10 +442,11 @@ def _first_activity(text: str) -> str:
 
 
 def _worth_telling(news: Fact, talk: Talk) -> bool:
-    """Not news about the listener themselves (they know their own party), nor news the two
-    already raised in an earlier conversation."""
+    """Not news about the listener themselves (they know their own party), nor a gathering
+    that is over, nor news the two already raised in an earlier conversation."""
     about_them = news.about(talk.you)
-    return not about_them and topic_of(news) not in talk.shared
+    over = gathering.is_over(news, talk.now)
+    return not about_them and not over and topic_of(news) not in talk.shared
 
 
 def topic_of(news: Fact) -> str:

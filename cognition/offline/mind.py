@@ -138,6 +138,7 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         status=r.status,
         observation=r.observation,
         context=r.context,
+        now=r.now,
     ),
     requests.SummarizeRelationship: lambda r: relationships.relationship(
         name=r.name, other=r.other, statements=r.statements

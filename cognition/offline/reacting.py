@@ -26,6 +26,7 @@ Otherwise the agent carries on with the plan.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from cognition.offline import knowledge
 from cognition.offline.dialogue import shared_topics, topic_of
@@ -80,7 +81,13 @@ THING_WORDS = 3
 
 
 def react(
-    *, persona: Persona, summary: str, status: str, observation: str, context: str
+    *,
+    persona: Persona,
+    summary: str,
+    status: str,
+    observation: str,
+    context: str,
+    now: datetime | None = None,
 ) -> Reaction:
     """Apply the rules of the module docstring in order."""
     alarm = _alarm(observation)
@@ -93,7 +100,7 @@ def react(
             continue
         if _talked_recently(person, context) or mentions(status, person):
             continue
-        talk = _reason_to_talk(persona, person, context, summary)
+        talk = _reason_to_talk(persona, person, context, summary, now)
         if talk is not None:
             what, why = talk
             return Reaction(True, what=what, talk_to=person, reason=why)
@@ -101,14 +108,19 @@ def react(
 
 
 def _reason_to_talk(
-    persona: Persona, person: str, context: str, summary: str
+    persona: Persona, person: str, context: str, summary: str, now: datetime | None
 ) -> tuple[str, str] | None:
     """(what to do, why) for talking to `person`, or None (module docstring, rule 3)."""
     me, them = first_name(persona.name), first_name(person)
     raised = shared_topics(persona.name, person, context.splitlines())
-    own = knowledge.spoken_news(f"{persona.currently}. {persona.background}", speaker=persona.name)
-    known = [*own, *(f for line in context.splitlines() for f in knowledge.news_in(line))]
-    untold = [f for f in known if topic_of(f) not in raised and not f.about(person)]
+    own_text = f"{persona.currently}. {persona.background}"
+    own = knowledge.spoken_news(own_text, speaker=persona.name, now=now)
+    heard = (f for line in context.splitlines() for f in knowledge.news_in(line, now=now))
+    untold = [
+        f
+        for f in [*own, *heard]
+        if topic_of(f) not in raised and not f.about(person) and not gathering.is_over(f, now)
+    ]
     hosted = [f for f in untold if f.kind == gathering.NAME and f.about(persona.name)]
     if hosted:
         what = hosted[0].what

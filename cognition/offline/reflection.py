@@ -91,7 +91,7 @@ def _forward(statements: Sequence[str], name: str) -> list[Insight]:
             what = f"{article(event.what)} {event.what}{event.details()}"
             text = f"{name} is hosting {what} and hopes that everyone will come."
         else:
-            text = f"{name} is looking forward to {gathering.named(event)}{event.details()}."
+            text = f"{name} knows that {gathering.named(event)} is{event.details()}."
         found.append(Insight(text, cited))
     return found
 

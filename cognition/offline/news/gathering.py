@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -164,6 +164,20 @@ def is_news(fact: Fact) -> bool:
     return fact.kind != NAME or any(v is not None for v in (fact.place, fact.day, fact.weekday))
 
 
+def is_over(fact: Fact, now: datetime | None) -> bool:
+    """Whether a gathering with a day has ended by `now` (an hour after its start, or its
+    end): old news is not passed on, nor planned for."""
+    if fact.kind != NAME or now is None or fact.month is None or fact.day is None:
+        return False
+    start = fact.start_min if fact.start_min is not None else 0
+    end = fact.end_min if fact.end_min is not None else start + EVENT_MINUTES
+    try:
+        over = datetime(now.year, fact.month, fact.day) + timedelta(minutes=end)
+    except ValueError:
+        return False
+    return over <= now
+
+
 def names_in(sentence: str) -> list[str]:
     """The occasions a sentence names, news or not ("Did you know there is a poetry night?")."""
     found = (_named(sentence, m, None) for m in _noun_pattern().finditer(sentence))
@@ -239,12 +253,13 @@ class Gathering:
 
     def pitch(self, fact: Fact, *, listener: str) -> str:
         del listener
+        welcome = " Everyone is welcome." if fact.open_to_all else ""
         if fact.what in PERSONAL:  # the bride's own wedding, not one she organises
-            return f"{_capital(_mine(fact))}{_is_on(fact)}. Would you like to come?"
+            return f"{_capital(_mine(fact))}{_is_on(fact)}.{welcome} Would you like to come?"
         what = (
             f"the {fact.what}" if _for_someone(fact.what) else f"{article(fact.what)} {fact.what}"
         )
-        return f"I'm organising {what}{fact.details()}. Would you like to come?"
+        return f"I'm organising {what}{fact.details()}.{welcome} Would you like to come?"
 
     def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
         said = f"{named(fact)}{_is_on(fact)}"
