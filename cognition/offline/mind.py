@@ -21,8 +21,8 @@ from cognition.offline import (
     answers,
     decomposition,
     dialogue,
-    importance,
     judging,
+    news,
     notes,
     places,
     planning,
@@ -106,7 +106,7 @@ def _plain(value: object) -> object:
 
 
 _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
-    requests.RateImportance: lambda r: importance.rate_all(r.memories),
+    requests.RateImportance: lambda r: news.rate_all(r.memories),
     requests.ReflectionQuestions: lambda r: reflection.reflection_questions(
         r.records, r.n, name=r.name
     ),

@@ -23,6 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Protocol
 
+from cognition.offline import importance
 from cognition.offline.facts import Fact, sentences
 from cognition.offline.news import candidacy, gathering, report
 
@@ -107,6 +108,20 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     return tuple(found)
 
 
+def rate_all(texts: Sequence[str]) -> list[int]:
+    """Poignancy of each memory (`importance.rate`), at least the weight of the news it
+    states: a sheepdog trial on Tuesday at 10 matters to whoever organises it, whatever its
+    words."""
+    return [
+        max([importance.rate(text), *(f.weight for f in facts_in(text) if _news(f))])
+        for text in texts
+    ]
+
+
+def _news(fact: Fact) -> bool:
+    return fact.kind != gathering.NAME or gathering.is_news(fact)
+
+
 def merged(facts: Sequence[Fact]) -> list[Fact]:
     """The facts with the mentions of one news merged into one, in first-mention order."""
     by_key: dict[str, Fact] = {}
@@ -115,4 +130,4 @@ def merged(facts: Sequence[Fact]) -> list[Fact]:
     return list(by_key.values())
 
 
-__all__ = ["KINDS", "Fact", "NewsKind", "Slot", "facts_in", "kind_of", "merged"]
+__all__ = ["KINDS", "Fact", "NewsKind", "Slot", "facts_in", "kind_of", "merged", "rate_all"]
