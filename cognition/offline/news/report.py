@@ -48,7 +48,10 @@ _FRAMES = (
     ),
 )
 """Framings taken off a report: (who frames it, optionally whom they heard it from)."""
-_PERSONAL = re.compile(r"^(?:I|you|we|me|my|your|our|it|this|that|there|here)\b", re.I)
+_PERSONAL = re.compile(
+    r"^(?:I|you|we|me|my|your|our|it|this|that|there|here|he|she|they|his|her|their)\b", re.I
+)
+"""A clause about whoever "he" is cannot be retold: the listener would not know whom it means."""
 _BUSY = re.compile(rf"^{_NAME} (?:is|are|was|were|has been|have been) \w+ing\b")
 """Someone at an activity ("Tomas Okafor is preparing for his exam") is a sight, not news."""
 _SUBJECT = re.compile(rf"^(?P<who>{_NAME})\b(?! (?:is|are) (?:the|a)\b)")

@@ -56,6 +56,7 @@ def test_spoken_words_are_their_speakers() -> None:
         "Esme is taking a shower at 7 am in the bathroom.",
         "Riverside Apartments: kitchen: stove is idle",
         "Junie took over the cafe from her late aunt six years ago.",
+        "Felix heard that he is hiding a crush.",
     ],
 )
 def test_ordinary_sentences_are_no_news(text: str) -> None:
