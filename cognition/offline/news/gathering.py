@@ -51,6 +51,8 @@ _TAIL = re.compile(
     r"(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
 )
 """Whom an occasion is for: "the funeral of old Walter Penrose", "a supper for Dr. Hale"."""
+SOMBER = frozenset({"funeral", "memorial", "vigil", "wake"})
+"""Occasions no one calls lovely."""
 EVENING_WORDS = frozenset(
     "night evening supper dinner party ball dance disco concert ceilidh gala banquet".split()  # noqa: SIM905
 )
@@ -274,6 +276,8 @@ class Gathering:
 
     def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:
         del listener
+        if set(fact.what.lower().split()) & SOMBER:
+            return "Oh, I hadn't heard. Thank you for telling me."
         options = (
             f"Oh, I hadn't heard about {_the(fact)}!",
             "Really? That sounds lovely!",

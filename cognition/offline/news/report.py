@@ -42,12 +42,14 @@ _FRAMES = (
         rf"(?: from (?P<source>{_NAME}))?\s+(?:that\s+)?(?P<clause>.+)$"
     ),
     re.compile(
-        r"^(?:have you heard\??|did you hear\??|guess what[:,!]?|word is that|apparently,?|"
-        r"it seems that)\s*(?P<clause>.+)$",
+        r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!]?|word is that|"
+        r"apparently,?|it seems that)\s*(?P<clause>.+?)\??$",
         re.I,
     ),
 )
 """Framings taken off a report: (who frames it, optionally whom they heard it from)."""
+_TOLD_AS_QUESTION = re.compile(r"^(?:did you (?:hear|know)) that\b", re.I)
+"""News told as a question ("Did you know that the sea wall has cracked?") is still news."""
 _PERSONAL = re.compile(
     r"^(?:I|you|we|me|my|your|our|it|this|that|there|here|he|she|they|his|her|their)\b", re.I
 )
@@ -69,7 +71,8 @@ class Report:
     def recognise(self, sentence: str, *, speaker: str | None, now: datetime | None) -> list[Fact]:
         del now
         text = sentence.strip().rstrip(".!;")
-        if not text or text.endswith("?") or _QUOTED.search(text) or _SKIPPED.match(text):
+        asked = text.endswith("?") and not _TOLD_AS_QUESTION.match(text)
+        if not text or asked or _QUOTED.search(text) or _SKIPPED.match(text):
             return []
         if gathering.mentions_occasion(text, speaker=speaker):
             return []  # an object's state at a place path; an occasion that is not news

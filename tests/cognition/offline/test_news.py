@@ -80,6 +80,8 @@ def test_a_report_retold_over_hops_stays_one_piece_of_news() -> None:
     assert retold == "Ines told me that the old mill bridge is cracked and unsafe."
     second = only(retold, speaker="Tomas")
     assert second.key == first.key and second.source == "Ines"
+    asked = only(f"Did you know that {first.what}?", speaker="Priya")
+    assert asked.key == first.key  # news told as a question is still news
     third = only(f"Tomas heard from Ines Duarte that {first.what}.")
     assert third.key == first.key and third.source == "Ines Duarte"
 
