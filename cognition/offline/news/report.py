@@ -48,6 +48,7 @@ _FRAMES = (
     ),
 )
 """Framings taken off a report: (who frames it, optionally whom they heard it from)."""
+_WORRY = re.compile(r"\b(?:worried|afraid|concerned|scared)\b")
 _TOLD_AS_QUESTION = re.compile(r"^(?:did you (?:hear|know)) that\b", re.I)
 """News told as a question ("Did you know that the sea wall has cracked?") is still news."""
 _PERSONAL = re.compile(
@@ -78,6 +79,7 @@ class Report:
             return []  # an object's state at a place path; an occasion that is not news
         who: str | None = None
         source: str | None = None
+        worried = False
         for concerned, frame in enumerate(_FRAMES):
             match = frame.match(text)
             if match is None:
@@ -86,6 +88,7 @@ class Report:
             framer = speaker if framer == "I" else framer
             if concerned == 0:  # "Ines is worried that …": her worry
                 who = framer
+                worried = _WORRY.search(match[0][: match.start("clause")]) is not None
             else:  # "Tomas heard from Ines that …": a teller, not whom it concerns
                 source = match.groupdict().get("source") or (framer if framer != speaker else None)
             text = match["clause"].strip()
@@ -98,6 +101,8 @@ class Report:
         if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause):
             return []
         weight = importance.rate(clause)
+        if worried:  # someone's worry is news, whatever its words
+            weight = max(weight, MIN_WEIGHT)
         if weight < MIN_WEIGHT:
             return []
         clause = (
