@@ -1427,7 +1427,7 @@ namespace Hearth
     public partial class ModelBudget
     {
         /// <summary>
-        /// from midnight to midnight of the world's calendar
+        /// from midnight to midnight of the world's calendar; a window never goes back and opens at least an hour of wall time after the previous one, so moving the clock cannot reset it
         /// </summary>
         [JsonProperty("per_game_day")]
         public BudgetLimits PerGameDay { get; set; }
@@ -1939,7 +1939,7 @@ namespace Hearth
         [JsonProperty("budget_tokens")]
         public long? BudgetTokens { get; set; }
         /// <summary>
-        /// mark the results accessed at `at` (the paper does)
+        /// mark the results accessed at `at` (the paper does), or at the world's now if `at` is later: last access never passes the world's clock
         /// </summary>
         [JsonProperty("touch")]
         public bool? Touch { get; set; }
@@ -2429,6 +2429,11 @@ namespace Hearth
         /// </summary>
         [JsonProperty("budget")]
         public ModelBudget Budget { get; set; }
+        /// <summary>
+        /// web origins whose pages may call this world's routes from a browser (CORS), e.g. ["https://game.example.com", "http://localhost:5173"]; default: none
+        /// </summary>
+        [JsonProperty("cors_origins")]
+        public List<string> CorsOrigins { get; set; }
     }
 
     /// <summary>
