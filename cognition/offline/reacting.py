@@ -1,7 +1,7 @@
 """Whether an observation interrupts the plan, decided by three rules in order.
 
 1. Alarm: an object in an alarming state ("the stove is burning", "the sink is flooding",
-   "the easel is broken", "the smoke alarm is ringing") is dealt with at once, even by a
+   "the easel is broken") is dealt with at once, even by a
    sleeping agent. `what` names the remedy ("put out the fire on the stove"), `talk_to` is
    None. A word alone is no emergency: "sits by the fire" is an evening at the inn.
 2. Asleep: an agent whose status says they are sleeping reacts to nothing else.
@@ -51,9 +51,6 @@ ALARM_REMEDIES: dict[str, str] = {
     "leaking": "stop the water at the {thing}",
     "overflowing": "stop the water at the {thing}",
     "sparking": "switch off the {thing}",
-    "ringing": "see why the {thing} is ringing",
-    "sounding": "see why the {thing} is sounding",
-    "going off": "see why the {thing} is going off",
 }
 """Alarming state → the remedy the agent undertakes."""
 

@@ -152,3 +152,18 @@ def test_a_place_named_after_the_is_not_greeted() -> None:
     assert not decision.react, decision
     assert people("Hiro Tanaka is drawing at The Copper Kettle") == ["Hiro Tanaka"]
     assert people("Walter Brigg is asking Junie to vote") == ["Walter Brigg", "Junie"]
+
+
+def test_a_person_ringing_up_purchases_is_no_alarm() -> None:
+    """Harold 'saw why the polly marsh is ringing' in a held-out town."""
+    from cognition.offline.reacting import react
+    from cognition.types import Persona
+
+    seen = react(
+        persona=Persona(name="Harold Pike"),
+        summary="",
+        status="patrolling the square",
+        observation="Polly Marsh is ringing up purchases",
+        context="",
+    )
+    assert "ringing" not in seen.what
