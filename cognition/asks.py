@@ -162,7 +162,9 @@ def decompose(r: requests.Decompose) -> Ask[list[PlanItem]]:
 
     def parse(raw: str) -> list[PlanItem]:
         """Steps that break the item down (`plan_checks.check_steps`), laid over its span."""
-        steps = plan_checks.check_steps(read_steps(raw), parent=item, schedule=r.schedule, raw=raw)
+        steps = plan_checks.check_steps(
+            read_steps(raw), parent=item, schedule=r.schedule, raw=raw, granularity=granularity
+        )
         return lay_out_steps(item, steps, granularity)
 
     most = max(1, item.duration_min // step_min)

@@ -18,7 +18,7 @@ from cognition.errors import InvalidOutput
 from cognition.offline.clock import MINUTES_PER_DAY, find_times, wake_and_bed
 from cognition.parsing import repairs
 from cognition.prompting import clock
-from cognition.types import Persona, PlanItem
+from cognition.types import Granularity, Persona, PlanItem
 
 BED = re.compile(
     r"\b(go(?:es|ing)? to bed|bedtime|go(?:es|ing)? to sleep|falls? asleep)\b|^sleeps?\b", re.I
@@ -93,9 +93,11 @@ def check_steps(
     parent: PlanItem,
     schedule: Sequence[PlanItem],
     raw: str,
+    granularity: Granularity,
 ) -> list[tuple[str, int]]:
     """Steps that break the item down: none is another item of the day copied in or a copied
-    wake-up, and they are not all the item. A clock time in a step ("works at the cafe from
+    wake-up, and 5–15 minute tasks are not all the item (hour chunks may all be: a chunk is
+    the item's hour, its tasks carry the detail). A clock time in a step ("works at the cafe from
     8am to 8pm") is cut out, as a repair: a step's time is its place in the list."""
     own = _key(parent.description)  # hour chunks of one item share its description
     outline = {_key(item.description) for item in schedule} - {own}
@@ -118,7 +120,8 @@ def check_steps(
                 raw=raw,
             )
         mended.append((description, minutes))
-    if len(mended) > 1 and all(_key(d) == _key(parent.description) for d, _ in mended):
+    repeats_only = granularity is Granularity.TASK and len(mended) > 1
+    if repeats_only and all(_key(d) == _key(parent.description) for d, _ in mended):
         raise InvalidOutput(
             f"every step repeats {parent.description!r}: list the smaller actions it is made of",
             raw=raw,

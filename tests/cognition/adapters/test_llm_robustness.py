@@ -335,6 +335,17 @@ def test_steps_that_only_repeat_the_item_or_copy_a_wake_up_are_sent_back(
     assert "restates the day's outline" in fake_openai.requests()[3]["messages"][-1]["content"]
 
 
+def test_hour_chunks_may_all_carry_their_item(fake_openai: FakeOpenAI) -> None:
+    # an hour chunk is the item's hour; the tasks under it break it down
+    day_item = PlanItem(datetime(2023, 2, 13, 8, 0), 180, "work at Hobbs Cafe", "Hobbs Cafe")
+    fake_openai.script_chat(steps(*["work at Hobbs Cafe"] * 3))
+    mind, _ = make_mind(fake_openai)
+    request = replace(decompose(), item=day_item, granularity=Granularity.HOUR)
+    chunks = mind.think(request)
+    assert chunks and {c.description for c in chunks} == {"work at Hobbs Cafe"}
+    assert fake_openai.calls() == 1
+
+
 def test_a_decomposition_asks_for_at_least_two_steps(fake_openai: FakeOpenAI) -> None:
     fake_openai.script_chat(steps("make coffee", "eat"))
     mind, _ = make_mind(fake_openai)
