@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from cognition.clamps import clamp_sentiment
 from cognition.errors import InvalidInput
 from cognition.mind import Mind
+from cognition.offline import knowledge
 from cognition.reacting import (
     DEFAULT_EXCHANGED_K,
     NEWS_QUERY,
@@ -90,7 +91,8 @@ def said_memory(
     speaker: str, listener: str, text: str, *, at: datetime, source: MemorySource
 ) -> NewMemory:
     """A line as the memory of having said or heard it: `<speaker> said to <listener>: "…"`
-    (the form `exchanged_query` retrieves), for agents and players alike."""
+    (the form `exchanged_query` retrieves), for agents and players alike, with its fields
+    (speaker, listener, quote, and the news in the words) stored beside it."""
     return NewMemory(
         description=f'{speaker} said to {listener}: "{text}"',
         kind=MemoryKind.UTTERANCE,
@@ -99,6 +101,7 @@ def said_memory(
         predicate=UTTERANCE_PREDICATE,
         object=text,
         source=source,
+        detail=knowledge.line_detail(speaker, listener, text, now=at),
     )
 
 
@@ -268,4 +271,4 @@ def _query(speaker: Speaker, listener: str, history: Sequence[Turn]) -> str:
 
 
 def _descriptions(retrieved: Sequence[ScoredMemory]) -> list[str]:
-    return [scored.memory.description for scored in retrieved]
+    return [scored.memory.recalled() for scored in retrieved]

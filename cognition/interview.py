@@ -85,7 +85,7 @@ def interview(
             persona=persona,
             summary=summary,
             asker=interviewer,
-            memories=[s.memory.description for s in retrieved],
+            memories=[s.memory.recalled() for s in retrieved],
             now=now,
         )
     )

@@ -126,9 +126,9 @@ def day_context(
     events = store.retrieve(EVENTS_QUERY.format(name=name), k=k, now=now)
     news = store.retrieve(NEWS_QUERY.format(name=name), k=k, now=now)
     return DayContext(
-        plan_notes=tuple(s.memory.description for s in plans),
-        events=tuple(s.memory.description for s in events),
-        news=tuple(s.memory.description for s in news),
+        plan_notes=tuple(s.memory.recalled() for s in plans),
+        events=tuple(s.memory.recalled() for s in events),
+        news=tuple(s.memory.recalled() for s in news),
     )
 
 

@@ -88,7 +88,7 @@ def decide(
     person: bool = True,
 ) -> Decision:
     """React or carry on, with the context and the reason (see the module docstring)."""
-    context = reaction_context(
+    statements = reaction_context(
         store,
         mind,
         name=persona.name,
@@ -98,6 +98,7 @@ def decide(
         k=k,
         person=person,
     )
+    context = "\n".join(statements)
     reaction = mind.think(
         React(
             persona=persona,
@@ -106,6 +107,7 @@ def decide(
             observation=observation,
             context=context,
             now=now,
+            recalled=statements,
         )
     )
     return Decision(
@@ -127,11 +129,11 @@ def reaction_context(
     now: datetime,
     k: int = DEFAULT_CONTEXT_K,
     person: bool = True,
-) -> str:
+) -> list[str]:
     """The relationship summary (for a person), then the statements retrieved for the
-    observation."""
+    observation (memories carrying their detail), each once."""
     if not person:  # a relationship is with a person, never with a stove
-        return "\n".join(_statements(store, observation, k=k, now=now))
+        return list(dict.fromkeys(_statements(store, observation, k=k, now=now)))
     about = _statements(store, relationship_question(name, observed_entity), k=k, now=now)
     relation = mind.think(SummarizeRelationship(name=name, other=observed_entity, statements=about))
     situation = _statements(store, observation, k=k, now=now)
@@ -139,7 +141,7 @@ def reaction_context(
         store, exchanged_query(name, observed_entity), k=DEFAULT_EXCHANGED_K, now=now
     )
     news = _statements(store, NEWS_QUERY.format(name=name), k=DEFAULT_NEWS_K, now=now)
-    return "\n".join(dict.fromkeys([relation.summary.strip(), *situation, *exchanged, *news]))
+    return list(dict.fromkeys([relation.summary.strip(), *situation, *exchanged, *news]))
 
 
 def reaction_item(
@@ -183,4 +185,4 @@ def _who(talk_to: str | None) -> str | None:
 
 
 def _statements(store: MemoryStore, query: str, *, k: int, now: datetime) -> list[str]:
-    return [scored.memory.description for scored in store.retrieve(query, k=k, now=now)]
+    return [scored.memory.recalled() for scored in store.retrieve(query, k=k, now=now)]

@@ -72,13 +72,13 @@ def reflect(
     recent = store.recent(records)
     if not recent:
         return []
-    seen = [m.description for m in recent]
+    seen = [m.recalled() for m in recent]
     asked = mind.think(ReflectionQuestions(seen, n=questions, name=subject_name))
     evidence = [(q, _retrieve(store, q, k=evidence_k, now=now)) for q in asked if q.strip()]
-    held = seen + [m.description for _, memories in evidence for m in memories]
+    held = seen + [m.recalled() for _, memories in evidence for m in memories]
     drafts: list[NewMemory] = []
     for question, memories in evidence:
-        statements = [m.description for m in memories]
+        statements = [m.recalled() for m in memories]
         found = mind.think(Insights(question, statements, n=insights, name=subject_name))
         drafts += [
             reflection_memory(insight.text, cited, subject_name=subject_name, now=now)

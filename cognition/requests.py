@@ -143,6 +143,8 @@ class React(Request[Reaction]):
     observation: str
     context: str
     now: datetime
+    recalled: Sequence[str] = ()
+    """The context's statements as memories (`Recalled`, with their stored detail)."""
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,69 @@ class MemorySource(StrEnum):
 
 
 @dataclass(frozen=True)
+class FactRecord:
+    """A piece of news as stored: what, who, where, when, for whom, how much it matters.
+
+    The offline mind reads it once, when the memory is written, and everything that later
+    retells, answers or plans from the memory reads these fields, never the sentence again
+    (`cognition.offline.facts.Fact` adds the behaviour)."""
+
+    kind: str
+    """The name of the kind of news that read it (`cognition.offline.news`)."""
+    what: str
+    """The occasion without article ("farewell bake sale"), the office, or the report's clause
+    ("the old mill bridge is cracked and unsafe")."""
+    who: str | None = None
+    """Who organises it, runs, or whom it concerns."""
+    place: str | None = None
+    """As said ("the chapel", "The Copper Kettle"); resolved against the map when planned."""
+    month: int | None = None
+    day: int | None = None
+    weekday: int | None = None
+    """0 = Monday; known when the text names a weekday and no date could be fixed."""
+    start_min: int | None = None
+    end_min: int | None = None
+    open_to_all: bool = False
+    """"Everyone is invited": whoever hears of it may go."""
+    weight: int = 5
+    """Importance on the paper's 1–10 scale."""
+    source: str | None = None
+    """Whom the teller heard it from, when the words say ("Tomas told me that …")."""
+
+
+@dataclass(frozen=True)
+class LineSaid:
+    """A line of a conversation: who said it, to whom, the words."""
+
+    speaker: str
+    listener: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class MemoryDetail:
+    """What a memory's text says, as fields (`memories.detail`): the line it records and the
+    news it carries (none: read, and it holds no news; a memory not read yet has no detail)."""
+
+    said: LineSaid | None = None
+    news: tuple[FactRecord, ...] = ()
+
+
+class Recalled(str):
+    """A memory's text that carries its stored `detail`, as requests show memories to a mind.
+
+    A model reads the text; the offline mind reads the detail (`knowledge.said`,
+    `knowledge.news_in`). A plain `str` is a memory with no stored detail."""
+
+    detail: MemoryDetail | None
+
+    def __new__(cls, text: str, detail: MemoryDetail | None = None) -> Recalled:
+        made = super().__new__(cls, text)
+        made.detail = detail
+        return made
+
+
+@dataclass(frozen=True)
 class Memory:
     """One record of an agent's memory stream. Times are game time."""
 
@@ -55,6 +118,12 @@ class Memory:
     predicate: str | None = None
     object: str | None = None
     source: MemorySource = MemorySource.GAME
+    detail: MemoryDetail | None = None
+    """Its fields as read when it was written; None until read (enrichment reads it)."""
+
+    def recalled(self) -> Recalled:
+        """The text, carrying its detail, as a request shows it to a mind."""
+        return Recalled(self.description, self.detail)
 
 
 @dataclass(frozen=True)
@@ -72,6 +141,8 @@ class NewMemory:
     evidence_ids: tuple[int, ...] = ()
     depth: int = 0
     """Only for reflections: 1 + the deepest cited memory's depth."""
+    detail: MemoryDetail | None = None
+    """Its fields, when the writer knows them (a line said); else enrichment reads them."""
 
 
 DEFAULT_RECENCY_DECAY = 0.995

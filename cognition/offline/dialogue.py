@@ -468,8 +468,7 @@ def shared_topics(
             same_person(heard.speaker, other) and same_person(heard.listener, name)
         )
         if pair:
-            news = knowledge.spoken_news(heard.text, speaker=heard.speaker, now=now)
-            topics |= {topic_of(n) for n in news}
+            topics |= {topic_of(n) for n in knowledge.news_in(memory, now=now)}
     return topics
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -25,6 +25,7 @@ import parsedatetime
 
 from cognition.offline import clock
 from cognition.offline.text import first_name, same_person
+from cognition.types import FactRecord
 
 MONTHS = [
     "January",
@@ -43,8 +44,6 @@ MONTHS = [
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 MINUTES_PER_HOUR = 60
 NOON = 12 * MINUTES_PER_HOUR
-DEFAULT_WEIGHT = 5
-"""A fact's importance when its kind says nothing better (the paper's 1–10 scale)."""
 ABBREVIATIONS = ("St", "Dr", "Mr", "Mrs", "Ms", "Mt", "Rd", "Ave", "Prof", "Jr", "Sr", "No")
 """Words ending in a full stop that do not end a sentence ("St. Brigid's chapel")."""
 _ABBREVIATED = re.compile(rf"\b({'|'.join(ABBREVIATIONS)})\.(?=\s)")
@@ -54,29 +53,18 @@ _DOT = "\u2024"
 
 
 @dataclass(frozen=True)
-class Fact:
-    """One piece of news; every field but `kind` and `what` may be unknown."""
+class Fact(FactRecord):
+    """One piece of news with what the offline mind does with it; every field but `kind` and
+    `what` may be unknown (the fields are `FactRecord`'s, the form a memory stores)."""
 
-    kind: str
-    """The name of the kind of news that read it (`cognition.offline.news`)."""
-    what: str
-    """The occasion without article ("farewell bake sale"), the office, or the report's clause
-    ("the old mill bridge is cracked and unsafe")."""
-    who: str | None = None
-    """Who organises it, runs, or whom it concerns."""
-    place: str | None = None
-    """As said ("the chapel", "The Copper Kettle"); resolved against the map when planned."""
-    month: int | None = None
-    day: int | None = None
-    weekday: int | None = None
-    """0 = Monday; known when the text names a weekday and no date could be fixed."""
-    start_min: int | None = None
-    end_min: int | None = None
-    open_to_all: bool = False
-    """"Everyone is invited": whoever hears of it may go."""
-    weight: int = DEFAULT_WEIGHT
-    source: str | None = None
-    """Whom the teller heard it from, when the words say ("Tomas told me that …")."""
+    @classmethod
+    def of(cls, record: FactRecord) -> Fact:
+        """The stored record as a fact."""
+        return record if isinstance(record, Fact) else cls(**asdict(record))
+
+    def record(self) -> FactRecord:
+        """The fields alone, as a memory stores them."""
+        return FactRecord(**asdict(self))
 
     @property
     def key(self) -> str:

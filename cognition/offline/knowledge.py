@@ -25,6 +25,7 @@ from datetime import date, datetime
 from cognition.offline.facts import MONTHS, Fact, clock_text, full_name
 from cognition.offline.news import facts_in, gathering, kind_of
 from cognition.offline.text import first_name
+from cognition.types import LineSaid, MemoryDetail, Recalled
 
 _SAID = re.compile(r'^(?P<speaker>.+?) said to (?P<listener>.+?): "(?P<text>.*)"\s*$', re.S)
 _PLANNING = re.compile(r"^For .+?'s planning:\s*")
@@ -41,8 +42,10 @@ __all__ = [
     "full_name",
     "full_names",
     "kind_of",
+    "line_detail",
     "news_in",
     "occasions_on",
+    "read_detail",
     "said",
     "spoken_news",
 ]
@@ -58,7 +61,16 @@ class Said:
 
 
 def said(memory: str) -> Said | None:
-    """The parts of an utterance memory, or None for any other memory."""
+    """The parts of an utterance memory, or None for any other memory: from its stored detail
+    when it has one (`Recalled`), else read from the words."""
+    detail = _stored(memory)
+    if detail is not None:
+        line = detail.said
+        return None if line is None else Said(line.speaker, line.listener, line.quote)
+    return _said_in(memory)
+
+
+def _said_in(memory: str) -> Said | None:
     match = _SAID.match(memory.strip())
     if match is None:
         return None
@@ -68,14 +80,42 @@ def said(memory: str) -> Said | None:
 def news_in(memory: str, *, now: datetime | None = None, vague: bool = False) -> list[Fact]:
     """The news of a memory; spoken words are read as their speaker's. With `vague`, also
     mentions of a gathering that say neither where nor when ("Daniel is going to Junie's
-    party"): enough to know of it, not to tell or plan for."""
-    heard = said(memory)
+    party"): enough to know of it, not to tell or plan for. A memory with stored detail is
+    not read again: its facts were read when it was written, on its own day."""
+    detail = _stored(memory)
+    found = _facts_in(memory, now=now) if detail is None else [Fact.of(f) for f in detail.news]
+    return found if vague else [f for f in found if gathering.is_news(f)]
+
+
+def _facts_in(memory: str, *, now: datetime | None) -> list[Fact]:
+    """Every fact the words state, vague mentions included."""
+    heard = _said_in(memory)
     if heard is not None:
-        return spoken_news(heard.text, speaker=heard.speaker, now=now, vague=vague)
+        return spoken_news(heard.text, speaker=heard.speaker, now=now, vague=True)
     if _OUTLINE.match(memory):
         return []
-    found = facts_in(_PLANNING.sub("", memory), now=now)
-    return found if vague else [f for f in found if gathering.is_news(f)]
+    return facts_in(_PLANNING.sub("", memory), now=now)
+
+
+def read_detail(text: str, *, now: datetime | None) -> MemoryDetail:
+    """A memory's fields, read once as it is stored (`now`: when it happened, so "tomorrow"
+    is its own tomorrow): the line it records, the news it carries."""
+    heard = _said_in(text)
+    line = None if heard is None else LineSaid(heard.speaker, heard.listener, heard.text)
+    return MemoryDetail(said=line, news=tuple(f.record() for f in _facts_in(text, now=now)))
+
+
+def line_detail(speaker: str, listener: str, quote: str, *, now: datetime) -> MemoryDetail:
+    """The fields of a line as its conversation stores it: who said it to whom, and the news
+    in the words, read as the speaker's."""
+    news = spoken_news(quote, speaker=speaker, now=now, vague=True)
+    return MemoryDetail(
+        said=LineSaid(speaker, listener, quote), news=tuple(f.record() for f in news)
+    )
+
+
+def _stored(memory: str) -> MemoryDetail | None:
+    return memory.detail if isinstance(memory, Recalled) else None
 
 
 def spoken_news(

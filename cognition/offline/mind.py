@@ -139,6 +139,7 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         observation=r.observation,
         context=r.context,
         now=r.now,
+        recalled=r.recalled,
     ),
     requests.SummarizeRelationship: lambda r: relationships.relationship(
         name=r.name, other=r.other, statements=r.statements

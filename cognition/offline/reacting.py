@@ -26,6 +26,7 @@ Otherwise the agent carries on with the plan.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 
 from cognition.offline import knowledge
@@ -85,8 +86,10 @@ def react(
     observation: str,
     context: str,
     now: datetime | None = None,
+    recalled: Sequence[str] = (),
 ) -> Reaction:
-    """Apply the rules of the module docstring in order."""
+    """Apply the rules of the module docstring in order. `recalled`: the context's statements
+    as memories, read by their stored detail (else the context's lines are read)."""
     alarm = _alarm(observation)
     if alarm is not None:
         return alarm
@@ -97,7 +100,8 @@ def react(
             continue
         if _talked_recently(person, context) or mentions(status, person):
             continue
-        talk = _reason_to_talk(persona, person, context, summary, now)
+        lines = recalled or context.splitlines()
+        talk = _reason_to_talk(persona, person, context, lines, summary, now)
         if talk is not None:
             what, why = talk
             return Reaction(True, what=what, talk_to=person, reason=why)
@@ -105,14 +109,19 @@ def react(
 
 
 def _reason_to_talk(
-    persona: Persona, person: str, context: str, summary: str, now: datetime | None
+    persona: Persona,
+    person: str,
+    context: str,
+    lines: Sequence[str],
+    summary: str,
+    now: datetime | None,
 ) -> tuple[str, str] | None:
     """(what to do, why) for talking to `person`, or None (module docstring, rule 3)."""
     me, them = first_name(persona.name), first_name(person)
-    raised = shared_topics(persona.name, person, context.splitlines())
+    raised = shared_topics(persona.name, person, lines)
     own_text = f"{persona.currently}. {persona.background}"
     own = knowledge.spoken_news(own_text, speaker=persona.name, now=now)
-    heard = (f for line in context.splitlines() for f in knowledge.news_in(line, now=now))
+    heard = (f for line in lines for f in knowledge.news_in(line, now=now))
     untold = [
         f
         for f in [*own, *heard]

@@ -16,6 +16,8 @@ missing; ask the models, with no transaction open (each Mind call audited in its
 the rows in id order, re-read them, and write only what is still missing (one UPDATE for the
 batch). So a redelivered or concurrent run changes nothing twice, and the accumulator counts
 only memories whose `importance_scored` flips in this run. The SQL is `db.queries.enrichment`.
+The same UPDATE stores each memory's fields where its writer did not (`memories.detail`: the
+line said, the news carried), read once from its words by `knowledge.read_detail`.
 Being three transactions, this is the one flow that opens its own (`enrich_memories`: the
 batch, then the reflections it made due).
 """
@@ -27,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
@@ -34,10 +37,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.budget import Budget
 from cognition.errors import InvalidOutput
 from cognition.mind import AuditSink, Embedder, Mind
+from cognition.offline import knowledge
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
 from cognition.types import Persona
-from db import jobs
+from db import jobs, memory_detail
 from db.audit import recorded_calls
 from db.budget import Budgets
 from db.flows.agent_scope import Outcome
@@ -278,5 +282,14 @@ def _enrichment(
     vector = fresh.get(p.content_hash) if p.needs_embedding else None
     donor = copies.get(p.content_hash) if p.needs_embedding and vector is None else None
     return Enrichment(
-        id=p.id, vector=vector, donor=donor, score=scores.get(p.id) if p.needs_score else None
+        id=p.id,
+        vector=vector,
+        donor=donor,
+        score=scores.get(p.id) if p.needs_score else None,
+        detail=_detail(p) if p.needs_detail else None,
     )
+
+
+def _detail(p: Pending) -> dict[str, Any] | None:
+    """The memory's fields, read from its words on its own day (`knowledge.read_detail`)."""
+    return memory_detail.to_json(knowledge.read_detail(p.description, now=p.created_at))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from pgvector.sqlalchemy import Vector
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from db.models.base import Base, BigPk, GameTime, WallTime, agent_fk, world_fk
@@ -120,6 +122,11 @@ class Memory(Base):
     content_hash: Mapped[str] = mapped_column(sa.String(64))
     depth: Mapped[int] = mapped_column(sa.SmallInteger, default=0)
     source: Mapped[str] = mapped_column(sa.String(16), default="game")
+    detail: Mapped[dict[str, Any] | None] = mapped_column(
+        JSONB(none_as_null=True),
+        doc="what the text says, as fields (`db.memory_detail`): the line said, the news "
+        "carried; NULL until read",
+    )
     changed_xid: Mapped[int] = mapped_column(
         sa.BigInteger,
         server_default=sa.text("(pg_current_xact_id()::text)::bigint"),

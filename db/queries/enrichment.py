@@ -13,7 +13,7 @@ import weakref
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 import numpy as np
@@ -22,6 +22,7 @@ import psycopg
 import sqlalchemy as sa
 from pgvector.psycopg.vector import register_vector_info
 from psycopg.types import TypeInfo
+from psycopg.types.json import Jsonb
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
@@ -52,6 +53,9 @@ class Pending:
     """The lexical importance set at write time."""
     needs_embedding: bool
     needs_score: bool
+    created_at: datetime
+    needs_detail: bool
+    """Its fields not read yet (`memories.detail` is NULL)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,8 @@ class Enrichment:
     vector: Sequence[float] | None = None
     donor: int | None = None
     score: int | None = None
+    detail: dict[str, Any] | None = None
+    """`memories.detail`, stored only where it is still NULL."""
 
 
 @dataclass(frozen=True)
@@ -105,12 +111,15 @@ def pending(session: Session, ids: Sequence[int], *, lock: bool = False) -> list
         Memory.importance,
         Memory.embedding.is_(None),
         ~Memory.importance_scored,
+        Memory.created_at,
+        Memory.detail.is_(None),
     )
     batch = sa.literal(list(ids), ARRAY(sa.BigInteger))  # one array parameter, not one per id
     query = sa.select(*columns).where(Memory.id == sa.any_(batch)).order_by(Memory.id)
     if lock:
         query = query.with_for_update(of=Memory)
-    return [Pending(*row) for row in session.execute(query) if row[-1] or row[-2]]
+    found = [Pending(*cast("tuple[Any, ...]", row)) for row in session.execute(query)]
+    return [p for p in found if p.needs_embedding or p.needs_score]
 
 
 def pending_in_world(session: Session, *, world_id: uuid.UUID, limit: int) -> list[int]:
@@ -169,10 +178,12 @@ UPDATE memories AS m SET
     embedding = COALESCE(v.vector, (SELECT d.embedding FROM memories AS d WHERE d.id = v.donor),
                          m.embedding),
     importance = COALESCE(v.score, m.importance),
-    importance_scored = m.importance_scored OR v.score IS NOT NULL
+    importance_scored = m.importance_scored OR v.score IS NOT NULL,
+    detail = COALESCE(m.detail, v.detail)
 FROM unnest(CAST(%(ids)s AS bigint[]), CAST(%(vectors)b AS vector[]),
-            CAST(%(donors)s AS bigint[]), CAST(%(scores)s AS smallint[]))
-    AS v(id, vector, donor, score)
+            CAST(%(donors)s AS bigint[]), CAST(%(scores)s AS smallint[]),
+            CAST(%(details)s AS jsonb[]))
+    AS v(id, vector, donor, score, detail)
 WHERE m.id = v.id"""
 
 
@@ -193,6 +204,7 @@ def store(session: Session, items: Sequence[Enrichment]) -> None:
                 "vectors": [None if i.vector is None else _float32(i.vector) for i in items],
                 "donors": [i.donor for i in items],
                 "scores": [i.score for i in items],
+                "details": [None if i.detail is None else Jsonb(i.detail) for i in items],
             },
         )
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from cognition.embedding_cache import content_hash
 from cognition.offline.importance import rate as provisional_importance
 from cognition.types import MemoryKind, NewMemory
+from db import memory_detail
 from db.models import Memory, MemoryEvidence
 
 
@@ -108,6 +109,7 @@ COLUMN_TYPES: dict[str, sa.types.TypeEngine[Any]] = {
     "content_hash": sa.String(),
     "depth": sa.SmallInteger(),
     "source": sa.String(),
+    "detail": postgresql.JSONB(none_as_null=True),
 }
 """The columns a write sets, with their SQL types (for the arrays `insert_batch` sends)."""
 
@@ -184,6 +186,7 @@ def _row(
         "content_hash": content_hash(item.description),
         "depth": depth,
         "source": item.source.value,
+        "detail": memory_detail.to_json(item.detail),
     }
 
 

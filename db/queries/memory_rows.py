@@ -21,6 +21,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from cognition.types import Memory, MemoryKind, MemorySource
+from db import memory_detail
 from db.models import Memory as MemoryRow
 
 MEMORY_COLUMNS = (
@@ -36,12 +37,14 @@ MEMORY_COLUMNS = (
     MemoryRow.predicate,
     MemoryRow.object,
     MemoryRow.source,
+    MemoryRow.detail,
 )
 """Exactly the columns `to_memory` reads (for SQLAlchemy selects)."""
 
 _SELECT = """
 SELECT m.id, m.kind, m.description, m.created_at, m.last_accessed_at, m.importance, m.depth,
-       vector_send(m.embedding) AS embedding, m.subject, m.predicate, m.object, m.source
+       vector_send(m.embedding) AS embedding, m.subject, m.predicate, m.object, m.source,
+       m.detail
 FROM memories m WHERE m.agent_id = %(agent_id)s {where}"""
 """`MEMORY_COLUMNS`, the vector in pgvector's binary form (int16 dimension, int16 unused,
 big-endian float32s)."""
@@ -76,6 +79,8 @@ class MemoryLike(Protocol):
     def object(self) -> str | None: ...
     @property
     def source(self) -> str: ...
+    @property
+    def detail(self) -> Any: ...
 
 
 def to_memory(row: MemoryLike) -> Memory:
@@ -94,6 +99,7 @@ def to_memory(row: MemoryLike) -> Memory:
         predicate=row.predicate,
         object=row.object,
         source=MemorySource(row.source),
+        detail=memory_detail.from_json(row.detail),
     )
 
 

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from cognition.retrieval import rank
 from cognition.types import RetrievalWeights, ScoredMemory
+from db import memory_detail
 from db.queries import memory_rows
 from db.retrieval import quantized
 from db.retrieval.bounds import SAFE_NORM_RANGE
@@ -35,7 +36,7 @@ SELECT s.xmin, s.alive, m.id, m.kind, m.importance,
        (extract(epoch FROM m.created_at) * 1000000)::bigint AS created_us,
        (extract(epoch FROM m.last_accessed_at) * 1000000)::bigint AS accessed_us,
        m.embedding_norm AS norm, vector_send(m.embedding) AS embedding,
-       m.description, m.depth, m.subject, m.predicate, m.object, m.source,
+       m.description, m.depth, m.subject, m.predicate, m.object, m.source, m.detail,
        COALESCE(m.changed_xid = s.own, false) AS mine
 FROM (SELECT (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint AS xmin,
              (pg_current_xact_id_if_assigned()::text)::bigint AS own,
@@ -115,7 +116,15 @@ def parse(found: Sequence[Any], dimension: int | None) -> Rows:
 def _texts(found: Sequence[Any]) -> npt.NDArray[np.object_]:
     texts = np.empty(len(found), dtype=np.object_)
     texts[:] = [
-        Texts(row.description, row.depth, row.subject, row.predicate, row.object, row.source)
+        Texts(
+            row.description,
+            row.depth,
+            row.subject,
+            row.predicate,
+            row.object,
+            row.source,
+            memory_detail.from_json(row.detail),
+        )
         for row in found
     ]
     return texts

@@ -202,6 +202,7 @@ class Searched:
             predicate=texts.predicate,
             object=texts.object,
             source=MemorySource(texts.source),
+            detail=texts.detail,
         )
 
     def _locate(self, i: int) -> tuple[Rows, int]:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 import numpy.typing as npt
 
+from cognition.types import MemoryDetail
 from db.models.memory import MEMORY_KINDS
 from db.settings import DEFAULT_RETRIEVAL_CACHE_MB
 
@@ -44,6 +45,8 @@ ROW_OVERHEAD_BYTES = 8 * 8 + 4 + 3
 """Per row besides the vectors and texts: eight 8-byte columns (one a reference to the row's
 texts), a dimension and three flags."""
 TEXT_OVERHEAD_BYTES = 240
+DETAIL_OVERHEAD_BYTES = 400
+"""What a stored line or fact costs in Python objects (a frozen dataclass of a dozen fields)."""
 """Per row, the Python objects holding its texts (a tuple, strings' headers), besides the
 characters themselves."""
 BYTES_PER_DIMENSION = 4 + 1
@@ -105,11 +108,17 @@ class Texts:
     predicate: str | None
     object: str | None
     source: str
+    detail: MemoryDetail | None = None
 
     @property
     def nbytes(self) -> int:
         words = (self.description, self.subject, self.predicate, self.object, self.source)
-        return TEXT_OVERHEAD_BYTES + sum(len(word) for word in words if word)
+        held = TEXT_OVERHEAD_BYTES + sum(len(word) for word in words if word)
+        if self.detail is None:
+            return held
+        said = self.detail.said
+        quoted = len(said.quote) + DETAIL_OVERHEAD_BYTES if said is not None else 0
+        return held + quoted + DETAIL_OVERHEAD_BYTES * len(self.detail.news)
 
 
 class AgentVectors:

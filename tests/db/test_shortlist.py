@@ -119,6 +119,7 @@ class _Row:
         self.embedding = None if vector is None else b"\0\0\0\0" + vector.tobytes()
         self.description, self.depth, self.source = memory.description, memory.depth, "game"
         self.subject, self.predicate, self.object = memory.subject, None, None
+        self.detail = None
 
 
 @given(

@@ -1,0 +1,122 @@
+"""`memories.detail`: a line's fields stored as it is written, a memory's news read once by
+enrichment on its own day, and both read back by every path that returns memories."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+from cognition.dialogue import said_memory
+from cognition.hashing_embedder import HashingEmbedder
+from cognition.offline import OfflineMind, knowledge
+from cognition.types import FactRecord, LineSaid, MemoryDetail, MemorySource, NewMemory
+from db import memory_detail
+from db.flows.enrichment import enrich
+from db.models import Memory
+from db.store import PgMemoryStore
+from tests.factories import GAME_START, committed_agent
+
+NOON = 12 * 60
+
+
+def test_a_line_is_stored_with_its_fields_and_read_back(sessions: sessionmaker[Session]) -> None:
+    agent = committed_agent(sessions)
+    line = said_memory(
+        "Ines Moreau",
+        "Tomas Ferreira",
+        "I'm getting married at St. Brigid's chapel on Friday at noon!",
+        at=GAME_START,
+        source=MemorySource.AGENT,
+    )
+    with sessions.begin() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        [written] = store.add([line], now=GAME_START)
+    with sessions() as session:
+        stored = session.scalar(sa.select(Memory.detail).where(Memory.id == written.id))
+        [read] = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        ).get([written.id])
+    assert stored is not None and stored["said"]["speaker"] == "Ines Moreau"
+    assert read.detail is not None and read.detail.said == LineSaid(
+        "Ines Moreau",
+        "Tomas Ferreira",
+        "I'm getting married at St. Brigid's chapel on Friday at noon!",
+    )
+    [wedding] = read.detail.news
+    assert wedding.who == "Ines Moreau" and wedding.start_min == NOON
+    assert wedding.place is not None and "Brigid" in wedding.place
+    # what the offline mind is shown reads the stored fields
+    assert knowledge.said(read.recalled()) == knowledge.Said(
+        "Ines Moreau", "Tomas Ferreira", read.detail.said.quote
+    )
+
+
+def test_enrichment_reads_a_memorys_news_on_its_own_day(sessions: sessionmaker[Session]) -> None:
+    agent = committed_agent(sessions)
+    written_at = GAME_START - timedelta(days=3)  # "tomorrow" is the day after it was heard
+    with sessions.begin() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        news, plain = store.add(
+            [
+                NewMemory(
+                    description="Rosa said the bake sale is at the bakery tomorrow at 3 pm.",
+                    created_at=written_at,
+                ),
+                NewMemory(description="The kettle is boiling", created_at=written_at),
+            ],
+            now=written_at,
+        )
+    assert news.detail is None  # not read until enriched
+    enrich(sessions, [news.id, plain.id], embedder=HashingEmbedder(), mind=OfflineMind())
+    with sessions() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        read_news, read_plain = store.get([news.id, plain.id])
+        retrieved = store.retrieve("the bake sale", k=1, now=GAME_START)
+    assert read_plain.detail == MemoryDetail()  # read, and nothing in it
+    assert read_news.detail is not None
+    [sale] = read_news.detail.news
+    tomorrow = (written_at + timedelta(days=1)).date()
+    assert (sale.what, sale.month, sale.day, sale.start_min) == (
+        "bake sale",
+        tomorrow.month,
+        tomorrow.day,
+        15 * 60,
+    )
+    assert retrieved[0].memory.detail == read_news.detail  # retrieval returns it too
+
+
+def test_enrichment_keeps_the_fields_a_writer_stored(sessions: sessionmaker[Session]) -> None:
+    agent = committed_agent(sessions)
+    given = MemoryDetail(news=(FactRecord(kind="report", what="the weir gate is stuck"),))
+    with sessions.begin() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        [memory] = store.add(
+            [NewMemory(description="Nothing to read here", detail=given)], now=GAME_START
+        )
+    enrich(sessions, [memory.id], embedder=HashingEmbedder(), mind=OfflineMind())
+    with sessions() as session:
+        stored = session.scalar(sa.select(Memory.detail).where(Memory.id == memory.id))
+    assert memory_detail.from_json(stored) == given
+
+
+def test_a_document_of_an_unknown_shape_is_read_as_no_detail() -> None:
+    assert memory_detail.from_json(None) is None
+    assert memory_detail.from_json({"said": {"speaker": "A"}}) is None  # listener, quote missing
+    detail = MemoryDetail(
+        said=LineSaid("A", "B", "hi"), news=(FactRecord(kind="gathering", what="fair"),)
+    )
+    stored = memory_detail.to_json(detail)
+    assert stored is not None
+    assert memory_detail.from_json({**stored, "later": 1}) == detail
+    stored["news"][0]["added_later"] = True  # a field a newer version wrote is ignored
+    assert memory_detail.from_json(stored) == detail
