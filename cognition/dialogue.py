@@ -82,6 +82,8 @@ class Speaker:
     """What the other side is doing (its current action)."""
     doing: str = ""
     """What this side was doing when the conversation began."""
+    met_before: bool = False
+    """The two have talked before this conversation."""
 
 
 UTTERANCE_PREDICATE = "said"
@@ -157,6 +159,7 @@ def turn(
             place=speaker.place,
             listener_status=speaker.listener_status,
             speaker_status=speaker.doing,
+            met_before=speaker.met_before,
         )
     )
     text = said.text.strip()

@@ -86,8 +86,10 @@ def decide(
     now: datetime,
     k: int = DEFAULT_CONTEXT_K,
     person: bool = True,
+    observed_person: str | None = None,
 ) -> Decision:
-    """React or carry on, with the context and the reason (see the module docstring)."""
+    """React or carry on, with the context and the reason (see the module docstring).
+    `observed_person`: the agent the observation is of, when known to be one."""
     statements = reaction_context(
         store,
         mind,
@@ -108,6 +110,7 @@ def decide(
             context=context,
             now=now,
             recalled=statements,
+            observed_person=observed_person,
         )
     )
     return Decision(

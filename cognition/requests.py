@@ -145,6 +145,9 @@ class React(Request[Reaction]):
     now: datetime
     recalled: Sequence[str] = ()
     """The context's statements as memories (`Recalled`, with their stored detail)."""
+    observed_person: str | None = None
+    """The agent the observation is of; "" when it is of something else (an object, a place);
+    None when unknown (an observation a game wrote with no subject)."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,9 @@ class NextUtterance(Request[Utterance]):
     """What the listener is doing."""
     speaker_status: str = ""
     """What the speaker was doing before the conversation began."""
+    met_before: bool = False
+    """The two have talked before (the world's record of conversations, whatever the
+    speaker's retrieval recalls of it)."""
 
 
 @dataclass(frozen=True)

@@ -147,9 +147,11 @@ def next_utterance(
     listener_status: str = "",
     speaker_status: str = "",
     place: str = "",
+    met_before: bool = False,
 ) -> Utterance:
     """The speaker's next line by the moves of the module docstring, never one it already
-    said in this conversation or that its memories hold it said lately."""
+    said in this conversation or that its memories hold it said lately. `met_before`: the
+    world's record says the two have talked before (no introductions then)."""
     talk = Talk(
         me=speaker,
         you=listener,
@@ -163,7 +165,7 @@ def next_utterance(
     )
     spoken_here = {text for _, text in history}
     earlier = [m for m in memories if (h := knowledge.said(m)) is None or h.text not in spoken_here]
-    talk.acquainted = _acquainted(speaker, relationship, earlier, listener)
+    talk.acquainted = met_before or _acquainted(speaker, relationship, earlier, listener)
     talk.known, talk.sources = _known_news(speaker.name, earlier, now)
     talk.shared = shared_topics(speaker.name, listener, earlier, now=now)
     said_before = {*talk.mine, *_said_by(speaker.name, memories)}

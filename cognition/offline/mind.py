@@ -140,6 +140,7 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         context=r.context,
         now=r.now,
         recalled=r.recalled,
+        observed_person=r.observed_person,
     ),
     requests.SummarizeRelationship: lambda r: relationships.relationship(
         name=r.name, other=r.other, statements=r.statements
@@ -155,6 +156,7 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         listener_status=r.listener_status,
         speaker_status=r.speaker_status,
         place=r.place,
+        met_before=r.met_before,
     ),
     requests.SummarizeAgent: lambda r: summary.summarize_agent(
         persona=r.persona, retrieved=r.retrieved

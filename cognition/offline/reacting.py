@@ -87,15 +87,20 @@ def react(
     context: str,
     now: datetime | None = None,
     recalled: Sequence[str] = (),
+    observed_person: str | None = None,
 ) -> Reaction:
     """Apply the rules of the module docstring in order. `recalled`: the context's statements
-    as memories, read by their stored detail (else the context's lines are read)."""
+    as memories, read by their stored detail (else the context's lines are read).
+    `observed_person`: the agent the observation is of, as the world knows it ("" for an
+    object); only an observation that comes without a subject (None) is searched for names,
+    so a place such as "Kestrel Quay" in the words is never taken for someone to greet."""
     alarm = _alarm(observation)
     if alarm is not None:
         return alarm
     if _ASLEEP.search(status):
         return Reaction(False, reason=f"{first_name(persona.name)} is asleep")
-    for person in _people_in(observation):
+    named = _people_in(observation) if observed_person is None else [observed_person]
+    for person in filter(None, named):
         if _is_self(person, persona.name):
             continue
         if _talked_recently(person, context) or mentions(status, person):

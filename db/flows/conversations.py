@@ -227,6 +227,7 @@ def _speaker(
         place=me.place or "",
         listener_status=theirs,
         doing=doing,
+        met_before=conversations.talked_before(session, conversation, me.id, other.id),
     )
     return side, store
 

@@ -69,6 +69,9 @@ def _decide(scope: AgentScope, memory: Memory, status: str) -> Decision:
         scope.session, agent_id=scope.agent.id, since=scope.now - RELATIONSHIP_FRESHNESS
     )
     mind = KnownRelationships(scope.mind, {} if scope.paper else known)
+    subject = memory.subject or ""
+    of_agent = subject and SEPARATOR not in subject  # a path is an object, never an agent
+    seen = reactions.agent_named(scope.session, scope.agent.world_id, subject) if of_agent else None
     decision = reacting.decide(
         scope.store,
         mind,
@@ -79,6 +82,7 @@ def _decide(scope: AgentScope, memory: Memory, status: str) -> Decision:
         now=scope.now,
         observed_entity=subject_name(memory.subject or "") or memory.description,
         person=SEPARATOR not in (memory.subject or ""),
+        observed_person=(seen.name if seen is not None else "") if subject else None,
     )
     for other, view in mind.learned.items():
         other_agent = reactions.agent_named(scope.session, scope.agent.world_id, other)

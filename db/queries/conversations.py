@@ -124,6 +124,20 @@ def relationship_summary(session: Session, *, agent_id: uuid.UUID, other_name: s
     return summary or ""
 
 
+def talked_before(
+    session: Session, conversation: Conversation, one: uuid.UUID, other: uuid.UUID
+) -> bool:
+    """Whether the two agents had a conversation that began before this one, either way."""
+    pair = sa.or_(
+        sa.and_(Conversation.initiator_id == one, Conversation.partner_agent_id == other),
+        sa.and_(Conversation.initiator_id == other, Conversation.partner_agent_id == one),
+    )
+    earlier = sa.select(Conversation.id).where(
+        pair, Conversation.id != conversation.id, Conversation.started_at <= conversation.started_at
+    )
+    return session.scalar(sa.select(earlier.exists())) or False
+
+
 # --- agent↔agent conversations opened by a reaction (workers/tasks/conversations.py) -------
 
 

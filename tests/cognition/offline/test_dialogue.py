@@ -283,3 +283,23 @@ def test_a_host_told_of_her_own_party_says_it_is_hers() -> None:
     )
     assert "I'm organising the Valentine's Day party, actually!" in said.text, said
     assert "love to come" not in said.text, said
+
+
+def test_no_introductions_when_the_world_records_an_earlier_talk() -> None:
+    """The speaker's retrieval recalled none of their last talk; the world's record of
+    conversations still says they have met, so there is no "have we met?"."""
+    for history in ([], [(PRIYA.name, "Good afternoon, Junie! How have you been?")]):
+        fresh = next_utterance(
+            speaker=JUNIE, listener=PRIYA.name, intent="", memories=[], history=history, now=NOW
+        )
+        met = next_utterance(
+            speaker=JUNIE,
+            listener=PRIYA.name,
+            intent="",
+            memories=[],
+            history=history,
+            now=NOW,
+            met_before=True,
+        )
+        assert "I'm Junie" in fresh.text or "have we met" in fresh.text, fresh
+        assert "have we met" not in met.text and "I'm Junie" not in met.text, met

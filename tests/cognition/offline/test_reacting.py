@@ -167,3 +167,28 @@ def test_a_person_ringing_up_purchases_is_no_alarm() -> None:
         context="",
     )
     assert "ringing" not in seen.what
+
+
+def test_the_world_says_who_is_observed_and_a_place_in_the_words_is_no_one() -> None:
+    context = CONTEXT + " Kestrel Quay is busy at dawn."
+    seen = "Tomas Okafor is mending nets by Kestrel Quay"
+    # searched by words, the quay would be a capitalised name among people
+    assert "Kestrel Quay" in people(seen)
+    reaction = react(
+        persona=PLAIN,
+        summary="",
+        status="serving customers",
+        observation=seen,
+        context=context,
+        observed_person="Tomas Okafor",
+    )
+    assert reaction.talk_to == "Tomas Okafor"
+    of_a_thing = react(
+        persona=PLAIN,
+        summary="",
+        status="serving customers",
+        observation="Kestrel Quay is busy at dawn",
+        context=context,
+        observed_person="",
+    )
+    assert not of_a_thing.react and of_a_thing.talk_to is None
