@@ -28,7 +28,7 @@ from cognition.offline.facts import (
     read_day,
     read_time,
 )
-from cognition.offline.text import STOPWORDS, first_name, same_person, stems
+from cognition.offline.text import STOPWORDS, first_name, same_person, stable_index, stems
 
 if TYPE_CHECKING:
     from cognition.offline.news import Slot
@@ -196,6 +196,20 @@ def opened(fact: Fact) -> Fact:
     return replace(fact, open_to_all=True) if fact.kind == NAME else fact
 
 
+WELCOMES = ("Everyone is welcome.", "All are welcome.", "Anyone can come.", "It's open to all.")
+"""Saying that everyone may come, in turn: one fixed sentence opened a tenth of all lines."""
+URGINGS = (
+    "Everyone is welcome, you should come!",
+    "You should come along, all are welcome!",
+    "Anyone can go, so do come!",
+    "It's open to everyone, I hope you'll come.",
+)
+
+
+def _welcome(options: tuple[str, ...], variant: int) -> str:
+    return f" {options[variant % len(options)]}"
+
+
 class Gathering:
     """The gathering kind (module docstring)."""
 
@@ -254,8 +268,8 @@ class Gathering:
         return f"{_capital(named(fact))}{_is_on(fact)}.{welcome}"
 
     def pitch(self, fact: Fact, *, listener: str) -> str:
-        del listener
-        welcome = " Everyone is welcome." if fact.open_to_all else ""
+        welcome = _welcome(WELCOMES, stable_index(f"{fact.what}|{listener}", len(WELCOMES)))
+        welcome = welcome if fact.open_to_all else ""
         if fact.what in PERSONAL:  # the bride's own wedding, not one she organises
             return f"{_capital(_mine(fact))}{_is_on(fact)}.{welcome} Would you like to come?"
         what = (
@@ -265,7 +279,7 @@ class Gathering:
 
     def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
         said = f"{named(fact)}{_is_on(fact)}"
-        invite = " Everyone is welcome, you should come!" if fact.open_to_all else ""
+        invite = _welcome(URGINGS, variant // 3) if fact.open_to_all else ""
         told = f"{first_name(source)} told me that" if source else "I heard that"
         options = (
             f"Have you heard? {_capital(said)}.{invite}",
