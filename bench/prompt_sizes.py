@@ -1,18 +1,20 @@
 """How many tokens each Mind operation's prompt holds as Hearth renders it, against its budget.
 
-    python -m bench.prompt_sizes [--gguf PATH] [--agents 3] [--memories 150]
+    python -m bench.prompt_sizes [--gguf PATH] [--agents 2] [--memories 150]
 
-The town of `bench.realmodel` (the run whose calls a real model served) is lived through
-again, each answer given by the offline mind, and every request rendered as the LLM mind
-sends it (`cognition.asks.ask_for`): once as that run had it, once with every resident
-remembering `--memories` more things (a long-memoried agent: its records, evidence and
-summary lists run long). Per operation it prints the prompts' median and largest size in
-tokens as the budget counts them (`cognition.tokens.estimate_tokens`, characters / 4), the
-budget (`cognition.prompt_budget.PROMPT_BUDGETS`), the largest before the budget cut it, and,
+Three sets of requests, each rendered as the LLM mind sends it (`cognition.asks.ask_for`),
+the offline mind answering so the town goes on without a model: `town`, the town of
+`bench.realmodel` (the run a real model served) lived through again; `+N memories`, the same
+with every resident remembering `--memories` more things (its records, evidence and summary
+lists run long); `at defaults`, one request per operation with every list as long as Hearth
+makes it at its defaults (the retrievals' k, a hundred recent records, eight lines of talk, a
+rating batch of a hundred, split into batches that fit). Per operation it prints the prompts'
+median and largest size in tokens as the budget counts them (`estimate_tokens`, characters /
+4), the budget (`cognition.prompt_budget.PROMPT_BUDGETS`) and the largest before the cut; and,
 when the served model's GGUF is on disk (`hearth model fetch`), the whole request (system
-prompt and chat template included) counted with the model's own tokenizer
-(`bench.gguf_tokens`) beside the mean the model server reported in the stored run
-(`bench/data/realmodel/`). Figures, not verdicts.
+prompt and chat template included) counted by the model's own tokenizer (`bench.gguf_tokens`),
+beside the mean the model server reported for the stored run (`bench/data/realmodel/`).
+Figures, not verdicts.
 """
 
 from __future__ import annotations
@@ -27,17 +29,32 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bench import gguf_tokens
-from bench.realmodel import Life, Meter, live_town, persona
+from bench.realmodel import MORNING, Life, Meter, known_places, live_town, persona
 from bench.town import PUBLIC, RESIDENTS, seed_memories
-from cognition import prompting
+from cognition import prompt_budget, prompting
 from cognition import requests as rq
 from cognition.asks import ask_for
+from cognition.dialogue import (
+    DEFAULT_MAX_TURNS,
+    DEFAULT_NEWS_K,
+    DEFAULT_RELATIONSHIP_K,
+    DEFAULT_TURN_K,
+)
+from cognition.interview import DEFAULT_INTERVIEW_K
 from cognition.offline import OfflineMind
+from cognition.planning import DEFAULT_DETAIL_K, DEFAULT_NOTES_K
 from cognition.prompt_budget import PROMPT_BUDGETS
+from cognition.reacting import DEFAULT_CONTEXT_K, DEFAULT_EXCHANGED_K
+from cognition.reflection import DEFAULT_EVIDENCE_K, DEFAULT_RECENT_RECORDS
+from cognition.requests import PlanDay
+from cognition.summary import DEFAULT_SUMMARY_K
 from cognition.tokens import estimate_tokens
+from cognition.types import Granularity
+from db.flows.enrichment import DEFAULT_RATE_BATCH
+from db.flows.plans import MAX_DIRECTIVES
 from db.settings import Settings
 
 T = TypeVar("T")
@@ -110,6 +127,101 @@ def measure(agents: int, extra: int, count: Callable[[str], int] | None) -> dict
     return meter.sizes
 
 
+def at_defaults(meter: PromptMeter, life: Life, other: Life, count: int) -> None:
+    """One request per operation with every list as long as Hearth makes it at its defaults
+    (the retrievals' k, a hundred recent records, eight lines of talk), drawn from `count`
+    memories of the resident, newest first."""
+    memories = remembered(life.persona.name, count)[::-1]
+    name, them = life.persona.name, other.persona.name
+    lines = [(name if n % 2 == 0 else them, memories[n]) for n in range(DEFAULT_MAX_TURNS)]
+    day = PlanDay(
+        persona=life.persona,
+        summary=life.summary,
+        previous_day=" ".join(memories[:3]),
+        directives=memories[:MAX_DIRECTIVES],
+        now=MORNING,
+        notes=memories[: 3 * DEFAULT_NOTES_K],
+        known_places=known_places(life.resident),
+    )
+    plan, _ = meter.ask(day)
+    item = next((i for i in plan if i.duration_min >= 60), plan[0])
+    asked: list[rq.Request[Any]] = [
+        *(
+            rq.RateImportance(batch, personas=[life.persona])
+            for batch in prompt_budget.batches(
+                memories[:DEFAULT_RATE_BATCH],
+                lambda b: ask_for(rq.RateImportance(b, personas=[life.persona])).prompt,
+                budget=PROMPT_BUDGETS["rate_importance"],
+                most=DEFAULT_RATE_BATCH,
+            )
+        ),
+        rq.ReflectionQuestions(memories[:DEFAULT_RECENT_RECORDS], name=name),
+        rq.Insights("What is Isabella planning?", memories[:DEFAULT_EVIDENCE_K], name=name),
+        rq.Decompose(
+            item=item,
+            granularity=Granularity.HOUR,
+            persona=life.persona,
+            summary=life.summary,
+            schedule=plan,
+            memories=memories[:DEFAULT_DETAIL_K],
+        ),
+        rq.React(
+            persona=life.persona,
+            summary=life.summary,
+            status=item.description,
+            observation=f"{them} is reading a book",
+            context="\n".join(memories[: 2 * DEFAULT_CONTEXT_K + 2 * DEFAULT_EXCHANGED_K]),
+            now=MORNING,
+        ),
+        rq.SummarizeRelationship(name, them, memories[:DEFAULT_RELATIONSHIP_K]),
+        rq.NextUtterance(
+            speaker=life.persona,
+            listener=them,
+            summary=life.summary,
+            relationship=memories[0],
+            intent=item.description,
+            memories=memories[: DEFAULT_TURN_K + DEFAULT_NEWS_K + DEFAULT_EXCHANGED_K],
+            history=lines[:-1],
+            now=MORNING,
+            place=item.location or "",
+        ),
+        rq.SummarizeAgent(
+            life.persona,
+            {
+                section: memories[n * DEFAULT_SUMMARY_K : (n + 1) * DEFAULT_SUMMARY_K]
+                for n, section in enumerate(("core", "daily", "progress"))
+            },
+        ),
+        rq.AnswerQuestion(
+            "Who is coming to the party?",
+            life.persona,
+            life.summary,
+            "an interviewer",
+            memories[:DEFAULT_INTERVIEW_K],
+            MORNING,
+        ),
+        rq.ConversationNotes(name, them, lines, MORNING),
+        rq.ReviseCurrently(
+            life.persona,
+            memories[:DEFAULT_NOTES_K],
+            memories[DEFAULT_NOTES_K:][:DEFAULT_NOTES_K],
+            MORNING,
+        ),
+    ]
+    for request in asked:
+        meter.ask(request)
+
+
+def defaults(agents: int, count: int, counter: Callable[[str], int] | None) -> dict[str, Sizes]:
+    """Every resident's requests at Hearth's defaults (`at_defaults`)."""
+    meter = PromptMeter(counter)
+    residents = RESIDENTS[: max(2, agents)]
+    lives = [Life(r, persona(r), seed_memories(r, residents)) for r in residents]
+    for n, life in enumerate(lives):
+        at_defaults(meter, life, lives[n - 1], count)
+    return meter.sizes
+
+
 def served() -> dict[str, float]:
     """Mean prompt tokens per call the model server reported in the stored run (calls
     answered at once; a re-ask's second prompt would count twice)."""
@@ -164,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = [
         ("town", measure(args.agents, 0, count)),
         (f"+{args.memories} memories", measure(args.agents, args.memories, count)),
+        ("at defaults", defaults(args.agents, args.memories, count)),
     ]
     print(table(runs, served()))
     over = [op for _, sizes in runs for op, s in sizes.items() if max(s.sent) > PROMPT_BUDGETS[op]]

@@ -30,7 +30,7 @@ R = TypeVar("R", bound=rq.Request[Any])
 
 PROMPT_BUDGETS: Mapping[str, int] = {
     "rate_importance": 1200,
-    "reflection_questions": 1600,
+    "reflection_questions": 1800,
     "insights": 1000,
     "plan_day": 1200,
     "decompose": 900,
