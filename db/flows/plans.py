@@ -9,7 +9,7 @@ outline at its time and place.
 A model on a CPU takes minutes a call, so with a model configured (`Faculties.stands_in`) each
 job first stores the offline mind's outline or steps at once, in a transaction of its own, as a
 *stand-in* (`plans.stand_in`): the agent acts while the model thinks. The model's plan then
-supersedes what of the stand-in was not lived yet (`db.queries.plans.replace_stand_ins`). A
+supersedes what of the stand-in was not lived yet (`db.queries.plan_writes.replace_stand_ins`). A
 stand-in day item is decomposed by the offline mind only: the model's outline replaces it.
 
 Result keys: a day is planned once (`agents.planned_day`, claimed with the outline); a plan item
@@ -39,16 +39,14 @@ from db.models import Plan
 from db.queries.agents import revise_currently
 from db.queries.memories import list_memories
 from db.queries.places import known_places
-from db.queries.plans import (
-    day_around,
+from db.queries.plan_writes import (
     decomposable,
-    lived_day,
     save_children,
     save_outline,
     save_stand_in_outline,
     stand_in_due,
-    to_item,
 )
+from db.queries.plans import day_around, lived_day, to_item
 from db.queries.worlds import game_now
 
 DIRECTIVES_LOOKBACK = timedelta(days=1)

@@ -51,7 +51,7 @@ class Plan(Base):
     decided_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=False))
     stand_in: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     """Written by the offline mind at once while a slow model plans (migration 0013); the
-    model's plan supersedes what of it was not lived yet (`db.queries.plans.replace_stand_ins`)."""
+    model's plan supersedes what of it was not lived (`plan_writes.replace_stand_ins`)."""
 
     @hybrid_property
     def end(self) -> datetime:

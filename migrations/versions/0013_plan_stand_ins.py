@@ -3,7 +3,7 @@
 `plans.stand_in`: true for an outline or a decomposition the offline mind wrote at once
 because the configured model is slow (30–400 s a call on a CPU), so the agent has a current
 action while the model thinks; the model's plan supersedes what of it had not been lived yet
-(`db.queries.plans.replace_stand_ins`). The analysts' `plan_tree` view shows it last.
+(`db.queries.plan_writes.replace_stand_ins`). The analysts' `plan_tree` view shows it last.
 
 Revision ID: 0013
 Revises: 0012
