@@ -13,13 +13,14 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.testing import ScriptedMind
-from cognition.types import PlanItem
+from cognition.types import PlanItem, Reaction, RelationshipUpdate
 from db.models import Agent, Memory, Plan, World
 from db.queries.plans import current_action
 from db.queries.worlds import set_clock
 from db.settings import Settings
-from tests.workers.support import count, installed, seeded
+from tests.workers.support import count, installed, observe, seeded
 from workers.tasks.plans import decompose, plan_day
+from workers.tasks.reactions import decide_reaction
 
 DAY = datetime(2023, 2, 13)
 
@@ -182,6 +183,48 @@ def test_a_stand_in_item_is_split_by_the_offline_mind_alone(
     assert [d.description for d in days] == [i.description for i in OUTLINE]
     assert not any(d.stand_in for d in days)
     assert steps and all(s.stand_in and s.status == "superseded" for s in steps)
+
+
+HELLO = Reaction(True, what="say hello to Klaus", talk_to=None, reason="he is right there")
+
+
+def test_a_reaction_on_the_stand_in_keeps_it_a_stand_in_for_the_model_to_replace(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    """A re-plan writes the stand-in's day again around the reaction: still a stand-in, so the
+    model's outline replaces it rather than going around it."""
+    world, isabella, _ = seeded(sessions)
+    model = SlowModel(sessions, world, isabella)
+
+    def outline(**_: object) -> list[PlanItem]:
+        seen = observe(sessions, isabella.id, ["Klaus Mueller is reading a book"], at(7))
+        assert decide_reaction(str(isabella.id), seen[0])["react"] is True  # 7:00-7:15
+        model.thinking(until=at(7, 40))
+        return list(OUTLINE)
+
+    mind = ScriptedMind(
+        {
+            "plan_day": outline,
+            "react": [HELLO],
+            "relationship": lambda **kw: RelationshipUpdate(f"{kw['name']} knows them", 6),
+        }
+    )
+    with installed(with_a_model(settings), sessions, mind):
+        plan_day(str(isabella.id), DAY.date().isoformat())
+    with sessions() as session:
+        days = live(session, isabella.id, Plan.level == "day")
+        doing = {
+            t: current_action(session, agent_id=isabella.id, at=t)
+            for t in (at(7, 5), at(7, 20), at(7, 45))
+        }
+    assert_no_overlap(days)
+    reaction, standing, modelled = doing[at(7, 5)], doing[at(7, 20)], doing[at(7, 45)]
+    assert reaction is not None and reaction.description == HELLO.what
+    assert not reaction.stand_in
+    assert standing is not None and standing.stand_in  # what she did until the model answered
+    assert (standing.start, standing.end) == (at(7, 15), at(7, 40))
+    assert modelled is not None and not modelled.stand_in
+    assert [d.stand_in for d in days if d.start >= at(7, 40)] == [False] * len(OUTLINE)
 
 
 def test_with_the_offline_mind_configured_nothing_stands_in(
