@@ -14,7 +14,9 @@ left to drop: the end of a retrieval (ranked best first) or of the recent record
 first), the oldest lines of a dialogue, the schedule items farthest from the item planned.
 What the answer is read against — the memories to rate, the answers to rank, the persona,
 the item — is never dropped, and a list is only ever cut at its least relevant end, so the
-numbers a model cites still name the same statements.
+numbers a model cites still name the same statements. A list joined from several retrievals
+(a turn's memories, then the news; a reaction's context) loses the tail of the last one
+first: at the defaults none is cut (`docs/benchmarks.md`, "Prompt sizes").
 """
 
 from __future__ import annotations
