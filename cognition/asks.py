@@ -8,14 +8,14 @@ backend can reuse them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel
 
-from cognition import parsing, prompting, requests
+from cognition import parsing, prompt_budget, prompting, requests
 from cognition.clamps import STEP_BOUNDS, lay_out_steps, order_day_plan
 from cognition.grammar import progressive
 from cognition.offline.importance import rate as provisional
@@ -418,6 +418,13 @@ _ASKS: dict[type[requests.Request[Any]], Callable[[Any], Ask[Any]]] = {
 }
 
 
-def ask_for(request: requests.Request[T]) -> Ask[T]:
-    """The prompt, schema and parser for `request`, by its type."""
-    return cast(Ask[T], _ASKS[type(request)](request))
+def ask_for(
+    request: requests.Request[T],
+    *,
+    budgets: Mapping[str, int] = prompt_budget.PROMPT_BUDGETS,
+) -> Ask[T]:
+    """The prompt, schema and parser for `request`, by its type, the request first cut to its
+    operation's prompt budget (`cognition.prompt_budget`; `budgets={}`: as it stands)."""
+    build = _ASKS[type(request)]
+    fitted = prompt_budget.fit(request, lambda r: build(r).prompt, budgets=budgets)
+    return cast(Ask[T], build(fitted))

@@ -158,6 +158,33 @@ def plan_day(
 
     `notes` (from `day_context`) are what the agent recalled for the day: an event agreed in a
     conversation is planned at its time and place."""
+    items = draft_day(
+        mind,
+        persona=persona,
+        summary=summary,
+        previous_day=previous_day,
+        directives=directives,
+        now=now,
+        known_places=known_places,
+        notes=notes,
+    )
+    store.add([plan_memory(items, name=persona.name, now=now)], now=now)
+    return items
+
+
+def draft_day(
+    mind: Mind,
+    *,
+    persona: Persona,
+    summary: str,
+    previous_day: str,
+    directives: Sequence[str],
+    now: datetime,
+    known_places: Sequence[str | KnownPlace],
+    notes: Sequence[str] = (),
+) -> list[PlanItem]:
+    """The day outline, repaired and located, not remembered: a stand-in outline is not the
+    agent's plan to recall (the model's, which replaces it, is)."""
     drafted = mind.think(
         PlanDay(
             persona=persona,
@@ -169,9 +196,7 @@ def plan_day(
             known_places=[p if isinstance(p, str) else p.path for p in known_places],
         )
     )
-    items = _located(mind, repair_day_plan(drafted, now=now), known_places, persona)
-    store.add([plan_memory(items, name=persona.name, now=now)], now=now)
-    return items
+    return _located(mind, repair_day_plan(drafted, now=now), known_places, persona)
 
 
 def repair_day_plan(items: Sequence[PlanItem], *, now: datetime) -> list[PlanItem]:

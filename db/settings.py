@@ -162,6 +162,12 @@ class Settings(BaseSettings):
         default_factory=dict,
         description='USD per million tokens by model, JSON: {"gpt-4o-mini": [0.15, 0.6]}',
     )
+    plan_stand_ins: bool = Field(
+        True,
+        description="with a model configured, the offline mind's outline or steps are stored "
+        "at once as a stand-in, so an agent acts while the model plans; the model's plan "
+        "replaces what was not lived yet",
+    )
     audit_text: bool = True
     model_budget: dict[str, Any] | None = Field(
         None,

@@ -34,10 +34,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from cognition import prompt_budget
+from cognition.asks import ask_for
 from cognition.budget import Budget
 from cognition.errors import InvalidOutput
 from cognition.mind import AuditSink, Embedder, Mind
 from cognition.offline import knowledge
+from cognition.offline.mind import OFFLINE_MODEL
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
 from cognition.types import Persona
@@ -250,10 +253,24 @@ def _rate_texts(
     mind: Mind, texts: Sequence[str], rate_batch: int, personas: Sequence[Persona]
 ) -> list[int]:
     scores: list[int] = []
-    for start in range(0, len(texts), rate_batch):
-        chunk = texts[start : start + rate_batch]
+    for chunk in _rating_batches(mind, texts, rate_batch, personas):
         scores += _checked(mind.think(RateImportance(chunk, personas=personas)), len(chunk))
     return scores
+
+
+def _rating_batches(
+    mind: Mind, texts: Sequence[str], rate_batch: int, personas: Sequence[Persona]
+) -> list[list[str]]:
+    """Batches of `rate_batch`, smaller where a model's prompt would pass its budget
+    (`cognition.prompt_budget`); the offline mind reads no prompt."""
+    if mind.model == OFFLINE_MODEL:
+        return [list(texts[at : at + rate_batch]) for at in range(0, len(texts), rate_batch)]
+    return prompt_budget.batches(
+        texts,
+        lambda chunk: ask_for(RateImportance(chunk, personas=personas)).prompt,
+        budget=prompt_budget.PROMPT_BUDGETS[RateImportance.operation],
+        most=rate_batch,
+    )
 
 
 MAX_PERSONAS = 10

@@ -6,12 +6,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from cognition.mind import Embedder, Mind
+from cognition.offline import OfflineMind
 from db.audit import recorded_calls
 from db.budget import Budgets, WallClock
 from db.deferred_touches import DeferredTouchStore
@@ -52,6 +53,16 @@ class Faculties:
                 game_time=game_time,
             )
             yield self.mind.with_audit(metered)
+
+    @property
+    def stands_in(self) -> bool:
+        """Whether plans get the offline mind's stand-in while the configured model thinks: a
+        model on a CPU takes minutes per call, and a game must not show an idle character."""
+        return self.settings.llm_configured and self.settings.plan_stand_ins
+
+    def standing_in(self) -> Faculties:
+        """These faculties thinking with the offline mind (audited like any mind)."""
+        return replace(self, mind=OfflineMind())
 
     @property
     def budgets(self) -> Budgets:

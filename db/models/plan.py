@@ -49,6 +49,9 @@ class Plan(Base):
     memory_id: Mapped[int | None] = mapped_column(sa.ForeignKey("memories.id", ondelete="SET NULL"))
     created_at: Mapped[WallTime]
     decided_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=False))
+    stand_in: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    """Written by the offline mind at once while a slow model plans (migration 0014); the
+    model's plan supersedes what of it was not lived (`plan_writes.replace_stand_ins`)."""
 
     @hybrid_property
     def end(self) -> datetime:

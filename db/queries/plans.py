@@ -15,10 +15,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from cognition.planning import lay_outline
-from cognition.types import Granularity, PlanItem, PlanLevel
+from cognition.types import PlanItem, PlanLevel
 from db import locks
-from db.models import Agent, Plan
+from db.models import Plan
 
 PLAN_REACH = timedelta(days=1)
 """No plan item lasts longer than a day (an outline spans 24 hours), so the live items that
@@ -72,6 +71,7 @@ def save_items(
     level: PlanLevel,
     parent_id: int | None = None,
     decided_at: datetime | None = None,
+    stand_in: bool = False,
 ) -> list[Plan]:
     """Insert one level of plan items under a parent (none for the day outline)."""
     rows = [
@@ -86,6 +86,7 @@ def save_items(
             "emoji": i.emoji,
             "object_state": i.object_state,
             "decided_at": decided_at,
+            "stand_in": stand_in,
         }
         for i in items
     ]
@@ -167,83 +168,6 @@ def lock_tree(session: Session, agent_id: uuid.UUID) -> None:
     locks.hold(session, f"plans:{agent_id}")
 
 
-def save_outline(
-    session: Session,
-    *,
-    agent_id: uuid.UUID,
-    day: date,
-    items: Sequence[PlanItem],
-    decided_at: datetime,
-) -> list[Plan] | None:
-    """The day outline, if `day` is not planned yet (claimed on the agent row); else None.
-
-    Laid into the live plan by `cognition.planning.lay_outline` at `decided_at` (the game
-    time of planning), around the live day items already there (a reaction made first)."""
-    lock_tree(session, agent_id)
-    claimed = session.scalar(
-        sa.update(Agent)
-        .where(Agent.id == agent_id)
-        .where(sa.or_(Agent.planned_day.is_(None), Agent.planned_day < day))
-        .values(planned_day=day)
-        .returning(Agent.id)
-        .execution_options(synchronize_session=False)
-    )
-    if claimed is None:
-        return None
-    start = min([decided_at, *(i.start for i in items)])
-    end = max([decided_at, *(i.end for i in items)])
-    planned = live_plans(session, agent_id=agent_id, start=start, end=end)
-    laid = lay_outline(
-        items,
-        now=decided_at,
-        planned=[to_item(p) for p in planned if p.level == PlanLevel.DAY.value],
-    )
-    return save_items(
-        session, agent_id=agent_id, items=laid, level=PlanLevel.DAY, decided_at=decided_at
-    )
-
-
-def decomposable(
-    session: Session, *, agent_id: uuid.UUID, plan_id: int, granularity: Granularity
-) -> Plan | None:
-    """The plan to split into `granularity` steps, if it is live, of the level above, and
-    has no live children yet; else None (done already, superseded, or the wrong level)."""
-    parent_level = PlanLevel.DAY if granularity is Granularity.HOUR else PlanLevel.HOUR
-    plan = session.get(Plan, plan_id, populate_existing=True)
-    if plan is None or plan.agent_id != agent_id or plan.status == "superseded":
-        return None
-    if plan.level != parent_level.value or _has_live_children(session, plan_id):
-        return None
-    return plan
-
-
-def save_children(
-    session: Session,
-    *,
-    parent: Plan,
-    items: Sequence[PlanItem],
-    granularity: Granularity,
-    decided_at: datetime,
-) -> list[Plan] | None:
-    """Steps under `parent`, unless a re-plan superseded it or another job decomposed it
-    while the model was thinking (re-checked under the tree lock); then None."""
-    lock_tree(session, parent.agent_id)
-    if (
-        decomposable(session, agent_id=parent.agent_id, plan_id=parent.id, granularity=granularity)
-        is None
-    ):
-        return None
-    level = PlanLevel.HOUR if granularity is Granularity.HOUR else PlanLevel.TASK
-    return save_items(
-        session,
-        agent_id=parent.agent_id,
-        items=items,
-        level=level,
-        parent_id=parent.id,
-        decided_at=decided_at,
-    )
-
-
 def lived_day(session: Session, *, agent_id: uuid.UUID, day: date) -> list[PlanItem]:
     """The live (never superseded) day items that started on `day`: what the agent did."""
     start = datetime.combine(day, time.min)
@@ -254,11 +178,6 @@ def lived_day(session: Session, *, agent_id: uuid.UUID, day: date) -> list[PlanI
         .order_by(Plan.start, Plan.id)
     )
     return [to_item(row) for row in rows]
-
-
-def _has_live_children(session: Session, plan_id: int) -> bool:
-    query = sa.select(Plan.id).where(Plan.parent_id == plan_id, Plan.status != "superseded")
-    return session.scalar(query.limit(1)) is not None
 
 
 @dataclass

@@ -214,7 +214,12 @@ def apply_reaction(
     replanned = Replanned(reaction=reaction, superseded=[row.id for row in displaced])
     for row, parts in zip(days, replan.rewritten, strict=True):
         replanned.added += save_items(
-            session, agent_id=agent_id, items=parts, level=PlanLevel.DAY, decided_at=row.decided_at
+            session,
+            agent_id=agent_id,
+            items=parts,
+            level=PlanLevel.DAY,
+            decided_at=row.decided_at,
+            stand_in=row.stand_in,  # still the model's to replace
         )
     supersede(session, plan_ids=replanned.superseded, replacement_id=reaction.id)
     return replanned

@@ -30,6 +30,7 @@ PLAN_FIELDS = (
     "emoji",
     "object_state",
     "superseded_by",
+    "stand_in",
 )
 
 

@@ -23,6 +23,10 @@ class PlanNodeRead(BaseModel):
     object_state: str | None = Field(description="state the action puts its object in")
     status: PlanStatus = Field(description="superseded is stored; the rest follow the clock")
     superseded_by: int | None
+    stand_in: bool = Field(
+        description="the offline mind's plan, acting while the model plans; the model's plan "
+        "supersedes what of it was not lived"
+    )
     children: list[PlanNodeRead]
 
 

@@ -105,3 +105,30 @@ def test_a_day_without_plans_is_empty(client: TestClient, world: dict[str, Any])
     assert body["items"] == [] and body["current_action"] is None
     bad = client.get(f"{url[:-10]}2023-13-45", headers=world["headers"])
     assert bad.status_code == 422 and bad.json()["error"]["details"][0]["field"] == "query.day"
+
+
+def test_a_stand_in_is_shown_as_one(
+    client: TestClient, world: dict[str, Any], sessions: sessionmaker[Session]
+) -> None:
+    """The offline mind's outline standing in while a model plans says so (issue 24)."""
+    agent_id = agent_ids(client, world, "Rosa")[0]
+    with sessions.begin() as session:
+        save_items(
+            session,
+            agent_id=agent_id,
+            level=PlanLevel.DAY,
+            items=[PlanItem(_at(7), 60, "wake up and complete the morning routine")],
+            stand_in=True,
+        )
+        save_items(
+            session,
+            agent_id=agent_id,
+            level=PlanLevel.DAY,
+            items=[PlanItem(_at(8), 60, "open the cafe")],
+        )
+    clock = f"/v1/worlds/{world['id']}/clock"
+    client.post(clock, json={"set": "2023-02-13T07:20:00"}, headers=world["headers"])
+    url = f"/v1/worlds/{world['id']}/agents/{agent_id}/plans"
+    body = client.get(url, headers=world["headers"]).json()
+    assert [i["stand_in"] for i in body["items"]] == [True, False]
+    assert body["current_action"]["stand_in"] is True

@@ -1824,6 +1824,11 @@ namespace Hearth
         [JsonProperty("superseded_by")]
         public long? SupersededBy { get; set; }
         /// <summary>
+        /// the offline mind's plan, acting while the model plans; the model's plan supersedes what of it was not lived
+        /// </summary>
+        [JsonProperty("stand_in")]
+        public bool StandIn { get; set; }
+        /// <summary>
         /// Children
         /// </summary>
         [JsonProperty("children")]

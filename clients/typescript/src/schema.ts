@@ -1933,6 +1933,11 @@ export interface components {
             status: "planned" | "active" | "done" | "superseded";
             /** Superseded By */
             superseded_by: number | null;
+            /**
+             * Stand In
+             * @description the offline mind's plan, acting while the model plans; the model's plan supersedes what of it was not lived
+             */
+            stand_in: boolean;
             /** Children */
             children: components["schemas"]["PlanNodeRead"][];
         };

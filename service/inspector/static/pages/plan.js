@@ -46,6 +46,7 @@ function item(node, currentId, showSuperseded) {
       node.object_state ? h("span", { class: "muted small" }, ` (${node.object_state})`) : null),
     h("span", { class: "badges" },
       node.id === currentId ? badge("now", "now") : null,
+      node.stand_in ? badge("stand-in", "stand-in") : null,
       superseded ? badge(`superseded${node.superseded_by ? ` by #${node.superseded_by}` : ""}`, "superseded")
         : badge(node.status, `status-${node.status}`))),
   node.children.length
