@@ -82,8 +82,8 @@ class Speaker:
     """What the other side is doing (its current action)."""
     doing: str = ""
     """What this side was doing when the conversation began."""
-    met_before: bool = False
-    """The two have talked before this conversation."""
+    known_by_world: bool = False
+    """The world's records say the two know each other (`NextUtterance.known_by_world`)."""
 
 
 UTTERANCE_PREDICATE = "said"
@@ -159,7 +159,7 @@ def turn(
             place=speaker.place,
             listener_status=speaker.listener_status,
             speaker_status=speaker.doing,
-            met_before=speaker.met_before,
+            known_by_world=speaker.known_by_world,
         )
     )
     text = said.text.strip()

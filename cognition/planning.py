@@ -108,11 +108,15 @@ class DayContext:
     news: tuple[str, ...] = ()
     """Retrieved for the news the agent could tell (`reacting.NEWS_QUERY`): the gatherings it
     heard of, which a busy day's other memories would crowd out of the two above."""
+    calendar: tuple[str, ...] = ()
+    """Memories whose stored news puts a gathering on this very day, looked up by their
+    fields (`memories.detail`) rather than retrieved by resemblance: what someone heard is
+    on today is not forgotten because the day's other memories read more like the query."""
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """All three, each once, plan notes first: what `plan_day` takes into account."""
-        return tuple(dict.fromkeys((*self.plan_notes, *self.events, *self.news)))
+        """All four, each once, plan notes first: what `plan_day` takes into account."""
+        return tuple(dict.fromkeys((*self.plan_notes, *self.events, *self.news, *self.calendar)))
 
 
 def day_context(

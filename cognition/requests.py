@@ -179,9 +179,9 @@ class NextUtterance(Request[Utterance]):
     """What the listener is doing."""
     speaker_status: str = ""
     """What the speaker was doing before the conversation began."""
-    met_before: bool = False
-    """The two have talked before (the world's record of conversations, whatever the
-    speaker's retrieval recalls of it)."""
+    known_by_world: bool = False
+    """The world's records say the two know each other (an earlier conversation, or the
+    listener's relationship or persona names the speaker), whatever the speaker recalls."""
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,10 @@ line cannot quote another, nest quotes, or say "you are sleep".
                    come?"), then what it heard, with whom from ("Ines told me that the old
                    mill bridge is cracked and unsafe."), else the intent said aloud, a
                    question about the listener's day, or small talk
-    closing        after LONG_CONVERSATION lines, after a goodbye, or when there is nothing
-                   left to say; it names the event when one was agreed on
+    closing        after LONG_CONVERSATION lines (one more when the speaker still has news
+                   to tell, the closing line then answering it first), after a goodbye, or
+                   when there is nothing left to say; it names the event when one was
+                   agreed on
 
 So news spreads without a model: an agent who heard of the party tells the next person it
 talks to, and a guest who accepted says so — which the conversation's notes turn into plans.
@@ -147,10 +149,10 @@ def next_utterance(
     listener_status: str = "",
     speaker_status: str = "",
     place: str = "",
-    met_before: bool = False,
+    known_by_world: bool = False,
 ) -> Utterance:
     """The speaker's next line by the moves of the module docstring, never one it already
-    said in this conversation or that its memories hold it said lately. `met_before`: the
+    said in this conversation or that its memories hold it said lately. `known_by_world`: the
     world's record says the two have talked before (no introductions then)."""
     talk = Talk(
         me=speaker,
@@ -165,7 +167,7 @@ def next_utterance(
     )
     spoken_here = {text for _, text in history}
     earlier = [m for m in memories if (h := knowledge.said(m)) is None or h.text not in spoken_here]
-    talk.acquainted = met_before or _acquainted(speaker, relationship, earlier, listener)
+    talk.acquainted = known_by_world or _acquainted(speaker, relationship, earlier, listener)
     talk.known, talk.sources = _known_news(speaker.name, earlier, now)
     talk.shared = shared_topics(speaker.name, listener, earlier, now=now)
     said_before = {*talk.mine, *_said_by(speaker.name, memories)}
@@ -179,7 +181,12 @@ def next_utterance(
 
 def _line(talk: Talk) -> Utterance:
     style = talk.me.speaking_style
-    if len(talk.history) >= LONG_CONVERSATION or GOODBYE.search(talk.last_theirs):
+    lines = len(talk.history)
+    if lines >= LONG_CONVERSATION + 1 and not GOODBYE.search(talk.last_theirs):
+        # a chat kept going for news: answer it, then take leave
+        said = [p for p in (_reply(talk), _closing(talk)) if p]
+        return Utterance(styled(" ".join(said), style, vocative=vocative(style)), True)
+    if GOODBYE.search(talk.last_theirs) or (lines >= LONG_CONVERSATION and not _news_left(talk)):
         return Utterance(styled(_closing(talk), style, vocative=vocative(style)), True)
     parts = [_greeting(talk)] if not talk.mine else []
     reply = _reply(talk)
@@ -188,6 +195,15 @@ def _line(talk: Talk) -> Utterance:
         return Utterance(styled(_closing(talk), style, vocative=vocative(style)), True)
     said = [p for p in (*parts, reply, topic) if p]
     return Utterance(styled(" ".join(said), style), False)
+
+
+def _news_left(talk: Talk) -> bool:
+    """The speaker still knows news worth telling that neither side has raised: a chat runs
+    one line past its usual length for it, as people linger over gossip."""
+    raised = talk.mentioned()
+    return any(
+        n.key not in raised and _worth_telling(n, talk) and _tell(talk, n) for n in talk.known
+    )
 
 
 def _said_by(name: str, memories: Sequence[str]) -> set[str]:

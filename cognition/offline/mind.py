@@ -156,7 +156,7 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         listener_status=r.listener_status,
         speaker_status=r.speaker_status,
         place=r.place,
-        met_before=r.met_before,
+        known_by_world=r.known_by_world,
     ),
     requests.SummarizeAgent: lambda r: summary.summarize_agent(
         persona=r.persona, retrieved=r.retrieved

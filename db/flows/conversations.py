@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from cognition import dialogue
 from cognition.locating import locate
 from cognition.mind import Mind
+from cognition.offline.text import mentions
 from cognition.places import KnownMap
 from cognition.reacting import DEFAULT_REACTION_MINUTES
 from cognition.types import Granularity, PlanItem, Turn
@@ -197,6 +198,17 @@ def _sides(session: Session, conversation: Conversation, seq: int) -> tuple[Agen
     return (initiator, partner) if seq % 2 == 1 else (partner, initiator)
 
 
+def _acquainted(session: Session, conversation: Conversation, me: Agent, other: Agent) -> bool:
+    """Whether the world's records say the two know each other, whatever `me` recalls: an
+    earlier conversation, or the other side's relationship or persona naming `me` (knowing
+    someone goes both ways)."""
+    if conversations.talked_before(session, conversation, me.id, other.id):
+        return True
+    if conversations.relationship_summary(session, agent_id=other.id, other_name=me.name):
+        return True
+    return mentions(f"{other.background} {other.currently}", me.name)
+
+
 def _speaker(
     session: Session,
     faculties: Faculties,
@@ -227,7 +239,7 @@ def _speaker(
         place=me.place or "",
         listener_status=theirs,
         doing=doing,
-        met_before=conversations.talked_before(session, conversation, me.id, other.id),
+        known_by_world=_acquainted(session, conversation, me, other),
     )
     return side, store
 

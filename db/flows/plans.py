@@ -23,6 +23,7 @@ superseded item).
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -38,6 +39,7 @@ from db.flows.faculties import Faculties
 from db.models import Plan
 from db.queries.agents import revise_currently
 from db.queries.memories import list_memories
+from db.queries.memory_rows import gatherings_on
 from db.queries.places import known_places
 from db.queries.plan_writes import (
     decomposable,
@@ -54,6 +56,17 @@ DIRECTIVES_LOOKBACK = timedelta(days=1)
 MAX_DIRECTIVES = 10
 
 
+CALENDAR_K = 10
+"""Memories of gatherings on the day looked up by their fields (`planning.DayContext`)."""
+
+
+def _day_context(scope: AgentScope, day: date) -> planning.DayContext:
+    """The day's retrievals, and the memories whose stored news is on that day."""
+    recalled = planning.day_context(scope.store, name=scope.agent.name, now=scope.now)
+    on_day = gatherings_on(scope.session, scope.agent.id, day, limit=CALENDAR_K)
+    return replace(recalled, calendar=tuple(m.recalled() for m in on_day))
+
+
 def stand_in_day(
     session: Session, faculties: Faculties, *, agent_id: uuid.UUID, day: date
 ) -> Outcome:
@@ -66,7 +79,7 @@ def stand_in_day(
             return Outcome({"stand_in": 0})
         if not stand_in_due(session, agent_id=agent_id, day=day):
             return Outcome({"stand_in": 0})
-        recalled = planning.day_context(scope.store, name=scope.agent.name, now=scope.now)
+        recalled = _day_context(scope, day)
         items = planning.draft_day(scope.mind, **_outline_inputs(scope, day, recalled))
         rows = save_stand_in_outline(
             session, agent_id=agent_id, day=day, items=items, decided_at=scope.now
@@ -83,7 +96,7 @@ def plan_day(session: Session, faculties: Faculties, *, agent_id: uuid.UUID, day
         if scope is None or not _outline_due(scope, day):
             return Outcome({"items": 0})
         agent = scope.agent
-        recalled = planning.day_context(scope.store, name=agent.name, now=scope.now)
+        recalled = _day_context(scope, day)
         currently = planning.revise_currently(
             scope.mind, persona=scope.persona, context=recalled, now=scope.now
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Protocol, cast
 
 import numpy as np
@@ -156,3 +156,26 @@ def touch(session: Session, ids: Sequence[int], now: datetime) -> int:
         .values(last_accessed_at=now)
     )
     return int(getattr(result, "rowcount", 0))
+
+
+_ON_DAY = """
+AND EXISTS (
+    SELECT FROM jsonb_array_elements(m.detail->'news') AS f
+    WHERE f->>'kind' = 'gathering' AND f->>'start_min' IS NOT NULL
+      AND ((f->>'month')::int = %(month)s AND (f->>'day')::int = %(day)s
+           OR f->>'day' IS NULL AND (f->>'weekday')::int = %(weekday)s))
+ORDER BY m.created_at DESC, m.id DESC LIMIT %(limit)s"""
+
+
+def gatherings_on(session: Session, agent_id: uuid.UUID, day: date, *, limit: int) -> list[Memory]:
+    """The agent's latest memories whose stored news (`memories.detail`) puts a gathering at
+    a time on `day`: what it heard is on today, looked up as fields, not by resemblance."""
+    sql = _SELECT.format(where="AND m.detail IS NOT NULL " + _ON_DAY)
+    params = {
+        "agent_id": agent_id,
+        "month": day.month,
+        "day": day.day,
+        "weekday": day.weekday(),
+        "limit": limit,
+    }
+    return [to_memory(row) for row in rows(session, sql, params, prepare=True)]

@@ -15,6 +15,7 @@ from cognition.types import FactRecord, LineSaid, MemoryDetail, MemorySource, Ne
 from db import memory_detail
 from db.flows.enrichment import enrich
 from db.models import Memory
+from db.queries import memory_rows
 from db.store import PgMemoryStore
 from tests.factories import GAME_START, committed_agent
 
@@ -120,3 +121,33 @@ def test_a_document_of_an_unknown_shape_is_read_as_no_detail() -> None:
     assert memory_detail.from_json({**stored, "later": 1}) == detail
     stored["news"][0]["added_later"] = True  # a field a newer version wrote is ignored
     assert memory_detail.from_json(stored) == detail
+
+
+def test_the_gatherings_on_a_day_are_looked_up_by_their_fields(
+    sessions: sessionmaker[Session],
+) -> None:
+    agent = committed_agent(sessions)
+    heard = GAME_START  # Monday, February 13 2023
+
+    def line(quote: str) -> NewMemory:
+        return said_memory("Reuben Sowerby", agent.name, quote, at=heard, source=MemorySource.AGENT)
+
+    with sessions.begin() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        trial, _, _, fair = store.add(
+            [
+                line("My sheepdog trial is on High Fell Common tomorrow from 10 am to 1 pm."),
+                line("The sheepdog trial next month will be grand."),  # no day, no time
+                line("The old mill bridge is cracked and unsafe."),  # news, no gathering
+                line("The lantern fair is on the green on Tuesday at 7 pm."),
+            ],
+            now=heard,
+        )
+    tuesday = (heard + timedelta(days=1)).date()
+    with sessions() as session:
+        found = memory_rows.gatherings_on(session, agent.id, tuesday, limit=10)
+        none_on_monday = memory_rows.gatherings_on(session, agent.id, heard.date(), limit=10)
+    assert {m.id for m in found} == {trial.id, fair.id}
+    assert none_on_monday == []

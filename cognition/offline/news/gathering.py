@@ -81,7 +81,8 @@ _OPEN = re.compile(
     r"\b(?:every(?:one|body)(?: in [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
     r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
     r"wants every(?:one|body)\b[^.;]* to come|inviting every(?:one|body)|"
-    r"the whole (?:town|village|city|neighbou?rhood) is invited|every(?:one|body) can come)",
+    r"the whole (?:town|village|city|neighbou?rhood) is invited|"
+    r"(?:every|any)(?:one|body) (?:can|may|is welcome to) (?:come|go))",
     re.I,
 )
 _PLACE = re.compile(

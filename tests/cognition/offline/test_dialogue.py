@@ -299,7 +299,32 @@ def test_no_introductions_when_the_world_records_an_earlier_talk() -> None:
             memories=[],
             history=history,
             now=NOW,
-            met_before=True,
+            known_by_world=True,
         )
         assert "I'm Junie" in fresh.text or "have we met" in fresh.text, fresh
         assert "have we met" not in met.text and "I'm Junie" not in met.text, met
+
+
+def test_a_speaker_with_more_news_keeps_the_chat_going_to_tell_it() -> None:
+    """Four pieces of news for Tomas, none for Priya: at the usual length he still has one
+    to tell, so the chat runs a line longer and Priya answers it as she takes her leave."""
+    news = [
+        RUNNING,
+        PARTY_SEED,
+        'Ada Brook said to Tomas Ferreira: "The old mill bridge is cracked and unsafe."',
+        'Mo Reyes said to Tomas Ferreira: "My bake sale is at the bakery on February 17 at '
+        '3 pm. Everyone is welcome."',
+    ]
+    lines = talk(TOMAS, PRIYA, memories={TOMAS.name: news})
+    readable(lines, [TOMAS.name, PRIYA.name, "Walter Brigg", "Junie Halvorsen", "Ada Brook"])
+    tomas = " ".join(text for who, text in lines if who == TOMAS.name)
+    for told in ("council", "party", "bridge", "bake sale"):
+        assert told in tomas, lines
+    assert len(lines) == LONG_CONVERSATION + 2, lines
+    last_who, last = lines[-1]
+    assert last_who == PRIYA.name and re.search(r"bye|take care|see you", last, re.I), lines
+
+
+def test_with_nothing_left_to_tell_a_chat_ends_at_its_usual_length() -> None:
+    lines = talk(TOMAS, PRIYA, memories={TOMAS.name: [RUNNING]})
+    assert len(lines) <= LONG_CONVERSATION + 1, lines

@@ -125,3 +125,10 @@ def test_english_helpers() -> None:
         "noon",
         "6:30 pm",
     ]
+
+
+def test_every_way_of_saying_all_are_welcome_is_read_back_as_open_to_all() -> None:
+    from cognition.offline.news.gathering import URGINGS, WELCOMES, open_to_all
+
+    for phrase in (*WELCOMES, *URGINGS):
+        assert open_to_all(f"The fair is on the green on Friday at noon. {phrase}"), phrase
