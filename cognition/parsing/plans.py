@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 from cognition.clamps import lay_out_steps, order_day_plan
 from cognition.errors import InvalidOutput
@@ -27,6 +27,8 @@ _PLACE_SEPARATOR = re.compile(r"\s*:\s*")
 HOURS_PER_HALF_DAY = 12
 EVENING = time(18, 0)
 """After an item this late, an earlier time in the outline is past midnight."""
+LATE = time(23, 0)
+"""An item still going at this hour runs into the night."""
 NOON_HOUR_BEFORE = time(10, 0)
 """After an item from this time and before the evening, "12:xx am" is a slip for noon."""
 MAX_EMOJI_CHARS = 16
@@ -41,6 +43,12 @@ def parse_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
     return order_day_plan(read_plan_day(raw, now=now))
 
 
+def _ends_late(item: PlanItem, day: date) -> bool:
+    """The item runs into the evening's last hour or past midnight (a night owl's shift
+    from 2 pm for ten hours): a "00:00" after it is midnight, not a slip for noon."""
+    return item.end >= datetime.combine(day, LATE, tzinfo=item.start.tzinfo)
+
+
 def read_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
     """The day outline's items in the order the model wrote them (durations as written)."""
     items = load(raw, DayPlanOut, list_key="items").items
@@ -53,11 +61,13 @@ def read_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
                 f"item {position} needs a start time (HH:MM) and a description", raw=raw
             )
         before = plan[-1].start.time() if plan else None
-        if before is not None and start.hour == 0 and NOON_HOUR_BEFORE <= before < EVENING:
+        late = bool(plan) and _ends_late(plan[-1], day)
+        slip = before is not None and NOON_HOUR_BEFORE <= before < EVENING and not late
+        if slip and start.hour == 0:
             # "12:30 am" after an 11:00 item is lunch at 12:30 pm, the commonest slip
             repairs.note(f"item {position} at {item.start!r} read as just after noon")
             start = start.replace(hour=HOURS_PER_HALF_DAY)
-        evening = before is not None and before >= EVENING
+        evening = before is not None and (before >= EVENING or late)
         if evening and start < plan[-1].start.time() and plan[-1].start.date() == day:
             day += timedelta(days=1)
         plan.append(

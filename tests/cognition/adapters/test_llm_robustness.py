@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from cognition.adapters.llm import LLMConfig, LLMMind
@@ -217,6 +217,25 @@ def test_times_out_of_order_are_sent_back(fake_openai: FakeOpenAI) -> None:
     mind, _ = make_mind(fake_openai)
     mind.think(plan_day())
     assert "item 3 starts at 9:00 am, before item 2" in correction(fake_openai)
+
+
+def test_midnight_after_a_shift_that_runs_late_is_midnight(fake_openai: FakeOpenAI) -> None:
+    """A night owl's ten-hour shift from 2 pm, then "00:00" supper: midnight, not a slip for
+    noon (the offline mind's own plan was sent back for it)."""
+    owl = replace(ADA, lifestyle="wakes up at 10am, goes to bed at 2am")
+    fake_openai.script_chat(
+        day(
+            ("10:00", 75, "wake up", "Ada's house"),
+            ("14:00", 600, "work", "Hobbs Cafe"),
+            ("00:00", 60, "late supper", "Ada's house"),
+            ("02:00", 480, "go to bed", "Ada's house"),
+        )
+    )
+    mind, audit = make_mind(fake_openai)
+    plan = mind.think(plan_day(persona=owl))
+    assert fake_openai.calls() == 1 and not any(call.degraded for call in audit.calls)
+    supper = next(i for i in plan if i.description == "late supper")
+    assert supper.start == DAY.replace(hour=0, minute=0) + timedelta(days=1)
 
 
 def test_the_personas_fixed_hours_are_kept(fake_openai: FakeOpenAI) -> None:
