@@ -52,13 +52,15 @@ SLEEP = _template("sleep", "sleep sleeping bed asleep nap", ("sleeping", 15))
 GENERIC = _template(
     "generic",
     "",
-    ("{task}", 15),
+    ("get ready to {task}", 5),
     ("{task}", 15),
     ("take a short break", 5),
     ("{task}", 15),
     ("tidy up", 10),
+    repeat_from=1,
 )
-"""Used when no keyword matches: the item's own words carry the meaning."""
+"""Used when no keyword matches: the item's own words carry the meaning. It opens with
+getting ready, so even a short item's actions break it down rather than repeat it."""
 
 TEMPLATES: tuple[Template, ...] = (
     SLEEP,
