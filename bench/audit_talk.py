@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 
 from bench.audit_measures import LineRow, MemoryRow, PlanRow
 from cognition.offline.activities import OCCUPATIONS, TEMPLATES
+from cognition.offline.facts import sentences
 from cognition.offline.text import stems
 
 OPENING_WORDS = 3
@@ -62,9 +63,10 @@ class TalkAudit:
 
 
 def openings(text: str) -> set[str]:
-    """The first three words of each sentence of a line, lower-cased, punctuation dropped."""
+    """The first three words of each sentence of a line, lower-cased, punctuation dropped
+    ("St. Brannoc's chapel" is one sentence, not two)."""
     found = set()
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
+    for sentence in sentences(text):
         words = re.findall(r"[a-z']+", sentence.lower())
         if len(words) >= OPENING_WORDS:
             found.add(" ".join(words[:OPENING_WORDS]))

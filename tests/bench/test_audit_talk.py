@@ -25,6 +25,13 @@ def test_openings_are_the_first_three_words_of_each_sentence() -> None:
     }
 
 
+def test_an_abbreviation_does_not_end_a_sentence() -> None:
+    assert openings("The funeral is at St. Brannoc's chapel on Thursday. All are welcome.") == {
+        "the funeral is",
+        "all are welcome",
+    }
+
+
 def test_the_audit_counts_what_a_player_would_notice() -> None:
     lines = [
         line(1, "Ada", "Bo", "These days I'm mending nets.", 0),
