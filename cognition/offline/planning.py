@@ -143,6 +143,7 @@ def plan_day(
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     day = Day(persona, wake, bed, now.weekday(), midnight, known_places)
     fixed = appointments(day, notes) + directive_slots(day, directives)
+    fixed += outreach(day, notes, taken=fixed)
     slots = routine(day, summary)
     for event in _within_day(sorted(fixed, key=lambda s: s.start), wake, bed):
         slots = insert(slots, event)
@@ -376,6 +377,38 @@ def appointments(day: Day, notes: Sequence[str]) -> list[Slot]:
             place = resolve_place(part.place or "", day, fallback=None)
             slots.append(Slot(part.start, part.end, part.description, place, kind=APPOINTMENT))
     return slots
+
+
+OUTREACH_START = 19 * 60
+OUTREACH_MINUTES = 60
+OUTREACH_DAYS = 2
+"""A host spends an evening hour where people gather, inviting them, on each of the days
+before its gathering (and the day itself, when it comes later)."""
+GATHERING_WORDS = "tavern bar pub inn cafe coffee square green hall market"
+"""Words of a public place where a host finds people of an evening."""
+
+
+def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[Slot]:
+    """An evening hour among people to invite them, for an agent whose own gathering is
+    today after it or within `OUTREACH_DAYS`: organisers seek guests out, they do not wait
+    at home to be found. None when no public place is known or the hour is taken."""
+    start, end = OUTREACH_START, OUTREACH_START + OUTREACH_MINUTES
+    if end > day.bed or any(s.start < end and start < s.end for s in taken):
+        return []
+    hosted = [
+        event
+        for ahead in range(OUTREACH_DAYS + 1)
+        for event in knowledge.occasions_on(
+            notes, day=(day.date + timedelta(days=ahead)).date(), now=day.date
+        )
+        if event.about(day.persona.name)
+        and (ahead > 0 or (event.start_min is not None and event.start_min > end))
+    ]
+    place = _public_place(day, stems(GATHERING_WORDS), start)
+    if not hosted or place is None:
+        return []
+    what = f"invite people to the {hosted[0].what}"
+    return [Slot(start, end, f"{what} at {_area_name(place)}", place, kind=APPOINTMENT)]
 
 
 def _agreed(event: knowledge.Fact, notes: Sequence[str]) -> bool:

@@ -245,3 +245,14 @@ def test_no_work_happens_at_a_closed_tavern(persona: Persona) -> None:
     for item in plan(persona):
         if item.location == "The Lantern Tavern":
             assert item.start.hour >= 16 or item.start.hour < 1, item
+
+
+def test_the_host_goes_out_to_invite_guests_the_evening_before() -> None:
+    monday = plan(JUNIE, now=MONDAY, notes=[JUNIE_SEED])  # the party is on Tuesday
+    invite = at(monday, 19, 30)
+    assert invite.description == "invite people to the Valentine's Day party at The Lantern Tavern"
+    assert invite.location is not None and invite.location.startswith("The Lantern Tavern")
+    # a guest does not, and a host whose party is past does not either
+    assert all("invite people" not in i.description for i in plan(TOMAS, notes=[JUNIE_SEED]))
+    later = plan(JUNIE, now=TUESDAY + timedelta(days=2), notes=[JUNIE_SEED])
+    assert all("invite people" not in i.description for i in later)
