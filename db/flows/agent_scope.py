@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from cognition.focus import Focus
 from cognition.mind import Mind
 from cognition.types import Persona
 from db import jobs, locks
@@ -87,7 +88,8 @@ def agent_scope(
         yield None
         return
     now = game_now(world)
-    with faculties.thinking(world=world, agent_id=agent.id, game_time=now) as mind:
+    focus = Focus.of(agent.in_focus)
+    with faculties.thinking(world=world, agent_id=agent.id, game_time=now, focus=focus) as mind:
         scope = AgentScope(
             faculties=faculties,
             session=session,

@@ -123,6 +123,7 @@ class AgentStep(TypedDict):
     place: NotRequired[str]
     position: NotRequired[dict[str, Any]]
     perceived: NotRequired[list[Perceived]]
+    in_focus: NotRequired[bool]
 
 
 class Action(TypedDict):
