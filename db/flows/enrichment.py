@@ -223,7 +223,7 @@ def _groups(session: Session, pending: Sequence[Pending]) -> dict[Group, set[uui
     """The agents of `pending` by world and focus."""
     ids = {p.agent_id for p in pending}
     query = sa.select(Agent.id, Agent.in_focus).where(Agent.id.in_(ids))
-    focused = dict(session.execute(query).tuples().all()) if ids else {}
+    focused = {agent_id: marked for agent_id, marked in session.execute(query)} if ids else {}
     groups: dict[Group, set[uuid.UUID]] = defaultdict(set)
     for p in pending:
         groups[(p.world_id, Focus.of(focused.get(p.agent_id, False)))].add(p.agent_id)
