@@ -89,7 +89,7 @@ class AgentRead(PersonaFields):
     status: str | None = Field(
         None, description="what the agent is doing at the world's game time (its current action)"
     )
-    in_focus: bool = Field(False, description="marked in focus by a step or an update (sticky)")
+    in_focus: bool = Field(description="marked in focus by a step or an update (sticky)")
     summary: str | None = Field(None, description="cached summary description (the paper's)")
     summary_at: GameTimeRead | None = Field(None, description="game time of the summary")
     created_at: datetime

@@ -233,6 +233,7 @@ class Usage(TypedDict):
     total: dict[str, Any]
     by_agent: list[dict[str, Any]]
     by_operation: list[dict[str, Any]]
+    by_focus: list[dict[str, Any]]
     budget: BudgetReport | None
 
 
