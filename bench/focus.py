@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             HEARTH_LLM_API_KEY="bench",
             HEARTH_LLM_MAX_CONCURRENCY=MODEL_CONCURRENCY,
         )
-        say(f"starting the stack in {home} (model: fake server, {args.latency_ms} ms) …")
+        say(f"starting the stack in {home} (a fake model of {low:g}–{high:g} s a call) …")
         with launched(load_settings(), trap_signals=False) as up:
             if up.supervisor.wait_ready(f"{up.base_url}/readyz", timeout_s=180) is None:
                 raise SystemExit("bench: the stack did not become ready")

@@ -2,8 +2,8 @@
 loop's jobs for the agent the game marks in focus reach the model (the fake server), those of
 the agent out of focus are the offline mind's and never reach it, each call audited with its
 focus; and flipping focus moves the model calls over without touching what either agent
-remembers or planned. In a world that keeps the default, an agent out of focus still thinks
-with the model."""
+remembers or planned. The world's budget still bounds the focused agent; in a world that keeps
+the default, an agent out of focus still thinks with the model."""
 
 from __future__ import annotations
 
@@ -139,3 +139,21 @@ def test_a_world_that_keeps_the_default_thinks_with_the_model_for_everyone(
     calls = _calls(sessions, world.id)
     assert calls[(isabella.id, MODEL, "focused")] > 0
     assert calls[(klaus.id, MODEL, "unfocused")] > 0  # labelled, but not held back
+
+
+def test_the_worlds_budget_still_bounds_the_agents_in_focus(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    world, isabella, klaus = seeded(
+        sessions, settings={"mind_focus": "focused", "budget": {"per_game_day": {"calls": 2}}}
+    )
+    _step_focus(sessions, world.id, **{str(isabella.id): True})
+    with FakeOpenAI(chat_responder=OfflineResponder(year=GAME_START.year)) as fake:
+        llm = _llm(settings, fake)
+        with installed(llm, sessions, build_mind(llm)) as queue:
+            _think(queue, sessions, world.id)
+        sent = fake.calls()
+    calls = _calls(sessions, world.id)
+    assert sent == 2 == calls[(isabella.id, MODEL, "focused")]  # the limit, and no more
+    assert calls[(isabella.id, OFFLINE, "focused")] > 0  # past it, the offline mind (degraded)
+    assert not [k for k in calls if k[0] == klaus.id and k[1] != OFFLINE]
