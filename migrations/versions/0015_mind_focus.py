@@ -7,8 +7,8 @@ call was made for agents in focus (`focused`), out of it (`unfocused`), or for n
 every call made before this revision), so usage splits by focus. The `llm_usage` view shows the
 column last.
 
-Revision ID: 0014
-Revises: 0013
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-11-27 22:00:00
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014"
-down_revision = "0013"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
