@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from cognition.focus import Focus
+from cognition.focus import Focus, thinks_offline
 from cognition.mind import Mind
 from cognition.types import Persona
 from db import jobs, locks
@@ -33,7 +33,7 @@ from db.jobs import Job
 from db.models import Agent, World
 from db.queries.agents import to_persona
 from db.queries.events import emit
-from db.queries.worlds import game_now
+from db.queries.worlds import game_now, mind_focus
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,12 @@ class AgentScope:
     def summary(self) -> str:
         """The cached summary description every prompt reads ("" until the first is made)."""
         return self.agent.summary or ""
+
+    @property
+    def offline(self) -> bool:
+        """Out of focus in a `focused` world: the offline mind is this agent's mind, so its
+        plans need no stand-in (`cognition.focus`)."""
+        return thinks_offline(mind_focus(self.world), Focus.of(self.agent.in_focus))
 
     @property
     def paper(self) -> bool:

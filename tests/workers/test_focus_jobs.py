@@ -76,6 +76,12 @@ def _kept(sessions: sessionmaker[Session], agent_id: uuid.UUID) -> tuple[set[Any
         return {tuple(p) for p in plans}, set(memories)
 
 
+def _stand_ins(sessions: sessionmaker[Session], agent_id: uuid.UUID) -> int:
+    query = sa.select(sa.func.count()).where(Plan.agent_id == agent_id, Plan.stand_in)
+    with sessions() as session:
+        return int(session.scalar(query) or 0)
+
+
 def _llm(settings: Settings, fake: FakeOpenAI) -> Settings:
     return settings.model_copy(
         update={"llm_base_url": fake.base_url, "llm_model": MODEL, "llm_api_key": "k"}
@@ -92,6 +98,10 @@ def test_only_the_agent_in_focus_reaches_the_model_and_flipping_keeps_what_they_
         with installed(llm, sessions, build_mind(llm)) as queue:
             _think(queue, sessions, world.id)
             first, sent_first = _calls(sessions, world.id), fake.calls()
+            his_stand_ins, her_stand_ins = (
+                _stand_ins(sessions, klaus.id),
+                _stand_ins(sessions, isabella.id),
+            )
             her_before, his_before = _kept(sessions, isabella.id), _kept(sessions, klaus.id)
 
             _step_focus(sessions, world.id, **{str(isabella.id): False, str(klaus.id): True})
@@ -111,11 +121,14 @@ def test_only_the_agent_in_focus_reaches_the_model_and_flipping_keeps_what_they_
     assert not [k for k in first if k[0] == klaus.id and k[1] != OFFLINE]  # … and only offline
     assert not [k for k in first if k[1] == MODEL and k[2] != "focused"]
     assert sent_first == sum(n for k, n in first.items() if k[1] == MODEL)  # no other request
+    assert his_stand_ins == 0  # his offline plan is his plan: no stand-in while out of focus
 
     after = second - first
     assert after[(klaus.id, MODEL, "focused")] > 0  # now he reaches the model
     assert not [k for k in after if k[0] == isabella.id and k[1] != OFFLINE]  # and she does not
     assert sent_second - sent_first == sum(n for k, n in after.items() if k[1] == MODEL)
+    assert _stand_ins(sessions, isabella.id) == her_stand_ins  # none made out of focus
+    assert _stand_ins(sessions, klaus.id) > 0  # in focus, the model's plans have stand-ins
 
     plans, memories = _kept(sessions, isabella.id)
     before_plans, before_memories = her_before
@@ -123,7 +136,7 @@ def test_only_the_agent_in_focus_reaches_the_model_and_flipping_keeps_what_they_
     still = {(plan_id, status) for plan_id, status, _ in plans}
     assert {(p, s) for p, s, _ in before_plans if s == "superseded"} <= still
     superseded_now = {p for p, s in still if s == "superseded"}
-    assert not superseded_now - {p for p, s, _ in before_plans if s == "superseded"}  # no re-plan
+    assert not superseded_now & {p for p, s, _ in before_plans if s != "superseded"}  # no re-plan
     assert {p for p, _, _ in before_plans} <= {p for p, _ in still}  # every plan kept
 
 
