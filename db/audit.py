@@ -19,6 +19,7 @@ from decimal import Decimal
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from cognition.focus import Focus
 from cognition.mind import Finish
 from cognition.types import CallRecord
 from db.metrics import metrics
@@ -27,11 +28,17 @@ from db.models import LlmCall
 
 @dataclass(frozen=True)
 class CallContext:
-    """Where a unit of work's calls belong: its world, its agent, the game time."""
+    """Where a unit of work's calls belong: its world, its agent, the game time, and whether
+    it was for agents in focus (`cognition.focus`)."""
 
     world_id: uuid.UUID | None
     agent_id: uuid.UUID | None
     game_time: datetime | None
+    focus: Focus = Focus.NONE
+
+    @property
+    def focus_column(self) -> str | None:
+        return None if self.focus is Focus.NONE else self.focus.value
 
     def row(self, call: CallRecord) -> dict[str, object]:
         """The `llm_calls` row of a call that came back."""
@@ -39,6 +46,7 @@ class CallContext:
             "world_id": self.world_id,
             "agent_id": self.agent_id,
             "game_time": self.game_time,
+            "focus": self.focus_column,
             "operation": call.operation,
             "model": call.model,
             "tokens_in": call.tokens_in,
@@ -74,6 +82,7 @@ class DatabaseAudit:
             world_id=c.world_id,
             agent_id=c.agent_id,
             game_time=c.game_time,
+            focus=c.focus_column,
             operation=operation,
             model=model,
             prompt=prompt,
@@ -95,7 +104,7 @@ class DatabaseAudit:
 
     def flush(self) -> None:
         """Write the calls reported whole, and count every call in the process's metrics."""
-        count_calls(self.calls)
+        count_calls(self.calls, focus=self.context.focus)
         if self._unwritten:
             rows = [self.context.row(call) for call in self._unwritten]
             with self.sessions.begin() as session:
@@ -110,10 +119,11 @@ def recorded_calls(
     world_id: uuid.UUID | None,
     agent_id: uuid.UUID | None,
     game_time: datetime | None,
+    focus: Focus = Focus.NONE,
 ) -> Iterator[DatabaseAudit]:
     """Yield the sink of a unit of work; what it has not written yet is written when the block
     exits, success or failure."""
-    context = CallContext(world_id=world_id, agent_id=agent_id, game_time=game_time)
+    context = CallContext(world_id=world_id, agent_id=agent_id, game_time=game_time, focus=focus)
     sink = DatabaseAudit(sessions, context)
     try:
         yield sink
@@ -121,11 +131,13 @@ def recorded_calls(
         sink.flush()
 
 
-def count_calls(calls: Sequence[CallRecord]) -> None:
-    """Model calls, tokens, cost and fallbacks by operation, for `/metrics`."""
+def count_calls(calls: Sequence[CallRecord], *, focus: Focus = Focus.NONE) -> None:
+    """Model calls, tokens, cost and fallbacks by operation, for `/metrics`; calls also by
+    focus (`cognition.focus`)."""
     m = metrics()
     for call in calls:
-        m.model_calls.labels(call.operation, call.model, "error" if call.error else "ok").inc()
+        outcome = "error" if call.error else "ok"
+        m.model_calls.labels(call.operation, call.model, outcome, focus.value).inc()
         if call.tokens_in:
             m.model_tokens.labels(call.operation, "in").inc(call.tokens_in)
         if call.tokens_out:

@@ -50,7 +50,7 @@ class Metrics:
     job_seconds: Histogram
     """task."""
     model_calls: Counter
-    """operation, model, outcome (ok, error)."""
+    """operation, model, outcome (ok, error), focus (focused, unfocused, none)."""
     model_tokens: Counter
     """operation, direction (in, out)."""
     model_cost: Counter
@@ -134,8 +134,9 @@ def _build(registry: CollectorRegistry) -> Metrics:
         ),
         model_calls=counter(
             "hearth_model_calls",
-            "Mind calls (LLM or offline) by operation, model and outcome",
-            ("operation", "model", "outcome"),
+            "Mind calls (LLM or offline) by operation, model, outcome and focus (the agents' "
+            "focus the call was made for: focused, unfocused, none)",
+            ("operation", "model", "outcome", "focus"),
         ),
         model_tokens=counter(
             "hearth_model_tokens",

@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from cognition.focus import Focus, thinks_offline
 from cognition.mind import Mind
 from cognition.types import Persona
 from db import jobs, locks
@@ -32,7 +33,7 @@ from db.jobs import Job
 from db.models import Agent, World
 from db.queries.agents import to_persona
 from db.queries.events import emit
-from db.queries.worlds import game_now
+from db.queries.worlds import game_now, mind_focus
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,12 @@ class AgentScope:
         return self.agent.summary or ""
 
     @property
+    def offline(self) -> bool:
+        """Out of focus in a `focused` world: the offline mind is this agent's mind, so its
+        plans need no stand-in (`cognition.focus`)."""
+        return thinks_offline(mind_focus(self.world), Focus.of(self.agent.in_focus))
+
+    @property
     def paper(self) -> bool:
         """The paper profile: every gate off, the model asked everything."""
         return self.faculties.settings.paper
@@ -87,7 +94,8 @@ def agent_scope(
         yield None
         return
     now = game_now(world)
-    with faculties.thinking(world=world, agent_id=agent.id, game_time=now) as mind:
+    focus = Focus.of(agent.in_focus)
+    with faculties.thinking(world=world, agent_id=agent.id, game_time=now, focus=focus) as mind:
         scope = AgentScope(
             faculties=faculties,
             session=session,

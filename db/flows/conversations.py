@@ -36,6 +36,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from cognition import dialogue
+from cognition.focus import Focus
 from cognition.locating import locate
 from cognition.mind import Mind
 from cognition.offline.text import mentions
@@ -142,7 +143,8 @@ def converse_turn(
         return Outcome({"spoken": False, "waiting": True})  # the sweep sends it when due
     speaker, listener = _sides(session, conversation, seq)
     side, store = _speaker(session, faculties, conversation, speaker, listener)
-    with faculties.thinking(world=world, agent_id=speaker.id, game_time=at) as mind:
+    focus = Focus.of(speaker.in_focus)
+    with faculties.thinking(world=world, agent_id=speaker.id, game_time=at, focus=focus) as mind:
         line = dialogue.turn(speaker=side, listener=listener.name, history=said, now=at, mind=mind)
     store.finish()
     written = _say(session, conversation, seq, speaker, listener, line) if line.text else []
@@ -304,7 +306,8 @@ def _take_away(
     fresh = not faculties.settings.paper and other.name in recent_views(
         session, agent_id=me.id, since=at - VIEW_FRESHNESS
     )
-    with faculties.thinking(world=world, agent_id=me.id, game_time=at) as mind:
+    focus = Focus.of(me.in_focus)
+    with faculties.thinking(world=world, agent_id=me.id, game_time=at, focus=focus) as mind:
         view = None
         if not fresh:  # economy: a view formed in the last hours stands
             view = dialogue.reflect_on_relationship(

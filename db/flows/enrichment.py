@@ -4,8 +4,9 @@ Writes never wait on a model: a memory is stored with a provisional importance a
 embedding, retrievable at once, and `enrich` completes it from the fast queue. For a batch of
 ids it embeds every text still missing a vector in one embedder call (a text whose
 content_hash already has a vector in the database copies it, and identical texts are embedded
-once), rates every unscored memory with one Mind call per world (audited to that world and
-admitted by its model budget, `db.budget`), and
+once), rates every unscored memory with one Mind call per world and focus (audited to that
+world and focus and admitted by its model budget, `db.budget`; the memories of agents out of
+focus in a `focused` world are rated by the offline mind, `cognition.focus`), and
 adds each newly scored perceived memory's importance (observations, lines heard, directives) to
 its agent's reflection accumulator.
 
@@ -38,8 +39,9 @@ from cognition import prompt_budget
 from cognition.asks import ask_for
 from cognition.budget import Budget
 from cognition.errors import InvalidOutput
+from cognition.focus import Focus, thinks_offline
 from cognition.mind import AuditSink, Embedder, Mind
-from cognition.offline import knowledge
+from cognition.offline import OfflineMind, knowledge
 from cognition.offline.mind import OFFLINE_MODEL
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
@@ -54,7 +56,7 @@ from db.queries import enrichment as queries
 from db.queries.agents import to_persona
 from db.queries.enrichment import Accumulated, Enrichment, Pending
 from db.queries.reflections import next_runs
-from db.queries.worlds import game_now, reflection_threshold
+from db.queries.worlds import game_now, mind_focus, reflection_threshold
 from db.session import session_scope
 from db.settings import Settings
 
@@ -83,9 +85,11 @@ def enrich(
     rate_batch: int = DEFAULT_RATE_BATCH,
     rate_routine: bool = True,
     budgets: Budgets | None = None,
+    offline: Mind | None = None,
 ) -> Enriched:
     """Embed and rate whichever of `ids` still need it; commits its own transactions.
-    With `budgets`, each world's rating calls are admitted by its model budget.
+    With `budgets`, each world's rating calls are admitted by its model budget; `offline`
+    (default: the offline mind) rates for agents out of focus in a `focused` world.
 
     Without `rate_routine` (the economy profile), an agent's sight of itself starting an
     action keeps its provisional lexical score as the Mind's: routine self-perception is
@@ -101,7 +105,8 @@ def enrich(
         return Enriched()
     fresh = _embed_missing([p for p in to_embed if p.content_hash not in copies], embedder)
     to_rate = [p for p in seen if p.needs_score and (rate_routine or not p.self_seen)]
-    scores = _rate(to_rate, mind, sessions, scopes, rate_batch, budgets)
+    minds = Minds(mind, offline if offline is not None else OfflineMind())
+    scores = _rate(to_rate, minds, sessions, scopes, rate_batch, budgets)
     scores |= {p.id: p.provisional for p in seen if p.needs_score and p.id not in scores}
     with session_scope(sessions) as session:
         locked = queries.pending(session, [p.id for p in seen], lock=True)
@@ -131,6 +136,7 @@ def enrich_memories(
         mind=faculties.mind,
         rate_routine=faculties.settings.paper,
         budgets=faculties.budgets,
+        offline=faculties.offline,
     )
     with session_scope(sessions) as session:
         crossed = after_enrichment(session, done.accumulated, settings=faculties.settings)
@@ -186,56 +192,90 @@ def _embed_missing(pending: Sequence[Pending], embedder: Embedder) -> dict[str, 
 
 
 @dataclass(frozen=True)
-class AuditScope:
-    """Whom a world's Mind call is recorded against: the world, its agent when the batch has
-    only one, and the world's game time; and the world's model budget."""
+class Minds:
+    """The configured mind, and the one that rates for agents out of focus."""
 
-    agent_id: uuid.UUID | None
+    configured: Mind
+    offline: Mind
+
+
+Group = tuple[uuid.UUID, Focus]
+"""A world and the focus of the agents whose memories one rating call is for."""
+
+
+@dataclass(frozen=True)
+class AuditScope:
+    """Whom a group's Mind call is recorded against: the world, its agent when the group has
+    only one, the world's game time and the agents' focus; the world's model budget; and
+    whether the offline mind rates (agents out of focus in a `focused` world)."""
+
+    members: frozenset[uuid.UUID]
     game_time: datetime | None
     budget: Budget = field(default_factory=Budget)
+    offline: bool = False
+
+    @property
+    def agent_id(self) -> uuid.UUID | None:
+        return next(iter(self.members)) if len(self.members) == 1 else None
+
+
+def _groups(session: Session, pending: Sequence[Pending]) -> dict[Group, set[uuid.UUID]]:
+    """The agents of `pending` by world and focus."""
+    ids = {p.agent_id for p in pending}
+    query = sa.select(Agent.id, Agent.in_focus).where(Agent.id.in_(ids))
+    focused = {agent_id: marked for agent_id, marked in session.execute(query)} if ids else {}
+    groups: dict[Group, set[uuid.UUID]] = defaultdict(set)
+    for p in pending:
+        groups[(p.world_id, Focus.of(focused.get(p.agent_id, False)))].add(p.agent_id)
+    return groups
 
 
 def _audit_scopes(
     session: Session, pending: Sequence[Pending], budgets: Budgets | None
-) -> dict[uuid.UUID, AuditScope]:
-    agents: dict[uuid.UUID, set[uuid.UUID]] = defaultdict(set)
-    for p in pending:
-        agents[p.world_id].add(p.agent_id)
+) -> dict[Group, AuditScope]:
     scopes = {}
-    for world_id, members in agents.items():
+    for (world_id, focus), members in _groups(session, pending).items():
         world = session.get(World, world_id)
-        scopes[world_id] = AuditScope(
-            agent_id=next(iter(members)) if len(members) == 1 else None,
+        scopes[(world_id, focus)] = AuditScope(
+            members=frozenset(members),
             game_time=game_now(world) if world else None,
             budget=budgets.of(world) if world and budgets else Budget(),
+            offline=world is not None and thinks_offline(mind_focus(world), focus),
         )
     return scopes
 
 
 def _rate(
     pending: Sequence[Pending],
-    mind: Mind,
+    minds: Minds,
     audit_to: sessionmaker[Session],
-    scopes: dict[uuid.UUID, AuditScope],
+    scopes: dict[Group, AuditScope],
     rate_batch: int,
     budgets: Budgets | None,
 ) -> dict[int, int]:
-    """The Mind's importance for each memory id: one call per world (per `rate_batch` distinct
-    texts), each recorded in `llm_calls` in its own transaction and admitted by the world's
-    budget."""
-    by_world: dict[uuid.UUID, list[Pending]] = defaultdict(list)
+    """The Mind's importance for each memory id: one call per world and focus (per
+    `rate_batch` distinct texts), each recorded in `llm_calls` in its own transaction and
+    admitted by the world's budget; the offline mind's for a group out of focus in a
+    `focused` world."""
+    group_of = {(g[0], agent): g for g, scope in scopes.items() for agent in scope.members}
+    by_group: dict[Group, list[Pending]] = defaultdict(list)
     for p in pending:
-        by_world[p.world_id].append(p)
+        by_group[group_of[(p.world_id, p.agent_id)]].append(p)
     scores: dict[int, int] = {}
-    for world_id, items in by_world.items():
+    for (world_id, focus), items in by_group.items():
         texts = list(dict.fromkeys(p.description for p in items))
-        scope = scopes[world_id]
+        scope = scopes[(world_id, focus)]
         personas = _personas(audit_to, {p.agent_id for p in items})
+        mind = minds.offline if scope.offline else minds.configured
         with recorded_calls(
-            audit_to, world_id=world_id, agent_id=scope.agent_id, game_time=scope.game_time
+            audit_to,
+            world_id=world_id,
+            agent_id=scope.agent_id,
+            game_time=scope.game_time,
+            focus=focus,
         ) as sink:
             audit: AuditSink = sink
-            if budgets is not None and scope.game_time is not None:
+            if not scope.offline and budgets is not None and scope.game_time is not None:
                 audit = budgets.meter(
                     sink,
                     sessions=audit_to,

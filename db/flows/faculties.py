@@ -11,13 +11,14 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from cognition.focus import Focus, thinks_offline
 from cognition.mind import Embedder, Mind
 from cognition.offline import OfflineMind
 from db.audit import recorded_calls
 from db.budget import Budgets, WallClock
 from db.deferred_touches import DeferredTouchStore
 from db.models import World
-from db.queries.worlds import wall_now
+from db.queries.worlds import mind_focus, wall_now
 from db.settings import Settings
 from db.store import PgMemoryStore, world_store
 
@@ -26,24 +27,35 @@ from db.store import PgMemoryStore, world_store
 class Faculties:
     """The settings, the Mind, the Embedder, and the session factory the audit writes through
     (its own transactions: a model call is kept even when the work that made it rolls back);
-    `clock` is the wall time budget windows are read by."""
+    `clock` is the wall time budget windows are read by; `offline` answers for agents out of
+    focus in a world that thinks with the model for its focused ones only (`cognition.focus`)."""
 
     settings: Settings
     mind: Mind
     embedder: Embedder
     audit: sessionmaker[Session]
     clock: WallClock = field(default=wall_now)
+    offline: Mind = field(default_factory=OfflineMind)
 
     @contextmanager
     def thinking(
-        self, *, world: World, agent_id: uuid.UUID | None, game_time: datetime
+        self,
+        *,
+        world: World,
+        agent_id: uuid.UUID | None,
+        game_time: datetime,
+        focus: Focus = Focus.NONE,
     ) -> Iterator[Mind]:
-        """The Mind, each of its calls in this block audited to the world, the agent and the
-        game time (written when the block exits, whatever happens) and admitted by the world's
-        model budget (`db.budget`: past it, the offline mind answers)."""
+        """The Mind, each of its calls in this block audited to the world, the agent, the game
+        time and `focus` (written when the block exits, whatever happens) and admitted by the
+        world's model budget (`db.budget`: past it, the offline mind answers). Work for agents
+        out of focus in a `focused` world is the offline mind's, audited as its calls."""
         with recorded_calls(
-            self.audit, world_id=world.id, agent_id=agent_id, game_time=game_time
+            self.audit, world_id=world.id, agent_id=agent_id, game_time=game_time, focus=focus
         ) as sink:
+            if thinks_offline(mind_focus(world), focus):
+                yield self.offline.with_audit(sink)
+                return
             budgets = self.budgets
             metered = budgets.meter(
                 sink,

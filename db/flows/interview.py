@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from cognition.focus import Focus
 from cognition.interview import InterviewAnswer, InterviewMode, interview
 from db.flows.faculties import Faculties
 from db.models import Agent, World
@@ -25,7 +26,9 @@ def ask(
     """The agent's answer to an interviewer, from the memories `mode` lets it recall."""
     now = game_now(world)
     store = faculties.store(session, world, agent.id)
-    with faculties.thinking(world=world, agent_id=agent.id, game_time=now) as mind:
+    # Someone is waiting for these words: the agent is in focus for them, marked or not.
+    focused = Focus.FOCUSED
+    with faculties.thinking(world=world, agent_id=agent.id, game_time=now, focus=focused) as mind:
         return interview(
             store,
             mind,

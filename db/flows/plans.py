@@ -75,8 +75,8 @@ def stand_in_day(
     if not faculties.stands_in:
         return Outcome({})  # the offline mind is the mind: its plan is the plan
     with agent_scope(session, faculties.standing_in(), agent_id) as scope:
-        if scope is None or not _outline_due(scope, day):
-            return Outcome({"stand_in": 0})
+        if scope is None or scope.offline or not _outline_due(scope, day):
+            return Outcome({"stand_in": 0})  # offline (out of focus): its plan is the plan
         if not stand_in_due(session, agent_id=agent_id, day=day):
             return Outcome({"stand_in": 0})
         recalled = _day_context(scope, day)
@@ -166,8 +166,8 @@ def stand_in_steps(
     if not faculties.stands_in:
         return Outcome({})  # the offline mind is the mind: its plan is the plan
     with agent_scope(session, faculties.standing_in(), agent_id) as scope:
-        if scope is None:
-            return Outcome({"stand_in": 0})
+        if scope is None or scope.offline:
+            return Outcome({"stand_in": 0})  # offline (out of focus): its plan is the plan
         parent = decomposable(session, agent_id=agent_id, plan_id=plan_id, granularity=granularity)
         if parent is None:
             return Outcome({"stand_in": 0})

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from cognition.dialogue import Speaker
 from cognition.errors import HearthError, NotFound
+from cognition.focus import Focus
 from cognition.player_chat import own_line, player_claim, player_label, reply_to_player
 from cognition.store import MemoryStore
 from cognition.types import Memory, Turn
@@ -61,7 +62,9 @@ def reply(
     store = faculties.store(session, world, agent.id)
     speaker = _speaker(session, agent, store, label=label, now=now)
     earlier = conversations.history(session, conversation.id)
-    with faculties.thinking(world=world, agent_id=agent.id, game_time=now) as mind:
+    # Someone is waiting for these words: the agent is in focus for them, marked or not.
+    focused = Focus.FOCUSED
+    with faculties.thinking(world=world, agent_id=agent.id, game_time=now, focus=focused) as mind:
         line = reply_to_player(
             agent=speaker, label=label, message=message, history=earlier, mind=mind, now=now
         )

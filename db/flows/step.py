@@ -1,8 +1,8 @@
 """The game's hot path: many agents' positions and perceptions in, their current actions out —
 from stored state; no model is called and nothing waits on one.
 
-`report` records one step: moves (only what changed), what arrivals see and which objects were
-perceived in which state (`db.queries.places`), the perceptions as observations through
+`report` records one step: moves and focus (only what changed), what arrivals see and which
+objects were perceived in which state (`db.queries.places`), the perceptions as observations through
 `cognition.perception` (its wording, and its rule for leaving out repeats), which of them may
 call for a reaction, and `agents_moved`. `doing` reads what agents are doing and saying now.
 Each is a fixed number of statements whatever the batch (`db.queries.step`).
@@ -73,6 +73,8 @@ class Reported(Protocol):
     def position(self) -> dict[str, Any] | None: ...
     @property
     def perceived(self) -> Sequence[Seen]: ...
+    @property
+    def in_focus(self) -> bool | None: ...
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,10 @@ def report(session: Session, *, world: World, agents: Sequence[Reported], focal:
     now = game_now(world)
     moved = move_agents(
         session,
-        [Whereabouts(a.agent_id, a.place and normalize_path(a.place), a.position) for a in agents],
+        [
+            Whereabouts(a.agent_id, a.place and normalize_path(a.place), a.position, a.in_focus)
+            for a in agents
+        ],
     )
     _learn_places(session, world.id, agents, moved=moved, now=now)
     observations, before = _new_observations(session, agents)

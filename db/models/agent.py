@@ -52,6 +52,12 @@ class Agent(Base):
     importance_since_reflection: Mapped[int] = mapped_column(default=0)
     reflections_done: Mapped[int] = mapped_column(default=0)
 
+    in_focus: Mapped[bool] = mapped_column(
+        default=False,
+        server_default=sa.false(),
+        doc="the game marked it in focus (near the player, in a scene): sticky until changed",
+    )
+
     planned_day: Mapped[date | None] = mapped_column(doc="the last game day given an outline")
     current_plan_id: Mapped[int | None] = mapped_column(
         sa.BigInteger, doc="the plan leaf last announced as action_changed"

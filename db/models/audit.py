@@ -19,6 +19,7 @@ class LlmCall(Base):
     __tablename__ = "llm_calls"
     __table_args__ = (
         sa.CheckConstraint("tokens_in >= 0 AND tokens_out >= 0", name="tokens_non_negative"),
+        sa.CheckConstraint("focus IN ('focused', 'unfocused')", name="focus_known"),
         sa.Index("ix_llm_calls_world_created", "world_id", "created_at"),
     )
 
@@ -38,6 +39,10 @@ class LlmCall(Base):
     prompt: Mapped[str | None] = mapped_column(sa.Text)
     response: Mapped[str | None] = mapped_column(sa.Text)
     game_time: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=False))
+    focus: Mapped[str | None] = mapped_column(
+        sa.String(16),
+        doc="made for agents in focus (focused), out of it (unfocused), or none (NULL)",
+    )
     created_at: Mapped[WallTime]
     finished_at: Mapped[datetime | None] = mapped_column(
         sa.DateTime(timezone=True),

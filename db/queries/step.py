@@ -6,7 +6,7 @@ come back as plain values. No model is called. Batches travel as one parameter e
 an array literal, records as JSON (`json_to_recordset`) — because psycopg adapts a Python list
 element by element in Python (~40 µs per thousand values), and a step sends thousands.
 
-- `move_agents` writes only the agents whose place or position changed (one UPDATE): a game
+- `move_agents` writes only the agents whose place, position or focus changed (one UPDATE): a game
   reports everyone every step, most of whom did not move, and an unchanged row rewritten is a
   dead tuple for vacuum and a new entry in every index of `agents`.
 - `last_observations` reads, per (agent, subject) perceived, the latest observation of that
@@ -42,6 +42,8 @@ class Whereabouts:
     agent_id: uuid.UUID
     place: str | None
     position: dict[str, Any] | None
+    focus: bool | None = None
+    """In focus from now on (`cognition.focus`); None leaves it as it is."""
 
 
 @dataclass(frozen=True)
@@ -121,18 +123,20 @@ def agent_names(session: Session, world_id: uuid.UUID) -> dict[uuid.UUID, str]:
 _MOVE = sa.text("""
 WITH v AS (
        SELECT * FROM json_to_recordset(CAST(:moves AS json))
-           AS v(id uuid, place text, position jsonb)
+           AS v(id uuid, place text, position jsonb, focus boolean)
      ),
      moving AS (
        SELECT a.id, a.place AS previous FROM agents AS a JOIN v ON v.id = a.id
         WHERE (v.place IS NOT NULL AND a.place IS DISTINCT FROM v.place)
            OR (v.position IS NOT NULL AND a.position IS DISTINCT FROM v.position)
+           OR (v.focus IS NOT NULL AND a.in_focus IS DISTINCT FROM v.focus)
         ORDER BY a.id
           FOR NO KEY UPDATE OF a
      )
 UPDATE agents AS a
    SET place = COALESCE(v.place, a.place),
-       position = COALESCE(v.position, a.position)
+       position = COALESCE(v.position, a.position),
+       in_focus = COALESCE(v.focus, a.in_focus)
   FROM v JOIN moving ON moving.id = v.id
  WHERE a.id = v.id
 RETURNING a.id, a.name, v.place, moving.previous
@@ -142,12 +146,18 @@ accumulator, the sweep's action markers), so concurrent ones wait instead of dea
 
 
 def move_agents(session: Session, moves: Sequence[Whereabouts]) -> list[Move]:
-    """Record where the game says each agent is (only the fields it sent; unchanged rows are
-    not written), in one statement; returns the agents whose place changed."""
-    sent = [m for m in moves if m.place is not None or m.position is not None]
+    """Record where the game says each agent is and whether it is in focus (only the fields it
+    sent; unchanged rows are not written), in one statement; returns the agents whose place
+    changed."""
+    sent = [
+        m for m in moves if m.place is not None or m.position is not None or m.focus is not None
+    ]
     if not sent:
         return []
-    records = [{"id": str(m.agent_id), "place": m.place, "position": m.position} for m in sent]
+    records = [
+        {"id": str(m.agent_id), "place": m.place, "position": m.position, "focus": m.focus}
+        for m in sent
+    ]
     rows = session.execute(_MOVE, {"moves": json.dumps(records)}).all()
     return [Move(*row) for row in rows if row[2] is not None and row[2] != row[3]]
 

@@ -93,6 +93,22 @@ def usage_by_operation(session: Session, world_id: uuid.UUID, span: UsageRange) 
     return [_row(r.operation, r.model, r) for r in session.execute(query)]
 
 
+NO_FOCUS = "none"
+"""The focus of calls made for no agent's focus (and of every call made before issue 22)."""
+
+
+def usage_by_focus(session: Session, world_id: uuid.UUID, span: UsageRange) -> list[UsageRow]:
+    """Calls for agents in focus, out of it, and for none (`cognition.focus`), in that order."""
+    focus = sa.func.coalesce(LlmCall.focus, NO_FOCUS)
+    query = (
+        sa.select(focus.label("focus"), *_totals())
+        .where(*_where(world_id, span))
+        .group_by(focus)
+        .order_by(focus)
+    )
+    return [_row(r.focus, r.focus, r) for r in session.execute(query)]
+
+
 def usage_total(session: Session, world_id: uuid.UUID, span: UsageRange) -> UsageRow:
     row = session.execute(sa.select(*_totals()).where(*_where(world_id, span))).one()
     return _row("total", "total", row)

@@ -1,8 +1,8 @@
 """Worlds, their game clocks and their settings.
 
-The world's settings (`{"weights": {...}, "reflection_threshold": n, "budget": {...}}`) override
-the global settings per world; `effective_weights`, `reflection_threshold` and `model_budget`
-resolve the two in one place.
+The world's settings (`{"weights": {...}, "reflection_threshold": n, "budget": {...},
+"mind_focus": ...}`) override the global settings per world; `effective_weights`,
+`reflection_threshold`, `model_budget` and `mind_focus` resolve the two in one place.
 
 A running clock reads `game_time + rate × (wall now − anchor)`; a driven or paused clock reads
 `game_time`. Every change first freezes the clock at its current reading, so changing rate,
@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from cognition import game_time
 from cognition.budget import Budget
+from cognition.focus import DEFAULT_MIND_FOCUS, MindFocus
 from cognition.types import RetrievalWeights
 from db.models import World
 from db.models.world import DEFAULT_CLOCK_RATE
@@ -139,3 +140,10 @@ def model_budget(world: World, settings: Settings) -> Budget:
     if stored is None:
         stored = settings.model_budget or {}
     return Budget.from_json(stored)
+
+
+def mind_focus(world: World) -> MindFocus:
+    """Which of the world's agents think with the model (`cognition.focus`): all, or only those
+    in focus; a world that set none keeps the default (all)."""
+    stored = (world.settings or {}).get("mind_focus")
+    return MindFocus(stored) if stored is not None else DEFAULT_MIND_FOCUS

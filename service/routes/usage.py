@@ -19,6 +19,7 @@ from db.queries.usage import (
     UsageRow,
     game_time_span,
     usage_by_agent,
+    usage_by_focus,
     usage_by_operation,
     usage_over_time,
     usage_total,
@@ -30,6 +31,7 @@ from service.schemas.common import GameTime
 from service.schemas.usage import (
     AgentUsage,
     BudgetReport,
+    FocusUsage,
     GameDayBudget,
     OperationUsage,
     UsageBucket,
@@ -72,6 +74,7 @@ def usage(
         total=UsageFigures.model_validate(_figures(usage_total(session, world.id, span))),
         by_agent=[_agent(r) for r in usage_by_agent(session, world.id, span)],
         by_operation=[_operation(r) for r in usage_by_operation(session, world.id, span)],
+        by_focus=[_focus(r) for r in usage_by_focus(session, world.id, span)],
         budget=_budget(session, world, Budgets(settings)),
     )
 
@@ -180,6 +183,10 @@ def _operation(row: UsageRow) -> OperationUsage:
     return OperationUsage.model_validate(
         {"operation": row.key, "model": row.label, **_figures(row)}
     )
+
+
+def _focus(row: UsageRow) -> FocusUsage:
+    return FocusUsage.model_validate({"focus": row.key, **_figures(row)})
 
 
 def _sum(rows: list[UsageRow]) -> UsageFigures:

@@ -21,6 +21,12 @@ CREATE_PLACES_DOC = (
     "create the places this request names that the map lacks (with their ancestors, state "
     "idle) instead of answering 422"
 )
+IN_FOCUS_DOC = (
+    "in focus (near the player, in a scene) from now on, until a step or an agent update "
+    "changes it; in a world whose `settings.mind_focus` is `focused` only agents in focus think "
+    "with the model, the rest with the offline mind (their memories, plans and conversations "
+    "carry on either way)"
+)
 KNOWN_PLACES_DOC = (
     "place paths of the world's map the agent knows (each with its ancestors); "
     "on update these are added to what it knows"
@@ -68,6 +74,7 @@ class AgentUpdate(RequestModel):
         None, max_length=MAX_KNOWN_PLACES, description=KNOWN_PLACES_DOC
     )
     create_places: Flag = Field(False, description=CREATE_PLACES_DOC)
+    in_focus: Flag | None = Field(None, description=IN_FOCUS_DOC)
 
 
 class AgentRead(PersonaFields):
@@ -82,6 +89,7 @@ class AgentRead(PersonaFields):
     status: str | None = Field(
         None, description="what the agent is doing at the world's game time (its current action)"
     )
+    in_focus: bool = Field(description="marked in focus by a step or an update (sticky)")
     summary: str | None = Field(None, description="cached summary description (the paper's)")
     summary_at: GameTimeRead | None = Field(None, description="game time of the summary")
     created_at: datetime

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from service.schemas.agents import CREATE_PLACES_DOC
+from service.schemas.agents import CREATE_PLACES_DOC, IN_FOCUS_DOC
 from service.schemas.common import Flag, FreeJson, GameTimeRead, Page, RequestModel, Text
 from service.schemas.places import PlacePath
 
@@ -41,6 +41,7 @@ class AgentStep(RequestModel):
         None, description="place path the agent is in (in the world's map, or `create_places`)"
     )
     perceived: list[Perceived] = Field(default_factory=list, max_length=MAX_PERCEIVED)
+    in_focus: Flag | None = Field(None, description=IN_FOCUS_DOC + "; left out: unchanged")
 
 
 class StepRequest(RequestModel):

@@ -31,6 +31,13 @@ class OperationUsage(UsageFigures):
     model: str
 
 
+class FocusUsage(UsageFigures):
+    focus: Literal["focused", "unfocused", "none"] = Field(
+        description="calls for agents the game marked in focus, out of it, or for none (calls "
+        "made before focus was recorded); a player's chat and an interview count as focused"
+    )
+
+
 class BudgetWindow(BaseModel):
     """One budget window under way: its limits, what was spent, what is left."""
 
@@ -76,6 +83,10 @@ class UsageReport(BaseModel):
     total: UsageFigures
     by_agent: list[AgentUsage]
     by_operation: list[OperationUsage]
+    by_focus: list[FocusUsage] = Field(
+        description="the same calls by focus (`in_focus`, `settings.mind_focus`): under "
+        "`focused`, the unfocused agents' calls are the offline mind's"
+    )
     budget: BudgetReport | None = Field(
         description="null: the world's model calls are not limited (`settings.budget`)"
     )

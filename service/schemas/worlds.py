@@ -90,6 +90,12 @@ class WorldSettings(RequestModel):
     budget: ModelBudget | None = Field(
         None, description="default: HEARTH_MODEL_BUDGET (unset: no limit); `{}`: no limit"
     )
+    mind_focus: Literal["all", "focused"] | None = Field(
+        None,
+        description="which agents think with the model: `all` (the default), or only those the "
+        "game marks `in_focus` (in a step or on the agent), the rest with the offline mind; the "
+        "budget still bounds the focused ones",
+    )
     cors_origins: list[Origin] | None = Field(
         None,
         max_length=MAX_ORIGINS,

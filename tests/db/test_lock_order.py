@@ -164,6 +164,7 @@ class _Reported:
     place: str | None = "park"
     position: dict[str, Any] | None = None
     perceived: tuple[Any, ...] = ()
+    in_focus: bool | None = None
 
 
 def test_steps_of_one_world_are_recorded_one_at_a_time(sessions: sessionmaker[Session]) -> None:

@@ -70,7 +70,11 @@ def _town(client: TestClient, admin: dict[str, str], sessions: sessionmaker[Sess
         json={
             "name": "Exportville",
             "clock": {"start": START},
-            "settings": {"reflection_threshold": 90, "weights": {"recency": 0.5}},
+            "settings": {
+                "reflection_threshold": 90,
+                "weights": {"recency": 0.5},
+                "mind_focus": "focused",
+            },
         },
     ).json()
     world_id, base = world["id"], f"/v1/worlds/{world['id']}"
@@ -93,6 +97,8 @@ def _town(client: TestClient, admin: dict[str, str], sessions: sessionmaker[Sess
         a["name"]: a["id"] for a in client.get(f"{base}/agents", headers=admin).json()["items"]
     }
     rosa = agents["Rosa"]
+    focus = client.patch(f"{base}/agents/{rosa}", json={"in_focus": True}, headers=admin)
+    assert focus.status_code == 200  # the mark travels with the agent (and her calls' focus)
     texts = ["Rosa saw a heron at the pond", "Tomas is baking bread", "the cafe smells of coffee"]
     client.post(
         f"{base}/agents/{rosa}/memories",
@@ -215,10 +221,13 @@ def test_export_import_into_another_server_comes_back_identical(
         "weights": {"recency": 0.5, "importance": 1.0, "relevance": 1.0},
         "reflection_threshold": 90,
         "budget": None,
+        "mind_focus": "focused",
         "cors_origins": None,
     }
     again = other.get(f"/v1/worlds/{copy['id']}/export", headers=other_admin)
     assert _normalised(again.text) == _normalised(exported.text)
+    copied = other.get(f"/v1/worlds/{copy['id']}/agents", headers=other_admin).json()["items"]
+    assert {a["name"]: a["in_focus"] for a in copied} == {"Rosa": True, "Tomas": False}
 
     query = {"query": "a heron at the pond", "k": 5, "touch": False, "at": "2023-02-13T09:00:00"}
 

@@ -305,6 +305,11 @@ namespace Hearth
         [JsonProperty("status")]
         public string Status { get; set; }
         /// <summary>
+        /// marked in focus by a step or an update (sticky)
+        /// </summary>
+        [JsonProperty("in_focus")]
+        public bool InFocus { get; set; }
+        /// <summary>
         /// cached summary description (the paper's)
         /// </summary>
         [JsonProperty("summary")]
@@ -346,6 +351,11 @@ namespace Hearth
         /// </summary>
         [JsonProperty("perceived")]
         public List<Perceived> Perceived { get; set; }
+        /// <summary>
+        /// in focus (near the player, in a scene) from now on, until a step or an agent update changes it; in a world whose `settings.mind_focus` is `focused` only agents in focus think with the model, the rest with the offline mind (their memories, plans and conversations carry on either way); left out: unchanged
+        /// </summary>
+        [JsonProperty("in_focus")]
+        public bool? InFocus { get; set; }
     }
 
     /// <summary>
@@ -413,6 +423,11 @@ namespace Hearth
         /// </summary>
         [JsonProperty("create_places")]
         public bool? CreatePlaces { get; set; }
+        /// <summary>
+        /// in focus (near the player, in a scene) from now on, until a step or an agent update changes it; in a world whose `settings.mind_focus` is `focused` only agents in focus think with the model, the rest with the offline mind (their memories, plans and conversations carry on either way)
+        /// </summary>
+        [JsonProperty("in_focus")]
+        public bool? InFocus { get; set; }
     }
 
     /// <summary>
@@ -833,6 +848,48 @@ namespace Hearth
     {
         [JsonProperty("error")]
         public ErrorBody Error { get; set; }
+    }
+
+    /// <summary>
+    /// FocusUsage
+    /// </summary>
+    public partial class FocusUsage
+    {
+        /// <summary>
+        /// Calls
+        /// </summary>
+        [JsonProperty("calls")]
+        public int Calls { get; set; }
+        /// <summary>
+        /// Tokens In
+        /// </summary>
+        [JsonProperty("tokens_in")]
+        public long TokensIn { get; set; }
+        /// <summary>
+        /// Tokens Out
+        /// </summary>
+        [JsonProperty("tokens_out")]
+        public long TokensOut { get; set; }
+        /// <summary>
+        /// from HEARTH_LLM_PRICES; 0 for the offline mind
+        /// </summary>
+        [JsonProperty("cost_usd")]
+        public string CostUsd { get; set; }
+        /// <summary>
+        /// Errors
+        /// </summary>
+        [JsonProperty("errors")]
+        public int Errors { get; set; }
+        /// <summary>
+        /// calls answered by the offline fallback
+        /// </summary>
+        [JsonProperty("degraded")]
+        public int Degraded { get; set; }
+        /// <summary>
+        /// calls for agents the game marked in focus, out of it, or for none (calls made before focus was recorded); a player's chat and an interview count as focused
+        /// </summary>
+        [JsonProperty("focus")]
+        public string Focus { get; set; }
     }
 
     /// <summary>
@@ -2185,6 +2242,11 @@ namespace Hearth
         [JsonProperty("by_operation")]
         public List<OperationUsage> ByOperation { get; set; }
         /// <summary>
+        /// the same calls by focus (`in_focus`, `settings.mind_focus`): under `focused`, the unfocused agents' calls are the offline mind's
+        /// </summary>
+        [JsonProperty("by_focus")]
+        public List<FocusUsage> ByFocus { get; set; }
+        /// <summary>
         /// null: the world's model calls are not limited (`settings.budget`)
         /// </summary>
         [JsonProperty("budget")]
@@ -2434,6 +2496,11 @@ namespace Hearth
         /// </summary>
         [JsonProperty("budget")]
         public ModelBudget Budget { get; set; }
+        /// <summary>
+        /// which agents think with the model: `all` (the default), or only those the game marks `in_focus` (in a step or on the agent), the rest with the offline mind; the budget still bounds the focused ones
+        /// </summary>
+        [JsonProperty("mind_focus")]
+        public string MindFocus { get; set; }
         /// <summary>
         /// web origins whose pages may call this world's routes from a browser (CORS), e.g. ["https://game.example.com", "http://localhost:5173"]; default: none
         /// </summary>

@@ -123,6 +123,7 @@ class AgentStep(TypedDict):
     place: NotRequired[str]
     position: NotRequired[dict[str, Any]]
     perceived: NotRequired[list[Perceived]]
+    in_focus: NotRequired[bool]
 
 
 class Action(TypedDict):
@@ -232,6 +233,7 @@ class Usage(TypedDict):
     total: dict[str, Any]
     by_agent: list[dict[str, Any]]
     by_operation: list[dict[str, Any]]
+    by_focus: list[dict[str, Any]]
     budget: BudgetReport | None
 
 

@@ -48,6 +48,7 @@ class WorldSettings(TypedDict, total=False):
     weights: Weights | None
     reflection_threshold: int | None
     budget: ModelBudget | None
+    mind_focus: Literal["all", "focused"] | None
 
 
 class WorldChanges(TypedDict, total=False):
@@ -123,6 +124,7 @@ class Agent(TypedDict):
     speaking_style: str
     place: str | None
     known_places: list[str]
+    in_focus: bool
     summary: str | None
     summary_at: str | None
     created_at: str

@@ -853,6 +853,11 @@ export interface components {
              */
             status?: string | null;
             /**
+             * In Focus
+             * @description marked in focus by a step or an update (sticky)
+             */
+            in_focus: boolean;
+            /**
              * Summary
              * @description cached summary description (the paper's)
              */
@@ -889,6 +894,11 @@ export interface components {
             place?: string | null;
             /** Perceived */
             perceived?: components["schemas"]["Perceived"][];
+            /**
+             * In Focus
+             * @description in focus (near the player, in a scene) from now on, until a step or an agent update changes it; in a world whose `settings.mind_focus` is `focused` only agents in focus think with the model, the rest with the offline mind (their memories, plans and conversations carry on either way); left out: unchanged
+             */
+            in_focus?: boolean | null;
         };
         /**
          * AgentUpdate
@@ -929,6 +939,11 @@ export interface components {
              * @default false
              */
             create_places?: boolean;
+            /**
+             * In Focus
+             * @description in focus (near the player, in a scene) from now on, until a step or an agent update changes it; in a world whose `settings.mind_focus` is `focused` only agents in focus think with the model, the rest with the offline mind (their memories, plans and conversations carry on either way)
+             */
+            in_focus?: boolean | null;
         };
         /** AgentUsage */
         AgentUsage: {
@@ -1218,6 +1233,33 @@ export interface components {
          */
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
+        };
+        /** FocusUsage */
+        FocusUsage: {
+            /** Calls */
+            calls: number;
+            /** Tokens In */
+            tokens_in: number;
+            /** Tokens Out */
+            tokens_out: number;
+            /**
+             * Cost Usd
+             * @description from HEARTH_LLM_PRICES; 0 for the offline mind
+             */
+            cost_usd: string;
+            /** Errors */
+            errors: number;
+            /**
+             * Degraded
+             * @description calls answered by the offline fallback
+             */
+            degraded: number;
+            /**
+             * Focus
+             * @description calls for agents the game marked in focus, out of it, or for none (calls made before focus was recorded); a player's chat and an interview count as focused
+             * @enum {string}
+             */
+            focus: "focused" | "unfocused" | "none";
         };
         /** GameDayBudget */
         GameDayBudget: {
@@ -2168,6 +2210,11 @@ export interface components {
             by_agent: components["schemas"]["AgentUsage"][];
             /** By Operation */
             by_operation: components["schemas"]["OperationUsage"][];
+            /**
+             * By Focus
+             * @description the same calls by focus (`in_focus`, `settings.mind_focus`): under `focused`, the unfocused agents' calls are the offline mind's
+             */
+            by_focus: components["schemas"]["FocusUsage"][];
             /** @description null: the world's model calls are not limited (`settings.budget`) */
             budget: components["schemas"]["BudgetReport"] | null;
         };
@@ -2333,6 +2380,11 @@ export interface components {
             reflection_threshold?: number | null;
             /** @description default: HEARTH_MODEL_BUDGET (unset: no limit); `{}`: no limit */
             budget?: components["schemas"]["ModelBudget"] | null;
+            /**
+             * Mind Focus
+             * @description which agents think with the model: `all` (the default), or only those the game marks `in_focus` (in a step or on the agent), the rest with the offline mind; the budget still bounds the focused ones
+             */
+            mind_focus?: ("all" | "focused") | null;
             /**
              * Cors Origins
              * @description web origins whose pages may call this world's routes from a browser (CORS), e.g. ["https://game.example.com", "http://localhost:5173"]; default: none
