@@ -145,6 +145,7 @@ def plan_day(
     fixed = appointments(day, notes) + directive_slots(day, directives)
     fixed += outreach(day, notes, taken=fixed)
     slots = routine(day, summary)
+    fixed += drop_ins(day, notes, slots, taken=fixed)
     for event in _within_day(sorted(fixed, key=lambda s: s.start), wake, bed):
         slots = insert(slots, event)
     slots = fit_count(merge_fragments(fill_gaps(day, slots)))
@@ -409,6 +410,35 @@ def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[S
         return []
     what = f"invite people to the {hosted[0].what}"
     return [Slot(start, end, f"{what} at {_area_name(place)}", place, kind=APPOINTMENT)]
+
+
+FREE_KINDS = frozenset({OUTING, MEAL})
+"""Parts of a routine an agent gives up for a gathering it was not asked to: pastimes and
+meals, never work, sleep or getting up."""
+
+
+def drop_ins(
+    day: Day, notes: Sequence[str], routine_slots: Sequence[Slot], *, taken: Sequence[Slot]
+) -> list[Slot]:
+    """Today's gatherings the agent heard of without being asked, when its day is free then
+    (only pastimes and meals in the way) and it knows where: people drop by what they hear
+    of, as word of mouth brought guests to the paper's party."""
+    slots: list[Slot] = []
+    for event in knowledge.occasions_on(notes, day=day.date.date(), now=day.date):
+        if event.about(day.persona.name) or event.open_to_all or _agreed(event, notes):
+            continue  # an appointment already
+        for part in knowledge.kind_of(event).slots(event, name=day.persona.name):
+            place = resolve_place(part.place or "", day, fallback=None)
+            busy = [
+                s
+                for s in [*routine_slots, *taken, *slots]
+                if s.start < part.end
+                and part.start < s.end
+                and (s.kind not in FREE_KINDS or s in taken or s in slots)
+            ]
+            if place is not None and not busy:
+                slots.append(Slot(part.start, part.end, part.description, place, APPOINTMENT))
+    return slots
 
 
 def _agreed(event: knowledge.Fact, notes: Sequence[str]) -> bool:

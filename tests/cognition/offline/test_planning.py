@@ -256,3 +256,17 @@ def test_the_host_goes_out_to_invite_guests_the_evening_before() -> None:
     assert all("invite people" not in i.description for i in plan(TOMAS, notes=[JUNIE_SEED]))
     later = plan(JUNIE, now=TUESDAY + timedelta(days=2), notes=[JUNIE_SEED])
     assert all("invite people" not in i.description for i in later)
+
+
+HEARD = (
+    "Felix Moreau said to {name}: \"Did you hear about Junie Halvorsen's Valentine's Day "
+    'party at The Copper Kettle on February 14 from 6 pm to 8 pm?"'
+)
+
+
+def test_one_who_heard_of_a_gathering_drops_by_when_free_but_not_from_work() -> None:
+    felix = plan(FELIX, now=TUESDAY, notes=[HEARD.format(name=FELIX.name)])  # free evening
+    assert "Valentine's Day party" in at(felix, 18, 30).description
+    rosalind = plan(ROSALIND, now=TUESDAY, notes=[HEARD.format(name=ROSALIND.name)])
+    assert "party" not in at(rosalind, 18, 30).description  # behind the bar from 4 pm
+    assert plan(FELIX, now=MONDAY, notes=[HEARD.format(name=FELIX.name)]) == plan(FELIX)
