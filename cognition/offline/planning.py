@@ -385,8 +385,9 @@ OUTREACH_MINUTES = 60
 OUTREACH_DAYS = 2
 """A host spends an evening hour where people gather, inviting them, on each of the days
 before its gathering (and the day itself, when it comes later)."""
-GATHERING_WORDS = "tavern bar pub inn cafe coffee square green hall market"
-"""Words of a public place where a host finds people of an evening."""
+GATHERING_PLACES = ("tavern bar pub inn", "cafe coffee hall", "square green market")
+"""Words of public places where a host finds people of an evening, likeliest first (where
+the town goes for a drink, before an empty green)."""
 
 
 def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[Slot]:
@@ -405,7 +406,8 @@ def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[S
         if event.about(day.persona.name)
         and (ahead > 0 or (event.start_min is not None and event.start_min > end))
     ]
-    place = _public_place(day, stems(GATHERING_WORDS), start)
+    found = (_public_place(day, stems(words), start) for words in GATHERING_PLACES)
+    place = next((p for p in found if p is not None), None)
     if not hosted or place is None:
         return []
     what = f"invite people to the {hosted[0].what}"
