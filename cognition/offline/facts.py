@@ -25,6 +25,7 @@ import parsedatetime
 
 from cognition.offline import clock
 from cognition.offline.text import first_name, same_person
+from cognition.offline.text import sentences as text_sentences
 from cognition.types import FactRecord
 
 MONTHS = [
@@ -44,12 +45,6 @@ MONTHS = [
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 MINUTES_PER_HOUR = 60
 NOON = 12 * MINUTES_PER_HOUR
-ABBREVIATIONS = ("St", "Dr", "Mr", "Mrs", "Ms", "Mt", "Rd", "Ave", "Prof", "Jr", "Sr", "No")
-"""Words ending in a full stop that do not end a sentence ("St. Brigid's chapel")."""
-_ABBREVIATED = re.compile(rf"\b({'|'.join(ABBREVIATIONS)})\.(?=\s)")
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
-_DOT = "\u2024"
-"""Stands in for an abbreviation's full stop while sentences are split."""
 
 
 @dataclass(frozen=True)
@@ -129,9 +124,9 @@ class Fact(FactRecord):
 
 
 def sentences(text: str) -> list[str]:
-    """Prose split into sentences, keeping abbreviations ("St. Brigid's") whole."""
-    protected = _ABBREVIATED.sub(lambda m: m[1] + _DOT, text)
-    return [s.replace(_DOT, ".").strip() for s in _SENTENCE_END.split(protected) if s.strip()]
+    """Prose split into sentences and semicolon clauses, keeping abbreviations ("St.
+    Brigid's") whole."""
+    return text_sentences(text, at_semicolons=True)
 
 
 @lru_cache(maxsize=1)

@@ -235,9 +235,19 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def sentences(text: str) -> list[str]:
-    """Split prose into sentences on terminal punctuation and line breaks."""
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+ABBREVIATIONS = ("St", "Dr", "Mr", "Mrs", "Ms", "Mt", "Rd", "Ave", "Prof", "Jr", "Sr", "No")
+"""Words ending in a full stop that do not end a sentence ("St. Brigid's chapel")."""
+_ABBREVIATED = re.compile(rf"\b({'|'.join(ABBREVIATIONS)})\.(?=\s)")
+_DOT = "\u2024"
+"""Stands in for an abbreviation's full stop while sentences are split."""
+
+
+def sentences(text: str, *, at_semicolons: bool = False) -> list[str]:
+    """Split prose into sentences on terminal punctuation (and semicolons, if asked) and line
+    breaks, keeping abbreviations whole: "I'll see you at St. Brannoc's Chapel." is one."""
+    protected = _ABBREVIATED.sub(lambda m: m[1] + _DOT, text)
+    ends = r"(?<=[.!?;])\s+|\n+" if at_semicolons else r"(?<=[.!?])\s+|\n+"
+    return [s.replace(_DOT, ".").strip() for s in re.split(ends, protected) if s.strip()]
 
 
 def as_clause(text: str) -> str:

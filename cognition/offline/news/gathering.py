@@ -19,7 +19,6 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from cognition.offline.facts import (
-    ABBREVIATIONS,
     MONTHS,
     NOON,
     WEEKDAYS,
@@ -28,7 +27,14 @@ from cognition.offline.facts import (
     read_day,
     read_time,
 )
-from cognition.offline.text import STOPWORDS, first_name, same_person, stable_index, stems
+from cognition.offline.text import (
+    ABBREVIATIONS,
+    STOPWORDS,
+    first_name,
+    same_person,
+    stable_index,
+    stems,
+)
 
 if TYPE_CHECKING:
     from cognition.offline.news import Slot
