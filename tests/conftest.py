@@ -32,6 +32,8 @@ REPO = Path(__file__).resolve().parent.parent
 __all__ = ["fake_openai", "short_town"]  # fixtures for every test: a fake OpenAI-compatible
 # server, and one short demo town run on the real stack (tests/town_run.py)
 WORKER_START_TIMEOUT_S = 60.0
+WORKER_PROCESSES = 2
+"""The session worker's prefork processes; each has its own connection pool."""
 TEST_EMBEDDING_PROVIDER = "hashing"
 """Tests embed by word hashing (instant, lexical: a test can say which texts match) unless they
 are about semantics and build their embedder themselves; processes they start inherit it."""
@@ -175,7 +177,11 @@ def worker_process(settings: Settings) -> Iterator[subprocess.Popen[bytes]]:
     from workers.app import make_celery
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service", "worker", "--queues", "fast,slow", "--concurrency", "2"],
+        [
+            sys.executable,
+            *("-m", "service", "worker", "--queues", "fast,slow"),
+            *("--concurrency", str(WORKER_PROCESSES)),
+        ],
         env=child_env(settings),
         cwd=REPO,
     )
