@@ -12,6 +12,7 @@ recall, the paper's conditions: no reflection; no reflection and no planning; no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -26,6 +27,25 @@ DEFAULT_INTERVIEW_K = 50
 """Memories put before the agent for one question, as the paper's reference code retrieves for
 an interview (`new_retrieve(persona, [line], 50)`): whether an agent "knows of" someone it met
 once two days ago should not hang on a dozen slots its busiest hours fill."""
+
+
+_ASKING = re.compile(
+    r"^\s*(?:(?:so|and|tell me|please),?\s+)?(?:(?:did|have|do|are|were|would)\s+you\s+"
+    r"(?:ever\s+)?(?:hear(?:d)?|know|knew|aware|happen\s+to\s+know)|what\s+do\s+you\s+know|"
+    r"is\s+there\s+any\s+news)\b(?:\s+(?:anything|something|much|any\s+news|of|about|"
+    r"regarding|that|if|whether))*\s*",
+    re.I,
+)
+
+
+def retrieval_query(question: str) -> str:
+    """What a question asks about, as the query its memories are retrieved by: "Have you heard
+    anything about the aqueduct?" → "the aqueduct". The asking words are the same in every
+    question about news, and in every line of gossip the agent heard ("Have you heard? …"),
+    so left in they rank the talk about the loudest news above the memory asked about."""
+    asking = _ASKING.match(question)
+    subject = question[asking.end() :].strip().rstrip("?").strip() if asking else ""
+    return subject or question
 
 
 class InterviewMode(StrEnum):
@@ -72,9 +92,8 @@ def interview(
 ) -> InterviewAnswer:
     """Ask `question` as `interviewer`; the answer cites the memories it used."""
     allowed = frozenset(MemoryKind) - ABLATED[mode]
-    retrieved = (
-        store.retrieve(question, k=k, now=now, kinds=allowed, touch=False) if allowed else []
-    )
+    query = retrieval_query(question)
+    retrieved = store.retrieve(query, k=k, now=now, kinds=allowed, touch=False) if allowed else []
     if mode is InterviewMode.NO_MEMORY:
         summary = persona_summary(persona)
     elif mode is not InterviewMode.FULL:

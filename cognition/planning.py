@@ -109,9 +109,9 @@ class DayContext:
     """Retrieved for the news the agent could tell (`reacting.NEWS_QUERY`): the gatherings it
     heard of, which a busy day's other memories would crowd out of the two above."""
     calendar: tuple[str, ...] = ()
-    """Memories whose stored news puts a gathering on this very day, looked up by their
-    fields (`memories.detail`) rather than retrieved by resemblance: what someone heard is
-    on today is not forgotten because the day's other memories read more like the query."""
+    """Memories whose stored news puts a gathering on this very day or the next, looked up by
+    their fields (`memories.detail`) rather than retrieved by resemblance: what someone heard
+    is on today is not forgotten because the day's other memories read more like the query."""
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -140,7 +140,10 @@ def revise_currently(mind: Mind, *, persona: Persona, context: DayContext, now: 
     """The persona's `currently` for today, revised from what it recalled (never empty)."""
     revised = mind.think(
         ReviseCurrently(
-            persona=persona, plan_notes=context.plan_notes, events=context.events, now=now
+            persona=persona,
+            plan_notes=tuple(dict.fromkeys((*context.plan_notes, *context.calendar))),
+            events=context.events,
+            now=now,
         )
     )
     return revised.strip() or persona.currently

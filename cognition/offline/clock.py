@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import inflect
+
 MINUTES_PER_HOUR = 60
 MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR
 NOON = 12 * MINUTES_PER_HOUR
@@ -24,12 +26,77 @@ LATEST_EVENING_GUESS = 7
 EARLIEST_BEDTIME_GUESS = 6
 """A bare bedtime "at 11" means 11pm, "at 1" means 1am; from 6 to 11 it is the evening."""
 
+_WORDS = inflect.engine()
 _TIME_RE = re.compile(
     r"(?P<prefix>\b(?:at|around|about|by|from|until|till|to|between|and|@)\s+)?"
     r"\b(?:(?P<midnight>midnight)|(?P<noon>noon|midday)"
     r"|(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<meridiem>[ap]\.?\s?m\b\.?)?)",
     re.IGNORECASE,
 )
+_HOURS: dict[str, int] = {str(_WORDS.number_to_words(str(n))): n for n in range(1, 13)}
+_HOUR = rf"(?P<h>{'|'.join(sorted(_HOURS, key=len, reverse=True))}|\d{{1,2}})"
+_PAST_TO = {"half": 30, "a quarter": 15, "quarter": 15, "twenty": 20, "ten": 10, "five": 5}
+_SPELLED = (
+    (
+        re.compile(
+            rf"\b(?P<m>{'|'.join(_PAST_TO)})\s+(?P<rel>past|after|to|before)\s+{_HOUR}\b", re.I
+        ),
+        lambda m: _clock(
+            _hour(m["h"]) - (m["rel"].lower() in ("to", "before")),
+            _PAST_TO[m["m"].lower()]
+            if m["rel"].lower() in ("past", "after")
+            else 60 - _PAST_TO[m["m"].lower()],
+        ),
+    ),
+    (  # British "half seven" is half past seven, only as a time ("at half seven")
+        re.compile(rf"\b(?P<p>at|from|until|till|by|around)\s+half\s+{_HOUR}\b", re.I),
+        lambda m: f"{m['p']} {_clock(_hour(m['h']), 30)}",
+    ),
+    (
+        re.compile(rf"\b{_HOUR}\s+(?:o'clock|o’clock|oclock)\b", re.I),
+        lambda m: _clock(_hour(m["h"]), 0),
+    ),
+    (
+        re.compile(rf"\b{_HOUR}[ -](?P<mm>fifteen|thirty|forty-five)\b", re.I),
+        lambda m: _clock(_hour(m["h"]), {"fifteen": 15, "thirty": 30}.get(m["mm"].lower(), 45)),
+    ),
+    (
+        re.compile(
+            rf"\b(?P<p>at|from|until|till|to|by|around|about|between|and)\s+{_HOUR}\b"
+            r"(?=\s*(?:[ap]\.?m\b|in the|at night|tonight|$|[,.;!?]"
+            r"|\s+(?:and|to|till|until|on)\b))",
+            re.I,
+        ),
+        lambda m: f"{m['p']} {_hour(m['h'])}",
+    ),
+)
+"""Times said in words ("half past seven", "a quarter to eight", "seven o'clock", "at
+seven"), rewritten as digits; hour words come from inflect."""
+_PART_OF_DAY = re.compile(
+    r"\b(?P<t>\d{1,2}(?::\d{2})?)\s+(?P<part>in the (?:morning|afternoon|evening)|at night|"
+    r"tonight|this (?:morning|afternoon|evening))\b",
+    re.I,
+)
+
+
+def _hour(word: str) -> int:
+    return _HOURS[word.lower()] if word.lower() in _HOURS else int(word)
+
+
+def _clock(hour: int, minute: int) -> str:
+    return f"{(hour - 1) % 12 + 1}:{minute:02d}"
+
+
+def numeric_times(text: str) -> str:
+    """The text with times said in words written as digits, and "in the evening" after a time
+    made "pm" ("half past seven in the evening" → "7:30 pm"), so one reader finds every time."""
+    for pattern, digits in _SPELLED:
+        text = pattern.sub(digits, text)
+    return _PART_OF_DAY.sub(
+        lambda m: f"{m['t']} {'am' if 'morning' in m['part'].lower() else 'pm'}", text
+    )
+
+
 _WAKE_WORDS = re.compile(r"\b(wake|wakes|woke|awake|awakes|get up|gets up|rise|rises)\b", re.I)
 _BED_WORDS = re.compile(r"\b(bed|sleep|sleeps|asleep|retire|retires|turns? in)\b", re.I)
 
@@ -128,6 +195,9 @@ def event_span(text: str) -> tuple[int, int | None] | None:
     start, end = times[0], times[1] if len(times) > 1 else None
     start_minutes = _event_minutes(start, end)
     end_minutes = _event_minutes(end, None) if end is not None else None
+    late = end_minutes is not None and end_minutes <= start_minutes < end_minutes + NOON
+    if end is not None and end.ambiguous and end_minutes is not None and late:
+        end_minutes += NOON  # "from 7 till 9": the evening's 9, as its 7 was
     return start_minutes, end_minutes
 
 

@@ -308,7 +308,7 @@ def _invited_to(talk: Talk) -> Fact | None:
     for who, text in reversed(talk.history):
         events = [n for n in talk.news_of(text, who) if n.kind == gathering.NAME]
         if events:
-            return events[0]
+            return None if gathering.is_over(events[0], talk.now) else events[0]
     return None
 
 
@@ -350,8 +350,8 @@ def _doing(talk: Talk) -> str:
             continue
         if UNAPPROACHABLE.search(text):  # "busy taking a shower" is not small talk
             continue
-        said = progressive(text)
-        if not said.startswith("busy with"):
+        said = _in_first_person(progressive(text))
+        if said and not said.startswith("busy with"):
             return said
     return ""
 
@@ -438,10 +438,18 @@ def _these_days(persona: Persona) -> str:
     rest = _first_activity(match[1])
     if not is_progressive(rest.split()[0] if rest.split() else ""):
         return ""
+    return _in_first_person(rest)
+
+
+def _in_first_person(activity: str) -> str:
+    """An activity of the speaker's as the speaker says it ("selling his catch" → "selling
+    my catch"); "" when a pronoun may mean someone else (a person is named in it)."""
+    rest = activity
     if not re.search(r"\b(?:Mr|Mrs|Ms|Dr)\.? |[A-Z][a-z]+ [A-Z][a-z]+", rest):
         rest = re.sub(r"\b(?:his|her|their)\b", "my", rest)
         rest = re.sub(r"\b(?:him|her|them)$", "me", rest)
-    if re.search(r"\b(?:he|she|him|his|her|they|them)\b", rest):
+        rest = re.sub(r"\b(?:himself|herself|themselves)\b", "myself", rest)
+    if re.search(r"\b(?:he|she|him|his|her|they|them|himself|herself)\b", rest):
         return ""  # whom a pronoun means is not known here: better unsaid than wrong
     return rest
 

@@ -139,6 +139,10 @@ _MONTH_DAY = re.compile(
     rf"|(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>{'|'.join(MONTHS)}))\b"
 )
 _WEEKDAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)})\b")
+_RECURRING = re.compile(
+    rf"\b(?:every|each)\s+(?:{'|'.join(WEEKDAYS)})\b|\b(?:{'|'.join(WEEKDAYS)})s\b"
+)
+"""A day that comes back every week ("every Friday", "on Fridays"): a habit, not a date."""
 _RELATIVE_DAY = re.compile(
     r"\b(?:today|tonight|tomorrow|this (?:evening|afternoon|morning))\b", re.I
 )
@@ -152,6 +156,8 @@ def read_day(text: str, *, now: datetime | None) -> dict[str, int | None]:
     if exact is not None:
         month = MONTHS.index(exact["month"] or exact["month2"]) + 1
         found.update(month=month, day=int(exact["day"] or exact["day2"]))
+        return found
+    if _RECURRING.search(text):
         return found
     weekday = _WEEKDAY.search(text)
     if weekday is None and not _RELATIVE_DAY.search(text):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from cognition.offline import knowledge
-from cognition.offline.dialogue import ACCEPTED, DECLINED
+from cognition.offline.dialogue import ACCEPTED, DECLINED, INVITATION
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import candidacy, gathering, report
 from cognition.offline.news.gathering import named
@@ -62,10 +62,29 @@ def _today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> PlanIt
     return None
 
 
+WONT_GO = " will not go to "
+"""The words of a planning note that records a declined invitation (`declined`)."""
+
+
+def declined(event: Fact, notes: Sequence[str]) -> bool:
+    """Whether a planning note says the agent turned down an invitation to `event`: an open
+    invitation ("everyone is welcome") does not bring back someone who said no."""
+    return any(
+        note.startswith("For ")
+        and WONT_GO in note
+        and any(gathering.same_occasion(event, f) for f in knowledge.news_in(note))
+        for note in notes
+    )
+
+
 def _planning(name: str, other: str, lines: Sequence[tuple[str, str]], now: datetime) -> str:
     agreed = _accepted(lines, now)
     if agreed is None:
-        return ""
+        refused = _refused(name, lines, now)
+        if refused is None:
+            return ""
+        text = f"{name}{WONT_GO}{named(refused)}{refused.details()}."
+        return PLANNING_PREFIX.format(name=name) + text
     event, guest = agreed
     if same_person(guest, name):
         text = f"{name} agreed to go to {named(event)}{event.details()}."
@@ -85,10 +104,32 @@ def _accepted(lines: Sequence[tuple[str, str]], now: datetime) -> tuple[Fact, st
             events = [
                 e
                 for e in knowledge.spoken_news(earlier, speaker=speaker, now=now)
-                if e.kind == gathering.NAME and e.start_min is not None
+                if e.kind == gathering.NAME
+                and e.start_min is not None
+                and not gathering.is_over(e, now)
             ]
             if events:
                 return events[0], who
+    return None
+
+
+def _refused(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> Fact | None:
+    """The timed gathering `name` was invited to and declined, if the lines say so."""
+    for index, (who, text) in enumerate(lines):
+        if not same_person(who, name) or not DECLINED.search(text):
+            continue
+        for speaker, earlier in reversed(lines[:index]):
+            if same_person(speaker, name) or not INVITATION.search(earlier):
+                continue
+            events = [
+                e
+                for e in knowledge.spoken_news(earlier, speaker=speaker, now=now)
+                if e.kind == gathering.NAME
+                and e.start_min is not None
+                and not gathering.is_over(e, now)
+            ]
+            if events:
+                return events[0]
     return None
 
 
@@ -126,6 +167,8 @@ def revise_currently(
     added: list[str] = []
     for day in (now, now + timedelta(days=1)):
         for event in knowledge.occasions_on(plan_notes, day=day.date(), now=now):
+            if not (event.about(persona.name) or agreed(event, plan_notes)):
+                continue  # heard of, not agreed to
             going = (
                 f"hold the {event.what}" if event.about(persona.name) else f"go to {named(event)}"
             )
@@ -143,6 +186,16 @@ def revise_currently(
     if heard and heard[0].statement() not in text:
         text += f" {first_name(persona.name)} knows that {_clause(heard[0].statement())}."
     return text
+
+
+def agreed(event: Fact, notes: Sequence[str]) -> bool:
+    """Whether a planning note says the agent agreed to go (or was invited by its organiser)."""
+    return any(
+        note.startswith("For ")
+        and WONT_GO not in note
+        and any(gathering.same_occasion(event, f) for f in knowledge.news_in(note))
+        for note in notes
+    )
 
 
 def _place_and_time(event: Fact) -> str:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from cognition.offline import clock, knowledge, occupations
-from cognition.offline.news import gathering
+from cognition.offline.notes import agreed, declined
 from cognition.offline.places import emoji
 from cognition.offline.routine import EVENING, MORNING, Duty, rhythm
 from cognition.offline.text import PLACE_WORDS, stable_index, stems
@@ -372,7 +372,9 @@ def appointments(day: Day, notes: Sequence[str]) -> list[Slot]:
     what it puts in the plan (`NewsKind.slots`)."""
     slots: list[Slot] = []
     for event in knowledge.occasions_on(notes, day=day.date.date(), now=day.date):
-        if not (event.about(day.persona.name) or event.open_to_all or _agreed(event, notes)):
+        if not event.about(day.persona.name) and declined(event, notes):
+            continue
+        if not (event.about(day.persona.name) or event.open_to_all or agreed(event, notes)):
             continue
         for part in knowledge.kind_of(event).slots(event, name=day.persona.name):
             place = resolve_place(part.place or "", day, fallback=None)
@@ -427,8 +429,10 @@ def drop_ins(
     of, as word of mouth brought guests to the paper's party."""
     slots: list[Slot] = []
     for event in knowledge.occasions_on(notes, day=day.date.date(), now=day.date):
-        if event.about(day.persona.name) or event.open_to_all or _agreed(event, notes):
+        if event.about(day.persona.name) or event.open_to_all or agreed(event, notes):
             continue  # an appointment already
+        if declined(event, notes):
+            continue
         for part in knowledge.kind_of(event).slots(event, name=day.persona.name):
             place = resolve_place(part.place or "", day, fallback=None)
             busy = [
@@ -441,15 +445,6 @@ def drop_ins(
             if place is not None and not busy:
                 slots.append(Slot(part.start, part.end, part.description, place, APPOINTMENT))
     return slots
-
-
-def _agreed(event: knowledge.Fact, notes: Sequence[str]) -> bool:
-    """Whether a planning note says the agent agreed to go (or was invited by its organiser)."""
-    return any(
-        note.startswith("For ")
-        and any(gathering.same_occasion(event, f) for f in knowledge.news_in(note))
-        for note in notes
-    )
 
 
 def directive_slots(day: Day, directives: Sequence[str]) -> list[Slot]:

@@ -53,6 +53,7 @@ from db.queries import conversations, reactions
 from db.queries.agents import to_persona
 from db.queries.due import due_for_agent
 from db.queries.events import emit
+from db.queries.memory_rows import gatherings_on
 from db.queries.places import known_places
 from db.queries.plans import current_action, live_from
 from db.queries.relationships import recent_views, set_relationship
@@ -242,8 +243,23 @@ def _speaker(
         listener_status=theirs,
         doing=doing,
         known_by_world=_acquainted(session, conversation, me, other),
+        calendar=_calendar(session, me.id, game_now(world)),
     )
     return side, store
+
+
+CALENDAR_K = 3
+"""Memories per day of gatherings a speaker has on its calendar (`Speaker.calendar`)."""
+
+
+def _calendar(session: Session, agent_id: uuid.UUID, now: datetime) -> tuple[str, ...]:
+    """The speaker's memories of gatherings today and tomorrow, by their stored fields."""
+    days = (now.date(), (now + timedelta(days=1)).date())
+    return tuple(
+        m.recalled()
+        for day in days
+        for m in gatherings_on(session, agent_id, day, limit=CALENDAR_K)
+    )
 
 
 def _before(session: Session, conversation: Conversation, agent: Agent) -> str:

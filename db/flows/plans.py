@@ -57,14 +57,18 @@ MAX_DIRECTIVES = 10
 
 
 CALENDAR_K = 10
-"""Memories of gatherings on the day looked up by their fields (`planning.DayContext`)."""
+"""Memories of gatherings on the day looked up by their fields (`planning.DayContext`), and
+half as many on the next day (a host goes out the evening before to invite people)."""
 
 
 def _day_context(scope: AgentScope, day: date) -> planning.DayContext:
     """The day's retrievals, and the memories whose stored news is on that day."""
     recalled = planning.day_context(scope.store, name=scope.agent.name, now=scope.now)
     on_day = gatherings_on(scope.session, scope.agent.id, day, limit=CALENDAR_K)
-    return replace(recalled, calendar=tuple(m.recalled() for m in on_day))
+    next_day = gatherings_on(
+        scope.session, scope.agent.id, day + timedelta(days=1), limit=CALENDAR_K // 2
+    )
+    return replace(recalled, calendar=tuple(m.recalled() for m in (*on_day, *next_day)))
 
 
 def stand_in_day(

@@ -17,6 +17,7 @@ sentence one kind explained is not read again as a report.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +25,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from cognition.offline import importance
+from cognition.offline.clock import numeric_times
 from cognition.offline.facts import Fact, sentences
 from cognition.offline.news import candidacy, gathering, report
 
@@ -96,7 +98,7 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     """Cached by the day (the facts of a text change only with the day that "Friday" means):
     the same memories are read again at every turn of every conversation."""
     found: list[Fact] = []
-    parts = sentences(text)
+    parts = _joined(sentences(numeric_times(text)))
     for sentence in parts:
         for kind in KINDS:
             facts = kind.recognise(sentence, speaker=speaker, now=now)
@@ -106,6 +108,26 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     if gathering.open_to_all(text):
         found = [gathering.opened(f) for f in found]
     return tuple(found)
+
+
+_ASKS_IF_HEARD = re.compile(
+    r"^(?:[\w\s,!]*?[,!]\s*)?(?:have you heard|did you hear|guess what|you know what|"
+    r"listen to this)\W*$",
+    re.I,
+)
+"""A sentence that only says news follows ("Have you heard? The sea wall has cracked.")."""
+
+
+def _joined(parts: Sequence[str]) -> list[str]:
+    """The sentences, each "Have you heard?" joined to the news it announces, so the news is
+    read as told (`report` keeps what is passed on as news), not as a bare remark."""
+    joined: list[str] = []
+    for part in parts:
+        if joined and _ASKS_IF_HEARD.match(joined[-1].strip()):
+            joined[-1] = f"{_ASKS_IF_HEARD.match(joined[-1].strip())[0]} {part}"  # type: ignore[index]
+        else:
+            joined.append(part)
+    return joined
 
 
 def rate_all(texts: Sequence[str]) -> list[int]:

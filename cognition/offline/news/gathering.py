@@ -18,6 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from cognition.norms import MINUTES_PER_DAY
 from cognition.offline.facts import (
     MONTHS,
     NOON,
@@ -83,6 +84,15 @@ _MARRYING = re.compile(
     rf"(?P<who>\bI|{_NAME})(?: and (?:I|{_NAME}))?(?:'m|’m| am| is| are|'re| will be)?\s+"
     r"(?:getting married|marrying|to be married|tying the knot)\b"
 )
+_GROUP_MEETS = re.compile(
+    r"\b[Tt]he\s+(?P<group>(?:[\w'’-]+\s+){0,3}(?:council|committee|club|society|group|board|"
+    r"association|guild|union|choir|band|team|residents|trustees|circle|league|lodge|"
+    r"congregation|parish))\s+(?:is\s+meeting|are\s+meeting|will\s+meet|meets|"
+    r"is\s+going\s+to\s+meet|(?:is|are|will\s+be)\s+gathering|will\s+gather)\b"
+)
+"""A group that meets ("the parish council is meeting in the schoolroom"): its meeting."""
+DAY_PARTS = frozenset({"morning", "afternoon", "evening", "night"})
+"""Parts of a day: "Tuesday evening" says when, it names no occasion."""
 _OPEN = re.compile(
     r"\b(?:every(?:one|body)(?: in [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
     r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
@@ -96,11 +106,16 @@ _PLACE = re.compile(
 )
 _PLACE_STOP = frozenset(
     """on at from to until till this next tomorrow today tonight and with for by where when
-    which who that starting beginning after before around about so but or if because""".split()  # noqa: SIM905
+    which who that starting beginning after before around about so but or if because is are
+    was were will would has have had""".split()  # noqa: SIM905
 )
 _NOT_A_PLACE = frozenset(
     [
         *(w.lower() for w in MONTHS + WEEKDAYS),
+        *(f"{w.lower()}s" for w in WEEKDAYS),  # "on Wednesdays": when it recurs, not where
+        "weekdays",
+        "weekends",
+        "every",
         "noon",
         "midnight",
         "midday",
@@ -125,6 +140,9 @@ _NOT_A_PLACE = frozenset(
 )
 _SUBJECT = re.compile(rf"^\s*(?P<who>{_NAME})\s+(?!is\b|are\b)[a-z]")
 """The person a sentence is about, whom "her party" belongs to."""
+_WHEN_WORDS = frozenset(
+    [*(w.lower() for w in WEEKDAYS + MONTHS), "tomorrow", "tonight", "next", "last", "this"]
+)
 _LEADING_PLACE = re.compile(r"^\s*(?:at|in)\s", re.I)
 _TITLED = re.compile(
     r"\b[Tt]he\s+(?P<name>(?:[A-Z][\w'’-]+\s+){0,3}[A-Z][\w'’-]+)\s+"
@@ -174,17 +192,17 @@ def is_news(fact: Fact) -> bool:
 
 
 def is_over(fact: Fact, now: datetime | None) -> bool:
-    """Whether a gathering with a day has ended by `now` (an hour after its start, or its
-    end): old news is not passed on, nor planned for."""
+    """Whether it is too late to tell of a gathering with a day, or to ask someone to it: it
+    has begun by `now` (a gathering of a day with no hour, once that day is over). "The
+    christening is at 10 am, you should come along", said at 11, is old news."""
     if fact.kind != NAME or now is None or fact.month is None or fact.day is None:
         return False
-    start = fact.start_min if fact.start_min is not None else 0
-    end = fact.end_min if fact.end_min is not None else start + EVENT_MINUTES
+    begins = fact.start_min if fact.start_min is not None else MINUTES_PER_DAY
     try:
-        over = datetime(now.year, fact.month, fact.day) + timedelta(minutes=end)
+        begun = datetime(now.year, fact.month, fact.day) + timedelta(minutes=begins)
     except ValueError:
         return False
-    return over <= now
+    return begun <= now
 
 
 def names_in(sentence: str) -> list[str]:
@@ -252,6 +270,14 @@ class Gathering:
             )
             if fact.start_min is not None and (fact.day is not None or fact.weekday is not None):
                 found.append(fact)
+        meets = _GROUP_MEETS.search(sentence)
+        if meets is not None and not found:
+            what = f"{meets['group']} meeting"
+            found.append(
+                _fact(
+                    sentence, what=what, who=None, before=meets.start(), after=meets.end(), now=now
+                )
+            )
         marrying = _MARRYING.search(sentence)
         if marrying is not None and not any(f.what.endswith("wedding") for f in found):
             who = speaker if marrying["who"] == "I" else marrying["who"]
@@ -416,6 +442,8 @@ def _named(
         return None
     if noun.lower() not in alone and (not mods or mods[-1].lower() in PLAIN_WORDS):
         return None
+    if noun.lower() in DAY_PARTS and all(m.lower() in _WHEN_WORDS for m in mods):
+        return None  # "on Tuesday evening", "Friday night"
     what = " ".join([*mods, noun if noun[:1].isupper() and mods else noun.lower()])
     if who is None:
         host = list(_HOST.finditer(sentence[: match.start()]))
@@ -474,6 +502,8 @@ def _place(text: str) -> str | None:
             continue
         if re.match(r"^(?:the\s+)?\d", lowered) or lowered.split()[-1] in ("am", "pm"):
             continue
+        if re.match(r"^[a-z]+ing\b", place):
+            continue  # "on closing the quarry road": what is done, not where
         return place
     return None
 

@@ -79,7 +79,7 @@ class Report:
             return []  # an object's state at a place path; an occasion that is not news
         who: str | None = None
         source: str | None = None
-        worried = False
+        worried = told = False
         for concerned, frame in enumerate(_FRAMES):
             match = frame.match(text)
             if match is None:
@@ -91,6 +91,7 @@ class Report:
                 worried = _WORRY.search(match[0][: match.start("clause")]) is not None
             else:  # "Tomas heard from Ines that …": a teller, not whom it concerns
                 source = match.groupdict().get("source") or (framer if framer != speaker else None)
+                told = True
             text = match["clause"].strip()
             break
         clause = text.rstrip(".!;")
@@ -101,7 +102,7 @@ class Report:
         if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause):
             return []
         weight = importance.rate(clause)
-        if worried:  # someone's worry is news, whatever its words
+        if worried or told:  # someone's worry, or what is passed on as news, is news
             weight = max(weight, MIN_WEIGHT)
         if weight < MIN_WEIGHT:
             return []

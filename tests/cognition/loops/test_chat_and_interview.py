@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from cognition.dialogue import Speaker
-from cognition.interview import InterviewMode, interview, persona_summary
+from cognition.interview import InterviewMode, interview, persona_summary, retrieval_query
 from cognition.offline import OfflineMind
 from cognition.player_chat import own_line, player_claim, player_label, reply_to_player
 from cognition.testing import ScriptedMind
@@ -128,3 +128,30 @@ def test_cited_memories_are_the_ones_returned() -> None:
     )
     assert len(result.used) == 1  # index 99 was never shown: dropped
     assert result.used[0] == store.retrievals[0].results[0]
+
+
+def test_a_question_about_news_retrieves_by_what_it_asks_about() -> None:
+    store = _store()
+    mind = ScriptedMind({"answer": [Answer("Yes.", cited=())] * 2})
+    for question, query in [
+        ("Have you heard anything about the roses?", "the roses"),
+        ("Why didn't you come to the party?", "Why didn't you come to the party?"),
+    ]:
+        interview(
+            store,
+            mind,
+            persona=ROSA,
+            summary="",
+            question=question,
+            interviewer="a reporter",
+            mode=InterviewMode.FULL,
+            now=NOW,
+        )
+        assert store.retrievals[-1].query == query
+        assert mind.inputs("answer")[-1]["question"] == question  # the mind hears it whole
+
+
+def test_retrieval_query_drops_only_the_asking() -> None:
+    assert retrieval_query("Did you know that the bridge is cracked?") == "the bridge is cracked"
+    assert retrieval_query("Do you know who is running for mayor?") == "who is running for mayor"
+    assert retrieval_query("Did you hear?") == "Did you hear?"

@@ -9,6 +9,7 @@ from cognition.offline.clock import (
     DEFAULT_WAKE,
     MINUTES_PER_DAY,
     event_span,
+    numeric_times,
     wake_and_bed,
 )
 
@@ -50,3 +51,25 @@ def test_implausible_days_fall_back_to_defaults() -> None:
 )
 def test_event_span(text: str, span: tuple[int, int | None] | None) -> None:
     assert event_span(text) == span
+
+
+@pytest.mark.parametrize(
+    ("said", "span"),
+    [
+        ("at half past seven in the evening", (19 * H + 30, None)),
+        ("at a quarter to eight", (19 * H + 45, None)),
+        ("at ten past nine in the morning", (9 * H + 10, None)),
+        ("at half seven", (19 * H + 30, None)),
+        ("at seven o'clock", (19 * H, None)),
+        ("from seven till nine", (19 * H, 21 * H)),
+        ("at six thirty pm", (18 * H + 30, None)),
+        ("from 7 to 9", (19 * H, 21 * H)),
+    ],
+)
+def test_times_said_in_words_read_as_clock_times(said: str, span: tuple[int, int | None]) -> None:
+    assert event_span(numeric_times(said)) == span
+
+
+def test_words_that_are_not_times_stay_words() -> None:
+    for text in ("half the town came", "ten people sang", "one of the boats"):
+        assert numeric_times(text) == text

@@ -10,6 +10,8 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+import pytest
+
 from cognition.offline.dialogue import LONG_CONVERSATION, next_utterance
 from cognition.types import Persona
 
@@ -140,6 +142,27 @@ def test_small_talk_answers_with_what_one_is_doing() -> None:
     )
     assert said.text.startswith("Hello, Priya!") or said.text.startswith(("Hi", "Good"))
     assert "working at the counter." in said.text
+
+
+@pytest.mark.parametrize(
+    ("doing", "said", "unsaid"),
+    [
+        ("sell his catch at the quay", "selling my catch at the quay.", "his"),
+        ("help Priya Raman with her essay", "", "her essay"),
+    ],
+)
+def test_what_one_is_doing_is_told_in_the_first_person(doing: str, said: str, unsaid: str) -> None:
+    line = next_utterance(
+        speaker=TOMAS,
+        listener=PRIYA.name,
+        intent="",
+        memories=[],
+        history=[(PRIYA.name, "Hi Tomas! How have you been?")],
+        relationship="Tomas likes Priya.",
+        now=NOW,
+        speaker_status=doing,
+    )
+    assert said in line.text and unsaid not in line.text, line
 
 
 def test_these_days_are_told_in_the_first_person() -> None:
@@ -328,3 +351,17 @@ def test_a_speaker_with_more_news_keeps_the_chat_going_to_tell_it() -> None:
 def test_with_nothing_left_to_tell_a_chat_ends_at_its_usual_length() -> None:
     lines = talk(TOMAS, PRIYA, memories={TOMAS.name: [RUNNING]})
     assert len(lines) <= LONG_CONVERSATION + 1, lines
+
+
+def test_a_gathering_that_has_begun_is_not_told_nor_accepted() -> None:
+    """At 9:30, a fair "at 9 am" today is under way: no one tells of it, or says they will
+    be there at 9."""
+    fair = (
+        'Walter Brigg said to Tomas Ferreira: "The spring fair is at Willow Park on February '
+        '13 at 9 am, and everyone is welcome."'
+    )
+    lines = talk(TOMAS, PRIYA, memories={TOMAS.name: [fair]})
+    assert not any("spring fair" in text for _, text in lines), lines
+    later = fair.replace("at 9 am", "at 11 am")
+    told = talk(TOMAS, PRIYA, memories={TOMAS.name: [later]})
+    assert any("spring fair" in text for who, text in told if who == TOMAS.name), told

@@ -132,3 +132,39 @@ def test_every_way_of_saying_all_are_welcome_is_read_back_as_open_to_all() -> No
 
     for phrase in (*WELCOMES, *URGINGS):
         assert open_to_all(f"The fair is on the green on Friday at noon. {phrase}"), phrase
+
+
+def test_a_group_that_meets_holds_a_meeting_and_a_day_part_is_no_occasion() -> None:
+    meeting = only(
+        "The parish council is meeting in the chapel schoolroom on Tuesday evening at half "
+        "past seven to vote on closing the quarry road."
+    )
+    assert (meeting.what, meeting.place) == ("parish council meeting", "the chapel schoolroom")
+    assert (meeting.day, meeting.start_min) == (7, 19 * 60 + 30)
+    assert facts_in("See you on Tuesday evening!", now=MONDAY) == []
+
+
+def test_a_weekly_habit_is_not_dated_news() -> None:
+    for habit in (
+        "Mo runs a pottery class on Wednesdays at the village hall.",
+        "The quiz night is on every Friday at the Crown.",
+    ):
+        assert knowledge.news_in(habit, now=MONDAY) == [], habit
+    quiz = only("The quiz night at the Crown is on Friday at 8.")
+    assert (quiz.place, quiz.day, quiz.start_min) == ("the Crown", 10, 20 * 60)
+
+
+@pytest.mark.parametrize(
+    "retold",
+    [
+        "Hello, Polly! Have you heard? The old aqueduct over the river is leaking.",
+        "Frank told me that the old aqueduct over the river is leaking.",
+        "Did you know that the old aqueduct over the river is leaking?",
+    ],
+)
+def test_a_worry_passed_on_stays_news_at_every_hop(retold: str) -> None:
+    first = only("Arthur is worried that the old aqueduct over the river is leaking.")
+    again = only(retold, speaker="Cuthbert Ames")
+    assert again.kind == first.kind == "report" and again.key == first.key
+    assert again.weight >= first.weight
+    assert facts_in("The old aqueduct over the river is leaking.", now=MONDAY) == []  # a remark

@@ -61,12 +61,20 @@ def test_the_host_notes_who_is_coming_and_no_news() -> None:
     assert notes.memo == ""
 
 
-def test_a_declined_invitation_leaves_no_plan() -> None:
+def test_a_declined_invitation_is_noted_as_not_going() -> None:
     declined = [INVITATION[0], ("Tomas Ferreira", "I'm sorry, I don't think I can make it.")]
     notes = conversation_notes(
         name="Tomas Ferreira", other="Junie Halvorsen", lines=declined, now=NOW
     )
-    assert notes.planning == ""
+    assert notes.planning == (
+        "For Tomas Ferreira's planning: Tomas Ferreira will not go to Junie Halvorsen's "
+        "Valentine's Day party at The Copper Kettle on February 14 from 6 pm to 8 pm."
+    )
+    assert notes.appointment is None
+    host = conversation_notes(
+        name="Junie Halvorsen", other="Tomas Ferreira", lines=declined, now=NOW
+    )
+    assert host.planning == ""  # the host is not the one who said no
 
 
 def test_small_talk_leaves_nothing() -> None:

@@ -270,3 +270,21 @@ def test_one_who_heard_of_a_gathering_drops_by_when_free_but_not_from_work() -> 
     rosalind = plan(ROSALIND, now=TUESDAY, notes=[HEARD.format(name=ROSALIND.name)])
     assert "party" not in at(rosalind, 18, 30).description  # behind the bar from 4 pm
     assert plan(FELIX, now=MONDAY, notes=[HEARD.format(name=FELIX.name)]) == plan(FELIX)
+
+
+def test_one_who_declined_an_open_invitation_does_not_go() -> None:
+    open_party = (
+        f"Felix Moreau said to {FELIX.name}: \"Junie Halvorsen's Valentine's Day party is at The "
+        'Copper Kettle on February 14 from 6 pm to 8 pm, and everyone is welcome."'
+    )
+    no = (
+        "For Felix Moreau's planning: Felix Moreau will not go to Junie Halvorsen's Valentine's "
+        "Day party at The Copper Kettle on February 14 from 6 pm to 8 pm."
+    )
+    assert (
+        "Valentine's Day party"
+        in at(plan(FELIX, now=TUESDAY, notes=[open_party]), 18, 30).description
+    )
+    refused = plan(FELIX, now=TUESDAY, notes=[open_party, no])
+    assert all("party" not in i.description for i in refused)
+    assert refused == plan(FELIX, now=TUESDAY)
