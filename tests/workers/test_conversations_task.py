@@ -3,11 +3,15 @@ memory of both, closed with each side's view of the other (history kept), capped
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from cognition.offline.knowledge import read_detail
 from cognition.testing import ScriptedMind
 from cognition.types import PlanItem, PlanLevel, RelationshipUpdate, Utterance
+from db.memory_detail import to_json
 from db.models import Agent, Conversation, Event, Memory, ReactionDecision, Relationship
 from db.models import Utterance as UtteranceRow
 from db.queries.plans import save_items
@@ -132,3 +136,49 @@ def test_a_conversation_stops_at_the_cap_and_busy_agents_do_not_start_another(
         assert count(session, UtteranceRow) == 8
         assert session.get_one(Conversation, opened["conversation_id"]).status == "ended"
         assert count(session, Conversation) == 1
+
+
+def test_a_speaker_has_its_gatherings_of_today_and_tomorrow_in_mind(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    """Isabella's party tomorrow, seeded long ago and outranked by a hundred fresh memories
+    that read more like the conversation, is still among what she recalls as she speaks; a
+    gathering next week is not."""
+    world, isabella, klaus = seeded(sessions)
+    party = "Isabella is hosting a Valentine's Day party at Hobbs Cafe on February 14 at 5 pm."
+    fair = "Klaus Mueller told Isabella that the spring fair is at the park on February 20 at 9 am."
+    with sessions.begin() as session:
+        for n, text in enumerate([party, fair]):
+            at = GAME_START - timedelta(days=3, minutes=n)
+            session.add(
+                Memory(
+                    world_id=world.id,
+                    agent_id=isabella.id,
+                    description=text,
+                    created_at=at,
+                    last_accessed_at=at,
+                    importance=3,
+                    content_hash=f"{n:064d}",
+                    detail=to_json(read_detail(text, now=at)),
+                )
+            )
+        for n in range(100):
+            at = GAME_START - timedelta(minutes=n)
+            session.add(
+                Memory(
+                    world_id=world.id,
+                    agent_id=isabella.id,
+                    description=f"Klaus Mueller is talking to Isabella Rodriguez about chat {n}",
+                    created_at=at,
+                    last_accessed_at=at,
+                    importance=8,
+                    content_hash=f"{n + 2:064d}",
+                )
+            )
+    decision = decision_for(sessions, isabella.id, "Klaus Mueller is reading")
+    mind = talking_mind([Utterance("Hi Klaus!", ends=True)])
+    with installed(settings, sessions, mind) as queue:
+        converse(str(world.id), str(isabella.id), str(klaus.id), TOPIC, decision)
+        talk_through(queue, sessions, world.id, skip=frozenset({"hearth.enrich_memories"}))
+    recalled = mind.inputs("next_utterance")[0]["memories"]
+    assert party in recalled and fair not in recalled

@@ -138,3 +138,13 @@ def test_a_gathering_agreed_for_later_today_is_an_appointment_for_the_guest_only
     evening = morning.replace(hour=18)
     late = conversation_notes(name="Tom Trevelyan", other="Nessa Curnow", lines=lines, now=evening)
     assert late.appointment is None  # over by then
+
+
+def test_currently_holds_what_was_agreed_not_all_that_was_heard() -> None:
+    tomas = Persona(name="Tomas Ferreira", currently="Tomas is practising a new song")
+    tuesday = datetime(2023, 2, 14, 6, 0)
+    heard = INVITATION[0][1].replace("I'm hosting", "Junie Halvorsen is hosting")
+    declined = GUEST_NOTE.replace("agreed to go to", "will not go to")
+    for notes in ([heard], [heard, declined]):
+        revised = revise_currently(persona=tomas, plan_notes=notes, events=[], now=tuesday)
+        assert revised == "Tomas is practising a new song.", notes
