@@ -161,8 +161,8 @@ def next_utterance(
         history=history,
         acquainted=True,
         now=now,
-        status=listener_status,
-        doing=speaker_status,
+        status=_one_activity(listener_status),
+        doing=_one_activity(speaker_status),
         place=place,
     )
     spoken_here = {text for _, text in history}
@@ -177,6 +177,12 @@ def next_utterance(
             break
         line = _line(replace(talk, salt=salt))
     return line
+
+
+def _one_activity(action: str) -> str:
+    """What someone is doing now, of an action that names two in turn ("buy groceries at the
+    post office; then tend the flock again"): the first."""
+    return re.split(r";\s*(?:then\s+)?", action.strip(), maxsplit=1)[0].strip()
 
 
 def _line(talk: Talk) -> Utterance:

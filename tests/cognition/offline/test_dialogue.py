@@ -365,3 +365,17 @@ def test_a_gathering_that_has_begun_is_not_told_nor_accepted() -> None:
     later = fair.replace("at 9 am", "at 11 am")
     told = talk(TOMAS, PRIYA, memories={TOMAS.name: [later]})
     assert any("spring fair" in text for who, text in told if who == TOMAS.name), told
+
+
+def test_an_action_of_two_in_turn_is_remarked_on_as_the_first() -> None:
+    said = next_utterance(
+        speaker=TOMAS,
+        listener=PRIYA.name,
+        intent="",
+        memories=[],
+        history=[(PRIYA.name, "Hi Tomas! How have you been?")],
+        relationship="Tomas likes Priya.",
+        now=NOW,
+        speaker_status="buy groceries at the general store; then tend the flock again",
+    )
+    assert "buying groceries at the general store." in said.text and "then" not in said.text
