@@ -313,10 +313,12 @@ class Gathering:
     def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
         said = f"{named(fact)}{_is_on(fact)}"
         invite = _welcome(URGINGS, variant // 3) if fact.open_to_all else ""
-        told = f"{first_name(source)} told me that" if source else "I heard that"
+        told = f"{first_name(source)} told me that {said}" if source else f"I heard that {said}"
+        if source and fact.who and same_person(source, fact.who):
+            told = f"{first_name(source)} told me that their {fact.what}{_is_on(fact)}"  # own
         options = (
             f"Have you heard? {_capital(said)}.{invite}",
-            f"{told} {said}.{invite}",
+            f"{told}.{invite}",
             f"Did you hear about {named(fact)}{fact.details()}?{invite}",
         )
         return options[variant % len(options)]

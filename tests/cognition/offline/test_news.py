@@ -168,3 +168,11 @@ def test_a_worry_passed_on_stays_news_at_every_hop(retold: str) -> None:
     assert again.kind == first.kind == "report" and again.key == first.key
     assert again.weight >= first.weight
     assert facts_in("The old aqueduct over the river is leaking.", now=MONDAY) == []  # a remark
+
+
+def test_news_heard_from_its_organiser_is_retold_without_naming_them_twice() -> None:
+    sale = only("Mo Reyes is holding a bake sale at the hall on Friday at 3 pm.")
+    told = kind_of(sale).retell(sale, source="Mo Reyes", variant=1)
+    assert told == "Mo told me that their bake sale is at the hall on May 10 at 3 pm."
+    again = only(told, speaker="Ann Lee")
+    assert (again.what, again.who, again.day) == ("bake sale", "Mo", 10)
