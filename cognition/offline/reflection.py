@@ -31,7 +31,7 @@ from cognition.offline import knowledge
 from cognition.offline.facts import article
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import candidacy, gathering, report
-from cognition.offline.text import first_name, mentions, people, stems
+from cognition.offline.text import first_name, mentions, people, same_person, stems
 from cognition.types import Insight
 
 MIN_SUPPORT = 2
@@ -79,9 +79,26 @@ def insights(question: str, statements: Sequence[str], n: int, *, name: str = ""
 
 
 def _in_general(statements: Sequence[str], name: str) -> list[Insight]:
-    """When nothing more specific holds: the day has been full, citing what mentions them."""
-    cited = tuple(i for i, s in enumerate(statements, start=1) if mentions(s, name))
-    return [Insight(f"{name} has had a full day.", cited)] if cited else []
+    """When nothing more specific holds: whom the person has been talking with, citing those
+    lines; else nothing (an insight with no content, "has had a full day", is not made)."""
+    partners: dict[str, list[int]] = {}
+    for index, statement in enumerate(statements, start=1):
+        heard = knowledge.said(statement)
+        if heard is None or not {first_name(heard.speaker), first_name(heard.listener)} & {
+            first_name(name)
+        }:
+            continue
+        other = heard.listener if same_person(heard.speaker, name) else heard.speaker
+        partners.setdefault(other, []).append(index)
+    if not partners:
+        return []
+    names = list(partners)[:3]
+    cited = tuple(sorted(i for other in names for i in partners[other]))
+    return [Insight(f"{name} has been talking with {_listed(names)}.", cited)]
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _forward(statements: Sequence[str], name: str) -> list[Insight]:

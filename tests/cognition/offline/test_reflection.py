@@ -75,12 +75,14 @@ def test_someone_seen_talking_with_the_reflecting_person_is_a_talk_not_a_habit()
     ]
 
 
-def test_unsupported_questions_get_only_the_general_insight() -> None:
+def test_unsupported_questions_get_only_who_the_person_talked_with() -> None:
     [general] = insights(
         "What is Junie Halvorsen's relationship with Ada Okafor?", STREAM, 5, name=JUNIE
     )
-    assert general.text == "Junie Halvorsen has had a full day."
-    assert general.cited_indices == (1, 3, 4, 5, 7)
+    assert general.text == "Junie Halvorsen has been talking with Tomas Ferreira."
+    assert general.cited_indices == (3, 5)
+    alone = [s for s in STREAM if "said to" not in s]
+    assert insights("What is Junie Halvorsen's relationship with Ada Okafor?", alone, 5) == []
     others = ["the stove is idle", "Tomas Ferreira is serving customers"]
     assert insights("What is Junie Halvorsen looking forward to?", others, 5, name=JUNIE) == []
     assert reflection_questions([], 3, name=JUNIE) == []
