@@ -84,10 +84,11 @@ class Speaker:
     """What this side was doing when the conversation began."""
     known_by_world: bool = False
     """The world's records say the two know each other (`NextUtterance.known_by_world`)."""
-    calendar: tuple[str, ...] = ()
-    """Memories whose stored news puts a gathering on today or tomorrow, looked up by their
-    fields: what one holds or goes to soon is on one's mind however long ago one heard of it
-    (a host's own sheepdog trial, seeded at dawn, was outranked by the day's chatter)."""
+    on_mind: tuple[str, ...] = ()
+    """Memories whose stored news puts a gathering on today or tomorrow, or tells news heard
+    in the last day, looked up by their fields: what one holds or goes to soon, or was told
+    this morning, is on one's mind however the day's chatter ranks (a host's own sheepdog
+    trial, seeded at dawn, was outranked by talk of a concert and never mentioned)."""
 
 
 UTTERANCE_PREDICATE = "said"
@@ -157,7 +158,7 @@ def turn(
             summary=speaker.summary,
             relationship=speaker.relationship,
             intent=speaker.intent,
-            memories=[*_descriptions(retrieved), *_unrecalled(speaker.calendar, retrieved)],
+            memories=[*_descriptions(retrieved), *_unrecalled(speaker.on_mind, retrieved)],
             history=[(line.speaker, line.text) for line in history],
             now=now,
             place=speaker.place,
@@ -277,10 +278,10 @@ def _query(speaker: Speaker, listener: str, history: Sequence[Turn]) -> str:
     return speaker.intent.strip() or listener
 
 
-def _unrecalled(calendar: Sequence[str], retrieved: Sequence[ScoredMemory]) -> list[str]:
-    """The calendar's memories that retrieval did not already bring, each once."""
+def _unrecalled(on_mind: Sequence[str], retrieved: Sequence[ScoredMemory]) -> list[str]:
+    """The memories on one's mind that retrieval did not already bring, each once."""
     recalled = {scored.memory.description for scored in retrieved}
-    return [m for m in dict.fromkeys(calendar) if m not in recalled]
+    return [m for m in dict.fromkeys(on_mind) if m not in recalled]
 
 
 def _descriptions(retrieved: Sequence[ScoredMemory]) -> list[str]:

@@ -179,3 +179,25 @@ def gatherings_on(session: Session, agent_id: uuid.UUID, day: date, *, limit: in
         "limit": limit,
     }
     return [to_memory(row) for row in rows(session, sql, params, prepare=True)]
+
+
+_REPORTS_SINCE = """
+SELECT * FROM (
+    SELECT DISTINCT ON (f->>'what') m.id, m.kind, m.description, m.created_at,
+           m.last_accessed_at, m.importance, m.depth, vector_send(m.embedding) AS embedding,
+           m.subject, m.predicate, m.object, m.source, m.detail
+    FROM memories m CROSS JOIN LATERAL jsonb_array_elements(m.detail->'news') AS f
+    WHERE m.agent_id = %(agent_id)s AND m.detail IS NOT NULL AND m.created_at >= %(since)s
+      AND f->>'kind' = 'report'
+    ORDER BY f->>'what', m.created_at DESC, m.id DESC
+) latest ORDER BY created_at DESC, id DESC LIMIT %(limit)s"""
+
+
+def reports_since(
+    session: Session, agent_id: uuid.UUID, since: datetime, *, limit: int
+) -> list[Memory]:
+    """The agent's latest memory of each report (plain news: "the sea wall has cracked") it
+    heard or said since `since`, newest first, by stored fields: news one heard this morning
+    is on one's mind at noon, whatever the morning's chatter."""
+    params = {"agent_id": agent_id, "since": since, "limit": limit}
+    return [to_memory(row) for row in rows(session, _REPORTS_SINCE, params, prepare=True)]

@@ -138,18 +138,20 @@ def test_a_conversation_stops_at_the_cap_and_busy_agents_do_not_start_another(
         assert count(session, Conversation) == 1
 
 
-def test_a_speaker_has_its_gatherings_of_today_and_tomorrow_in_mind(
+def test_a_speaker_has_its_gatherings_and_the_news_of_the_day_in_mind(
     settings: Settings, sessions: sessionmaker[Session]
 ) -> None:
-    """Isabella's party tomorrow, seeded long ago and outranked by a hundred fresh memories
-    that read more like the conversation, is still among what she recalls as she speaks; a
-    gathering next week is not."""
+    """Isabella's party tomorrow, seeded long ago, and the news she heard at dawn, outranked
+    by a hundred fresh memories that read more like the conversation, are still among what
+    she recalls as she speaks; a gathering next week and last week's news are not."""
     world, isabella, klaus = seeded(sessions)
     party = "Isabella is hosting a Valentine's Day party at Hobbs Cafe on February 14 at 5 pm."
     fair = "Klaus Mueller told Isabella that the spring fair is at the park on February 20 at 9 am."
+    bridge = "Klaus Mueller is worried that the old mill bridge is cracked and unsafe."
+    dam = "Klaus Mueller is worried that the beavers' dam will flood the lower meadow."
     with sessions.begin() as session:
-        for n, text in enumerate([party, fair]):
-            at = GAME_START - timedelta(days=3, minutes=n)
+        for n, (text, ago) in enumerate([(party, 3), (fair, 3), (bridge, 0), (dam, 3)]):
+            at = GAME_START - timedelta(days=ago, minutes=n + 120)
             session.add(
                 Memory(
                     world_id=world.id,
@@ -181,4 +183,5 @@ def test_a_speaker_has_its_gatherings_of_today_and_tomorrow_in_mind(
         converse(str(world.id), str(isabella.id), str(klaus.id), TOPIC, decision)
         talk_through(queue, sessions, world.id, skip=frozenset({"hearth.enrich_memories"}))
     recalled = mind.inputs("next_utterance")[0]["memories"]
-    assert party in recalled and fair not in recalled
+    assert party in recalled and bridge in recalled
+    assert fair not in recalled and dam not in recalled
