@@ -68,6 +68,8 @@ class FactRecord:
     """Importance on the paper's 1–10 scale."""
     source: str | None = None
     """Whom the teller heard it from, when the words say ("Tomas told me that …")."""
+    purpose: str | None = None
+    """What a gathering is for, as said ("to vote on closing the quarry road")."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 The document is small and flat so analysts can query it with SQL:
 `{"said": {"speaker", "listener", "quote"} | null, "news": [{"kind", "what", "who", "place",
-"month", "day", "weekday", "start_min", "end_min", "open_to_all", "weight", "source"}…]}`.
+"month", "day", "weekday", "start_min", "end_min", "open_to_all", "weight", "source",
+"purpose"}…]}`.
 """
 
 from __future__ import annotations

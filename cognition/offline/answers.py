@@ -90,7 +90,7 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
         (index, fact)
         for index, memory in enumerate(memories, start=1)
         for fact in knowledge.news_in(memory, now=now, vague=True)
-        if not asked or (fact.kind == gathering.NAME and any(a <= stems(fact.what) for a in asked))
+        if not asked or (fact.kind == gathering.NAME and any(a <= _named(fact) for a in asked))
     ]
     scored = [(len(wanted & _words_of(fact)), index, fact) for index, fact in mentions_]
     best = max((score for score, _, _ in scored), default=0)
@@ -98,6 +98,12 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
         return []
     top = next(fact for score, _, fact in scored if score == best)
     return [(i, f) for _, i, f in scored if f.key == top.key or gathering.same_occasion(f, top)]
+
+
+def _named(fact: Fact) -> set[str]:
+    """The words a gathering is called by: its name and its organiser's ("the sheepdog trial"
+    is the Sheepdog Society's autumn trial)."""
+    return stems(f"{fact.who or ''} {fact.what}")
 
 
 def _words_of(fact: Fact) -> set[str]:

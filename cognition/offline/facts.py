@@ -103,6 +103,7 @@ class Fact(FactRecord):
             open_to_all=self.open_to_all or other.open_to_all,
             weight=max(self.weight, other.weight),
             source=self.source or other.source,
+            purpose=self.purpose or other.purpose,
         )
 
     def when(self) -> str:
@@ -119,8 +120,10 @@ class Fact(FactRecord):
         return "".join(parts)
 
     def details(self) -> str:
-        """Place, day and time as far as known: " at the chapel on May 12 at noon"."""
-        return (f" at {self.place}" if self.place else "") + self.when()
+        """Place, day, time and purpose as far as known: " at the chapel on May 12 at noon",
+        " at the schoolroom on Tuesday at 7:30 pm to vote on the quarry road"."""
+        purpose = f" {self.purpose}" if self.purpose else ""
+        return (f" at {self.place}" if self.place else "") + self.when() + purpose
 
 
 def sentences(text: str) -> list[str]:

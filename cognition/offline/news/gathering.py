@@ -84,10 +84,22 @@ _MARRYING = re.compile(
     rf"(?P<who>\bI|{_NAME})(?: and (?:I|{_NAME}))?(?:'m|’m| am| is| are|'re| will be)?\s+"
     r"(?:getting married|marrying|to be married|tying the knot)\b"
 )
+_PURPOSE = re.compile(
+    r"\b(?P<purpose>(?:in order )?to (?:vote on|vote|decide|settle|discuss|debate|talk about|"
+    r"raise money for|raise funds for|celebrate|mark|remember|honour|honor|plan|choose|elect|"
+    r"welcome|bless|say goodbye to|protest|agree|hear)\b[^,.;!?]*)"
+)
+"""What a gathering is for ("to settle whether the quarry lorries get banned"), as said."""
+GROUP_NOUNS = frozenset(
+    """council committee club society group board association guild union choir band team
+    residents trustees circle league lodge congregation parish trust institute school church
+    brigade""".split()  # noqa: SIM905
+)
+"""Nouns of groups that hold gatherings and meet ("the Sheepdog Society", "the parish council")."""
 _GROUP_MEETS = re.compile(
-    r"\b[Tt]he\s+(?P<group>(?:[\w'’-]+\s+){0,3}(?:council|committee|club|society|group|board|"
-    r"association|guild|union|choir|band|team|residents|trustees|circle|league|lodge|"
-    r"congregation|parish))\s+(?:is\s+meeting|are\s+meeting|will\s+meet|meets|"
+    rf"\b[Tt]he\s+(?P<group>(?:[\w'’-]+\s+){{0,3}}(?:{'|'.join(sorted(GROUP_NOUNS))}))\s+"
+    r"(?:is\s+meeting|are\s+meeting|will\s+meet|meets|sits|will\s+sit|"
+    r"is\s+sitting|convenes|will\s+convene|"
     r"is\s+going\s+to\s+meet|(?:is|are|will\s+be)\s+gathering|will\s+gather)\b"
 )
 """A group that meets ("the parish council is meeting in the schoolroom"): its meeting."""
@@ -97,8 +109,10 @@ _OPEN = re.compile(
     r"\b(?:every(?:one|body)(?: in [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
     r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
     r"wants every(?:one|body)\b[^.;]* to come|inviting every(?:one|body)|"
-    r"the whole (?:town|village|city|neighbou?rhood) is invited|"
-    r"(?:every|any)(?:one|body) (?:can|may|is welcome to) (?:come|go))",
+    r"the (?:whole|rest of the) (?:town|village|city|island|parish|valley|hollow|community|"
+    r"neighbou?rhood)(?: is| are)? (?:invited|welcome)|"
+    r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?)? (?:can|may|is welcome to|"
+    r"is free to) (?:come|go|turn up|join|attend|drop in|pop in))",
     re.I,
 )
 _PLACE = re.compile(
@@ -257,7 +271,8 @@ class Gathering:
             fact
             for start, end, fact in spans
             if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in spans)
-        ]
+            and not any(o.who and o.who.lower() == fact.what.lower() for _, _, o in spans)
+        ]  # nor "the Rowing Club" of "the Rowing Club's regatta": it holds the occasion
         titled = _TITLED.search(sentence)
         if titled is not None and not found:
             fact = _fact(
@@ -364,7 +379,8 @@ def _is_on(fact: Fact) -> str:
 def named(fact: Fact) -> str:
     """ "Ines Duarte's wedding", "the bakery's farewell bake sale", "the poetry night"."""
     if fact.who and not _possessive_in(fact.what) and not _for_someone(fact.what):
-        return f"{fact.who}'s {fact.what}"
+        group = fact.who.split()[-1].lower() in GROUP_NOUNS and " " in fact.who
+        return f"{'the ' if group else ''}{fact.who}'s {fact.what}"
     return f"the {fact.what}"
 
 
@@ -444,8 +460,8 @@ def _named(
         return None
     if noun.lower() not in alone and (not mods or mods[-1].lower() in PLAIN_WORDS):
         return None
-    if noun.lower() in DAY_PARTS and all(m.lower() in _WHEN_WORDS for m in mods):
-        return None  # "on Tuesday evening", "Friday night"
+    if noun.lower() in DAY_PARTS and mods and mods[-1].lower() in _WHEN_WORDS:
+        return None  # "on Tuesday evening", "Come Friday night"
     what = " ".join([*mods, noun if noun[:1].isupper() and mods else noun.lower()])
     if who is None:
         host = list(_HOST.finditer(sentence[: match.start()]))
@@ -468,6 +484,7 @@ def _fact(
     if day["day"] is None and day["weekday"] is None:
         day = read_day(sentence, now=now)
     leading = _place(sentence[:before]) if _LEADING_PLACE.match(sentence) else None
+    purpose = _PURPOSE.search(sentence[after:])
     if set(what.lower().split()) & EVENING_WORDS and not re.search(r"\b(?:am|a\.m\.)", clause):
         timing = {k: _evening(v) for k, v in timing.items()}
     return Fact(
@@ -481,6 +498,7 @@ def _fact(
         start_min=timing["start_min"],
         end_min=timing["end_min"],
         weight=WEIGHT,
+        purpose=purpose["purpose"].strip() if purpose else None,
     )
 
 

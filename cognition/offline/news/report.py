@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 NAME = "report"
 MIN_WEIGHT = 6
 """A statement scored below this (the paper's scale) is not worth passing on."""
-MAX_CLAUSE = 160
+MAX_CLAUSE = 200
 """Longer statements are not retold: a report is one plain clause, never a memory quoted."""
 _NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
 _FRAMES = (
@@ -37,8 +37,9 @@ _FRAMES = (
         r"convinced|upset)[:,]?\s+(?:that\s+|about how\s+)?(?P<clause>.+)$"
     ),
     re.compile(
-        rf"^(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?:heard|noticed|found out|learned|"
-        r"learnt|saw|fears|thinks|believes|knows|says|said|told \w+|mentioned)"
+        rf"^(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?P<verb>heard|noticed|found out|"
+        r"learned|learnt|saw|fears|thinks|believes|knows|says|said|told \w+|mentioned|reckons|"
+        r"suspects|worries|warns|warned|claims|insists|swears|is saying|has been saying)"
         rf"(?: from (?P<source>{_NAME}))?\s+(?:that\s+)?(?P<clause>.+)$"
     ),
     re.compile(
@@ -48,6 +49,13 @@ _FRAMES = (
     ),
 )
 """Framings taken off a report: (who frames it, optionally whom they heard it from)."""
+_VIEWS = frozenset(
+    {
+        *("fears", "thinks", "believes", "reckons", "suspects", "worries"),
+        *("warns", "warned", "claims", "insists", "swears"),
+    }
+)
+"""Verbs of a view one holds (the news is the framer's, as a worry is), not of news passed on."""
 _WORRY = re.compile(r"\b(?:worried|afraid|concerned|scared)\b")
 _TOLD_AS_QUESTION = re.compile(r"^(?:did you (?:hear|know)) that\b", re.I)
 """News told as a question ("Did you know that the sea wall has cracked?") is still news."""
@@ -75,8 +83,8 @@ class Report:
         asked = text.endswith("?") and not _TOLD_AS_QUESTION.match(text)
         if not text or asked or _QUOTED.search(text) or _SKIPPED.match(text):
             return []
-        if gathering.mentions_occasion(text, speaker=speaker):
-            return []  # an object's state at a place path; an occasion that is not news
+        if gathering.mentions_occasion(text, speaker=speaker) or gathering.open_to_all(text):
+            return []  # an occasion that is not news; who may come to one ("anyone can come")
         who: str | None = None
         source: str | None = None
         worried = told = False
@@ -89,13 +97,15 @@ class Report:
             if concerned == 0:  # "Ines is worried that …": her worry
                 who = framer
                 worried = _WORRY.search(match[0][: match.start("clause")]) is not None
+            elif (match.groupdict().get("verb") or "") in _VIEWS:  # "Mair reckons …": hers
+                who, told = framer, True
             else:  # "Tomas heard from Ines that …": a teller, not whom it concerns
                 source = match.groupdict().get("source") or (framer if framer != speaker else None)
                 told = True
             text = match["clause"].strip()
             break
-        clause = text.rstrip(".!;")
-        if ":" in clause:
+        clause = _trimmed(text.rstrip(".!;"))
+        if _PLACE_PATH.match(clause):
             return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
         if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
             return []
@@ -153,6 +163,21 @@ class Report:
     def slots(self, fact: Fact, *, name: str) -> list[Slot]:
         del fact, name
         return []
+
+
+_PLACE_PATH = re.compile(r"^[^:]*:[^:]*:|^(?:[A-Z][\w'’.-]*\s*)+:")
+"""A place path ("Gull Cottage: kitchen: stove is idle"), not a clause that explains itself
+after a colon ("the water isn't right: it comes out cloudy")."""
+_AFTERTHOUGHT = re.compile(
+    r",?\s+and (?:he|she|they|I|we)(?:'s|’s|'re|’re| is| are| has| have| was| were)?\b"
+    r"|;\s|\s+so (?:he|she|they|I|we)\b"
+)
+
+
+def _trimmed(clause: str) -> str:
+    """A statement cut where its teller adds what they do about it ("…, and she's telling
+    everyone to boil it"): the news is what comes before."""
+    return _AFTERTHOUGHT.split(clause, maxsplit=1)[0].rstrip(" ,")
 
 
 def _capital(text: str) -> str:

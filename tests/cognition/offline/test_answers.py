@@ -3,6 +3,8 @@ memories it rests on, and is never given without a memory of the subject."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from cognition.offline.answers import answer
 from cognition.types import Answer, Persona
 
@@ -160,3 +162,17 @@ def test_a_no_show_without_a_plan_or_a_memory_of_the_event() -> None:
     assert ask(MISSED, ["Priya Raman is coding"]) == Answer(
         "I'm afraid I didn't know about it.", ()
     )
+
+
+def test_a_gathering_asked_after_by_its_organisers_name_is_known() -> None:
+    seed = "The Sheepdog Society's autumn trial is on Tarn Meadow on Tuesday at 1 pm."
+    said = answer(
+        question="Did you hear about the sheepdog trial?",
+        persona=Persona(name="Huw Jenkins"),
+        summary="",
+        asker="an interviewer",
+        memories=[seed],
+        now=datetime(2025, 10, 6, 7, 0),
+    )
+    assert said.text.startswith("Yes. The Sheepdog Society's autumn trial is at Tarn Meadow")
+    assert said.cited == (1,)

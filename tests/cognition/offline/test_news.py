@@ -176,3 +176,43 @@ def test_news_heard_from_its_organiser_is_retold_without_naming_them_twice() -> 
     assert told == "Mo told me that their bake sale is at the hall on May 10 at 3 pm."
     again = only(told, speaker="Ann Lee")
     assert (again.what, again.who, again.day) == ("bake sale", "Mo", 10)
+
+
+@pytest.mark.parametrize(
+    "welcome",
+    [
+        "the rest of the village is welcome to come along",
+        "anyone from the valley can turn up",
+        "anybody with a boat is free to join",
+    ],
+)
+def test_more_ways_of_welcoming_all_open_a_gathering_and_are_no_report(welcome: str) -> None:
+    [regatta] = knowledge.news_in(
+        f"The Rowing Club's summer regatta is on the river on Friday at 2 pm. Joan says {welcome}.",
+        now=MONDAY,
+    )
+    assert regatta.open_to_all and regatta.kind == "gathering"
+    assert regatta.statement().startswith("The Rowing Club's summer regatta is at the river")
+
+
+def test_a_meeting_keeps_what_it_is_for() -> None:
+    vote = only(
+        "The residents association meets in the library on Thursday at 6 pm to vote on the new "
+        "bus shelter, and tea is served."
+    )
+    assert vote.purpose == "to vote on the new bus shelter"
+    assert vote.statement() == (
+        "The residents association meeting is at the library on May 9 at 6 pm to vote on the new "
+        "bus shelter."
+    )
+    assert only(vote.statement()).purpose == vote.purpose  # told again, read again
+
+
+def test_a_view_someone_holds_is_their_news_even_after_a_colon() -> None:
+    view = only(
+        "Gwen reckons the harbour light isn't working: it has been dark every night since the "
+        "storm knocked the cable loose on Saturday, and she's telling every skipper to go slow."
+    )
+    assert (view.kind, view.who) == ("report", "Gwen")
+    assert view.what.startswith("the harbour light isn't working: it has been dark")
+    assert "skipper" not in view.what  # the teller's own afterthought is cut
