@@ -119,9 +119,11 @@ class Talk:
         return ""
 
     def key(self, *parts: object) -> str:
-        return "|".join(
-            [self.me.name, self.you, str(len(self.history)), str(self.salt), *map(str, parts)]
-        )
+        """What a choice of words turns on: who speaks to whom, when (the same two meeting
+        again another hour do not say the same things), and how far into the talk."""
+        hour = f"{self.now:%Y-%m-%d %H}" if self.now is not None else ""
+        turn = str(len(self.history))
+        return "|".join([self.me.name, self.you, hour, turn, str(self.salt), *map(str, parts)])
 
     def choose(self, options: Sequence[str], *parts: object) -> str:
         return options[self.variant(len(options), *parts)]
@@ -449,9 +451,12 @@ def _these_days(persona: Persona) -> str:
 
 def _in_first_person(activity: str) -> str:
     """An activity of the speaker's as the speaker says it ("selling his catch" → "selling
-    my catch"); "" when a pronoun may mean someone else (a person is named in it)."""
+    my catch", "opening his shop at Harbour Hall" too); "" when a pronoun may mean someone
+    named before it ("helping Priya Raman with her essay")."""
     rest = activity
-    if not re.search(r"\b(?:Mr|Mrs|Ms|Dr)\.? |[A-Z][a-z]+ [A-Z][a-z]+", rest):
+    pronoun = re.search(r"\b(?:his|her|their|him|them|himself|herself|themselves)\b", rest)
+    before = rest[: pronoun.start()] if pronoun else rest
+    if not re.search(r"\b(?:Mr|Mrs|Ms|Dr)\.? |[A-Z][a-z]+ [A-Z][a-z]+", before):
         rest = re.sub(r"\b(?:his|her|their)\b", "my", rest)
         rest = re.sub(r"\b(?:him|her|them)$", "me", rest)
         rest = re.sub(r"\b(?:himself|herself|themselves)\b", "myself", rest)

@@ -65,6 +65,12 @@ _PERSONAL = re.compile(
 """A clause about whoever "he" is cannot be retold: the listener would not know whom it means."""
 _BUSY = re.compile(rf"^{_NAME} (?:is|are|was|were|has been|have been) \w+ing\b")
 """Someone at an activity ("Tomas Okafor is preparing for his exam") is a sight, not news."""
+_IDENTITY = re.compile(
+    rf"^{_NAME} (?:is|was|has been) (?:a|an|the)\b|^{_NAME} has (?:lived|worked)\b"
+)
+"""Who someone is or has long been: a persona's background, not news."""
+_NO_STATEMENT = re.compile(r"^(?:to|how|what|why|when|where|whether|if|which)\b", re.I)
+"""A clause that states nothing ("to work dogs from Wil Evans", "how to mend a net")."""
 _SUBJECT = re.compile(rf"^(?P<who>{_NAME})\b(?! (?:is|are) (?:the|a)\b)")
 _FIRST_OR_SECOND = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|we|our|us|you|your)\b")
 """A report is about someone or something else: not the speaker's own doings."""
@@ -109,8 +115,10 @@ class Report:
             return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
         if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
             return []
-        if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause):
+        if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause) or _NO_STATEMENT.match(clause):
             return []
+        if _IDENTITY.match(clause) and not (worried or told):
+            return []  # who someone is ("Wil is a retired quarryman") is known, not news
         weight = importance.rate(clause)
         if worried or told:  # someone's worry, or what is passed on as news, is news
             weight = max(weight, MIN_WEIGHT)

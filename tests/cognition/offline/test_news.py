@@ -216,3 +216,14 @@ def test_a_view_someone_holds_is_their_news_even_after_a_colon() -> None:
     assert (view.kind, view.who) == ("report", "Gwen")
     assert view.what.startswith("the harbour light isn't working: it has been dark")
     assert "skipper" not in view.what  # the teller's own afterthought is cut
+
+
+@pytest.mark.parametrize(
+    "background",
+    [
+        "Wil Evans is a retired quarryman who worked at the quarry for fifty years.",
+        "Rhys learned to work dogs from Wil Evans.",
+    ],
+)
+def test_who_someone_is_or_a_clause_stating_nothing_is_not_news(background: str) -> None:
+    assert knowledge.news_in(background, now=MONDAY) == []
