@@ -1,6 +1,6 @@
 """Scale benchmark: a generated town of N agents through a game day on the real stack.
 
-    python -m bench.scale [--agents 1000] [--hours 24] [--minutes 10] [--json FILE]
+    python -m bench.scale [--agents 1000] [--hours 24] [--minutes 10] [--json FILE] [--plot PNG]
 
 Starts the stack as `hearth up` does (`service.launcher`: embedded PostgreSQL and Redis in a
 temporary HEARTH_HOME, migrations, the API on a free port, a fast and a slow worker, beat;
@@ -13,10 +13,12 @@ things it perceives (`bench.scale_game`), and reads back what every agent is doi
 It prints wall time; step latency p50/p99 (measured by the game, and the API's own histogram
 from `/metrics`); whether planning keeps up with the clock (agents without a current action
 after their first plan, whose action is still an hour or day item, how far each agent's tasks
-run ahead of the clock); queue depths; jobs and rows per game hour; model calls; the database
-size; and each process's peak memory. Every figure but the game's own latencies comes from
-`/metrics`, as an operator would see it. Progress goes to stderr, the report to stdout; nothing
-asserts on time.
+run ahead of the clock); queue depths and the backlog left when the clock reaches the end
+(`bench.scale_backlog`); jobs and rows per game hour; model calls; the database size; and each
+process's peak memory and CPU-seconds (also per agent-day). Every figure but the game's own
+latencies and the processes' comes from `/metrics`, as an operator would see it; `--plot` draws
+the jobs waiting, sampled at each game hour and progress line, against game time. Progress goes
+to stderr, the report to stdout; nothing asserts on time.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from typing import Any
 import httpx
 from hearth_client import Hearth
 
-from bench import scale_game, scale_processes
+from bench import scale_backlog, scale_game, scale_processes, scale_report
 from bench.prometheus import Scrape, scrape
 from bench.scale_town import Town, generate
 from bench.stack import UNLIMITED, free_port, say
@@ -82,11 +84,24 @@ class Game:
 
 
 @dataclass
-class Hourly:
-    """A scrape at each game hour, for rates per game hour."""
+class Samples:
+    """A scrape at each game hour, for rates per game hour, and the jobs waiting at every
+    scrape of the run (each game hour and each progress line)."""
 
     at: list[datetime] = field(default_factory=list)
     scrapes: list[Scrape] = field(default_factory=list)
+    depths: scale_backlog.Depths = field(default_factory=scale_backlog.Depths)
+
+    def take(
+        self, metrics: httpx.Client, *, now: datetime, wall_s: float, hour: datetime | None = None
+    ) -> Scrape:
+        """Scrape now; with `hour`, also the scrape of that game hour."""
+        found = scrape(metrics)
+        self.depths.add(game_time=now, wall_s=wall_s, scrape=found)
+        if hour is not None:
+            self.at.append(hour)
+            self.scrapes.append(found)
+        return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,15 +120,21 @@ def main(argv: list[str] | None = None) -> int:
             if up.supervisor.wait_ready(f"{up.base_url}/readyz", timeout_s=180) is None:
                 raise SystemExit("bench: the stack did not become ready")
             say("stack ready")
-            figures = _run(up, town, args)
-    _report(figures, args)
+            figures, depths = _run(up, town, args)
+    scale_report.show(figures)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2, default=str) + "\n")
         say(f"figures written to {args.json}")
+    if args.plot:
+        title = f"Jobs waiting: {figures['agents']} agents, {args.hours:g} game hours"
+        scale_backlog.plot(depths, Path(args.plot), title=f"{title} in {args.minutes:g} min")
+        say(f"queue depths drawn in {args.plot}")
     return 0
 
 
-def _run(up: Launched, town: Town, args: argparse.Namespace) -> dict[str, Any]:
+def _run(
+    up: Launched, town: Town, args: argparse.Namespace
+) -> tuple[dict[str, Any], scale_backlog.Depths]:
     memory = scale_processes.Watch(up)
     with Hearth(up.base_url, api_key=up.admin.key, timeout=120) as admin:
         world = admin.create_world("Scaleton", clock={"mode": "driven", "start": START.isoformat()})
@@ -127,10 +148,13 @@ def _run(up: Launched, town: Town, args: argparse.Namespace) -> dict[str, Any]:
             admin.configure_clock(world["id"], mode="running", rate=rate)
             memory.start()
             started = time.monotonic()
-            hourly = _play(admin, game, town, args, metrics, memory, started)
+            samples = Samples()
+            samples.depths.add(game_time=START, wall_s=0.0, scrape=first)
+            _play(admin, game, town, args, metrics, memory, samples, started)
             wall_s = time.monotonic() - started
             last = scrape(metrics)
-    return _figures(game, hourly, first, last, memory.peaks(), wall_s, args)
+    figures = _figures(game, samples, first, last, memory.peaks(), wall_s, args)
+    return figures, samples.depths
 
 
 def _import(admin: Hearth, world_id: str, town: Town) -> Game:
@@ -165,10 +189,10 @@ def _play(
     args: argparse.Namespace,
     metrics: httpx.Client,
     memory: scale_processes.Watch,
+    samples: Samples,
     started: float,
-) -> Hourly:
+) -> None:
     end = START + timedelta(hours=args.hours)
-    hourly = Hourly()
     next_progress = started + PROGRESS_S
     now = START
     while now < end:
@@ -180,17 +204,17 @@ def _play(
         game.latencies.append(time.monotonic() - sent)
         now = datetime.fromisoformat(result["now"])
         _observe(game, body, result, now)
-        if not hourly.at or now >= hourly.at[-1] + timedelta(hours=1):
-            hourly.at.append(now.replace(minute=0, second=0, microsecond=0))
-            hourly.scrapes.append(scrape(metrics))
+        recent = None
+        if not samples.at or now >= samples.at[-1] + timedelta(hours=1):
+            hour = now.replace(minute=0, second=0, microsecond=0)
+            recent = samples.take(metrics, now=now, wall_s=time.monotonic() - started, hour=hour)
         memory.sample()
         if time.monotonic() >= next_progress:
             next_progress += PROGRESS_S
-            _progress(game, hourly.scrapes[-1] if hourly.scrapes else None, now, started)
+            recent = recent or samples.take(metrics, now=now, wall_s=time.monotonic() - started)
+            _progress(game, recent, now, started)
         time.sleep(max(0.0, args.step_interval - (time.monotonic() - tick)))
-    hourly.at.append(now)
-    hourly.scrapes.append(scrape(metrics))
-    return hourly
+    samples.take(metrics, now=now, wall_s=time.monotonic() - started, hour=now)
 
 
 def _observe(game: Game, body: list[dict[str, Any]], result: Any, now: datetime) -> None:
@@ -211,10 +235,10 @@ def _observe(game: Game, body: list[dict[str, Any]], result: Any, now: datetime)
         game.without_action_at.append(now)
 
 
-def _progress(game: Game, last: Scrape | None, now: datetime, started: float) -> None:
+def _progress(game: Game, last: Scrape, now: datetime, started: float) -> None:
     recent = game.latencies[-50:]
-    queues = last.by("hearth_queue_depth", "queue") if last else {}
-    jobs = last.total("hearth_jobs_total") if last else 0
+    queues = last.by("hearth_queue_depth", "queue")
+    jobs = last.total("hearth_jobs_total")
     say(
         f"{now:%H:%M} game  {time.monotonic() - started:5.0f} s wall  steps {len(game.latencies)}"
         f"  step p50 {statistics.median(recent) * 1000:.0f} ms  planned "
@@ -229,7 +253,7 @@ def _queues(depths: dict[str, float]) -> str:
 
 def _figures(
     game: Game,
-    hourly: Hourly,
+    samples: Samples,
     first: Scrape,
     last: Scrape,
     peaks: list[dict[str, Any]],
@@ -239,7 +263,7 @@ def _figures(
     ms = sorted(x * 1000 for x in game.latencies)
     run = last.minus(first)
     hours = max(args.hours, 1e-9)
-    per_hour = [b.minus(a) for a, b in zip(hourly.scrapes, hourly.scrapes[1:], strict=False)]
+    per_hour = [b.minus(a) for a, b in zip(samples.scrapes, samples.scrapes[1:], strict=False)]
     jobs_by_task = run.by("hearth_jobs_total", "task")
     rows = run.by("hearth_db_rows_inserted_total", "table")
     plan_minutes = [(t - START).total_seconds() / 60 for t in game.first_plan.values()]
@@ -270,8 +294,10 @@ def _figures(
         "plan_lead_min_s": last.total("hearth_plan_lead_seconds", stat="min"),
         "plan_lead_median_s": last.total("hearth_plan_lead_seconds", stat="median"),
         "agents_by_action_now": last.by("hearth_agents", "action"),
-        "queue_depth_max": _max_by(hourly.scrapes, "hearth_queue_depth", "queue"),
+        "queue_depth_max": samples.depths.peaks(scale_backlog.QUEUES),
         "queue_depth_end": last.by("hearth_queue_depth", "queue"),
+        "backlog_end": scale_backlog.backlog(last, run).as_json(),
+        "queue_depth_series": samples.depths.as_json(),
         "jobs_by_task": {k: int(v) for k, v in sorted(jobs_by_task.items())},
         "jobs_per_game_hour": round(sum(jobs_by_task.values()) / hours, 1),
         "jobs_per_game_hour_max": max(
@@ -289,6 +315,9 @@ def _figures(
         "database_bytes": int(last.total("hearth_database_size_bytes")),
         "peak_memory": peaks,
         "cpu_s_per_game_hour": round(sum(p["cpu_s"] for p in peaks) / hours, 1),
+        "cpu_s_per_agent_day": scale_backlog.cpu_per_agent_day(
+            peaks, agents=len(game.residents), hours=args.hours
+        ),
         "load_average": os.getloadavg()[0],
         "cores": os.cpu_count(),
     }
@@ -302,96 +331,6 @@ def _q(values: list[float], q: float) -> float:
 
 def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else round(seconds * 1000, 1)
-
-
-def _max_by(scrapes: list[Scrape], name: str, label: str) -> dict[str, float]:
-    found: dict[str, float] = {}
-    for one in scrapes:
-        for key, value in one.by(name, label).items():
-            found[key] = max(found.get(key, 0.0), value)
-    return found
-
-
-def _report(f: dict[str, Any], args: argparse.Namespace) -> None:
-    rows = (
-        [
-            (
-                "agents × game hours",
-                f"{f['agents']} × {f['game_hours']:g} (clock {f['clock_rate']:g}× "
-                f"real time, offline mind)",
-            ),
-            ("wall time", f"{f['wall_s']:.0f} s"),
-            (
-                "steps",
-                f"{f['steps']} ({f['perceptions_sent']:,} perceptions sent, "
-                f"{f['observations_stored']:,} stored)",
-            ),
-            (
-                "step p50 / p99 / max (game)",
-                f"{f['step_p50_ms']:.0f} / {f['step_p99_ms']:.0f} / {f['step_max_ms']:.0f} ms",
-            ),
-            (
-                "step p50 / p99 (API, /metrics)",
-                f"{f['server_step_p50_ms']} / {f['server_step_p99_ms']} ms",
-            ),
-            (
-                "agents without action after first plan (max)",
-                f"{f['agents_without_action']} "
-                f"(in {f['steps_with_agents_without_action']} steps, "
-                f"first at {f['agents_without_action_first_at'] or '-'})",
-            ),
-            ("agents never planned", str(f["agents_never_planned"])),
-            (
-                "first plan, game minutes after start p50 / max",
-                f"{f['first_plan_game_minutes_p50']} / {f['first_plan_game_minutes_max']}",
-            ),
-            ("current actions seen, by level", _pairs(f["action_levels"])),
-            (
-                "task lead at the end, min / median",
-                f"{f['plan_lead_min_s'] / 60:.0f} / {f['plan_lead_median_s'] / 60:.0f} game min",
-            ),
-            (
-                "queue depth max / end",
-                f"{_pairs(f['queue_depth_max'])} / {_pairs(f['queue_depth_end'])}",
-            ),
-            (
-                "jobs per game hour (mean / max)",
-                f"{f['jobs_per_game_hour']:,.0f} / {f['jobs_per_game_hour_max']:,}",
-            ),
-            ("job failures", str(f["job_failures"])),
-            ("jobs by task", _pairs(f["jobs_by_task"])),
-            ("job p50 by task (ms)", _pairs(f["job_p50_ms_by_task"])),
-            ("rows per game hour", _pairs(f["rows_per_game_hour"])),
-            ("model calls by operation", _pairs(f["model_calls_by_operation"])),
-            ("database size", f"{f['database_bytes'] / 2**20:,.0f} MB"),
-        ]
-        + [
-            (
-                f"{p['role']}: peak memory, CPU",
-                f"{p['peak_mb']:,.0f} MB ({p['processes']} processes), {p['cpu_s']:,.0f} CPU-s",
-            )
-            for p in f["peak_memory"]
-        ]
-        + [
-            ("CPU-s per game hour, all processes", f"{f['cpu_s_per_game_hour']:,.0f}"),
-            ("load average (1 min) at the end", f"{f['load_average']:.1f} on {f['cores']} cores"),
-        ]
-    )
-    width = max(len(name) for name, _ in rows)
-    print(f"\n{'figure'.ljust(width)}  value\n{'-' * width}  {'-' * 40}")
-    for name, value in rows:
-        print(f"{name.ljust(width)}  {value}")
-
-
-def _pairs(values: dict[str, Any]) -> str:
-    return (
-        ", ".join(
-            f"{k} {v:,.0f}" if isinstance(v, int | float) else f"{k} {v}"
-            for k, v in values.items()
-            if v is not None
-        )
-        or "-"
-    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -417,6 +356,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="town generator seed")
     parser.add_argument("--home", help="HEARTH_HOME to use (default: a temporary folder)")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--plot", help="draw the jobs waiting over game time to this PNG")
     return parser
 
 

@@ -35,9 +35,18 @@ def test_the_town_is_the_same_for_a_seed_in_every_process_and_fits_the_map_limit
 
 @pytest.mark.worker
 def test_bench_scale_runs_a_small_town_and_writes_its_figures(tmp_path: Path) -> None:
-    out = tmp_path / "scale.json"
+    out, png = tmp_path / "scale.json", tmp_path / "queues.png"
     run = subprocess.run(
-        [sys.executable, "-m", "bench.scale", *SMALL_RUN.split(), "--json", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "bench.scale",
+            *SMALL_RUN.split(),
+            "--json",
+            str(out),
+            "--plot",
+            str(png),
+        ],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -55,4 +64,10 @@ def test_bench_scale_runs_a_small_town_and_writes_its_figures(tmp_path: Path) ->
     assert figures["database_bytes"] > 0
     roles = {p["role"] for p in figures["peak_memory"]}
     assert {"api", "worker-fast", "worker-slow", "beat", "postgres", "redis"} <= roles
+    assert figures["cpu_s_per_agent_day"].keys() == roles | {"all"}
+    backlog, series = figures["backlog_end"], figures["queue_depth_series"]
+    assert backlog["queued"].keys() == {"fast", "slow"} and backlog["day_jobs"] > 0
+    assert len(series["game_time"]) >= 2 and len(series["slow"]) == len(series["game_time"])
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "bench: " in run.stderr and "wall time" in run.stdout  # progress, then the report
+    assert "backlog, share of the day's jobs" in run.stdout
