@@ -18,6 +18,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+import inflect
+
 from cognition.norms import MINUTES_PER_DAY
 from cognition.offline.facts import (
     MONTHS,
@@ -36,6 +38,10 @@ from cognition.offline.text import (
     stable_index,
     stems,
 )
+
+_INFLECT = inflect.engine()
+_NUMBERS = {str(_INFLECT.number_to_words(str(n))).replace(",", ""): n for n in range(1, 121)}
+"""Ages in words ("ninety", "one hundred") to numbers, from inflect."""
 
 if TYPE_CHECKING:
     from cognition.offline.news import Slot
@@ -105,12 +111,17 @@ _GROUP_MEETS = re.compile(
 """A group that meets ("the parish council is meeting in the schoolroom"): its meeting."""
 DAY_PARTS = frozenset({"morning", "afternoon", "evening", "night"})
 """Parts of a day: "Tuesday evening" says when, it names no occasion."""
+_TURNING = re.compile(
+    rf"(?P<who>\bI|{_NAME})(?:'s|’s| is| will be|'ll be)?\s+(?:turning|turns|will turn)\s+"
+    r"(?P<age>a hundred|\d{1,3}|[a-z]+(?:[ -][a-z]+)?)\b"
+)
+"""Someone's birthday told by their age ("Bridie turns a hundred on Thursday")."""
 _OPEN = re.compile(
     r"\b(?:every(?:one|body)(?: in [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
     r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
     r"wants every(?:one|body)\b[^.;]* to come|inviting every(?:one|body)|"
     r"the (?:whole|rest of the) (?:town|village|city|island|parish|valley|hollow|community|"
-    r"neighbou?rhood)(?: is| are)? (?:invited|welcome)|"
+    r"neighbou?rhood)(?:(?: is| are)? (?:invited|welcome)| (?:can|may) (?:come|join|turn up))|"
     r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?)? (?:can|may|is welcome to|"
     r"is free to) (?:come|go|turn up|join|attend|drop in|pop in))",
     re.I,
@@ -293,6 +304,21 @@ class Gathering:
                     sentence, what=what, who=None, before=meets.start(), after=meets.end(), now=now
                 )
             )
+        turning = _TURNING.search(sentence)
+        if turning is not None and not any(f.what.endswith("birthday") for f in found):
+            age = _ordinal(turning["age"])
+            if age is not None:
+                who = speaker if turning["who"] == "I" else turning["who"]
+                found.append(
+                    _fact(
+                        sentence,
+                        what=f"{age} birthday",
+                        who=who,
+                        before=turning.start(),
+                        after=turning.end(),
+                        now=now,
+                    )
+                )
         marrying = _MARRYING.search(sentence)
         if marrying is not None and not any(f.what.endswith("wedding") for f in found):
             who = speaker if marrying["who"] == "I" else marrying["who"]
@@ -480,6 +506,8 @@ def _fact(
     timing = read_time(clause)
     if timing["start_min"] is None:
         timing = read_time(sentence[:before])
+    if timing["start_min"] is None:  # "… on Thursday, and there is tea from noon till three"
+        timing = read_time(rest)
     day = read_day(clause, now=now)
     if day["day"] is None and day["weekday"] is None:
         day = read_day(sentence, now=now)
@@ -491,7 +519,7 @@ def _fact(
         kind=NAME,
         what=what,
         who=who,
-        place=_place(clause) or leading,
+        place=_place(clause) or leading or _place(rest),
         month=day["month"],
         day=day["day"],
         weekday=day["weekday"],
@@ -500,6 +528,13 @@ def _fact(
         weight=WEIGHT,
         purpose=purpose["purpose"].strip() if purpose else None,
     )
+
+
+def _ordinal(age: str) -> str | None:
+    """ "100th" for "a hundred", "100" or "one hundred"; None for words that are no age."""
+    words = age.lower().replace("a hundred", "one hundred")
+    number = int(words) if words.isdigit() else _NUMBERS.get(words)
+    return None if number is None or not 1 <= number <= 120 else str(_INFLECT.ordinal(number))
 
 
 def _evening(minutes: int | None) -> int | None:

@@ -227,3 +227,22 @@ def test_a_view_someone_holds_is_their_news_even_after_a_colon() -> None:
 )
 def test_who_someone_is_or_a_clause_stating_nothing_is_not_news(background: str) -> None:
     assert knowledge.news_in(background, now=MONDAY) == []
+
+
+def test_a_birthday_told_by_the_age_someone_turns() -> None:
+    hundred = only(
+        "Nan Doyle turns a hundred on Friday, and there is tea in the back room of The Ship "
+        "from noon till three so the whole island can come."
+    )
+    assert (hundred.what, hundred.who, hundred.place) == (
+        "100th birthday",
+        "Nan Doyle",
+        "the back room of The Ship",
+    )
+    assert (hundred.day, hundred.start_min, hundred.end_min, hundred.open_to_all) == (
+        10,
+        12 * 60,
+        15 * 60,
+        True,
+    )
+    assert knowledge.news_in("The tide turns quickly on Friday.", now=MONDAY) == []
