@@ -534,7 +534,7 @@ def _ordinal(age: str) -> str | None:
     """ "100th" for "a hundred", "100" or "one hundred"; None for words that are no age."""
     words = age.lower().replace("a hundred", "one hundred")
     number = int(words) if words.isdigit() else _NUMBERS.get(words)
-    return None if number is None or not 1 <= number <= 120 else str(_INFLECT.ordinal(number))
+    return None if number is None or not 1 <= number <= 120 else str(_INFLECT.ordinal(str(number)))
 
 
 def _evening(minutes: int | None) -> int | None:
