@@ -515,7 +515,7 @@ def _tell(talk: Talk, news: Fact) -> str:
     kind = kind_of(news)
     if news.about(talk.me.name):
         return kind.pitch(news, listener=talk.you)
-    return kind.retell(news, source=talk.sources.get(news.key), variant=talk.variant(6, "tell"))
+    return kind.retell(news, source=talk.sources.get(news.key), variant=talk.variant(36, "tell"))
 
 
 def _closing(talk: Talk) -> str:

@@ -353,7 +353,7 @@ class Gathering:
 
     def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
         said = f"{named(fact)}{_is_on(fact)}"
-        invite = _welcome(URGINGS, variant // 3) if fact.open_to_all else ""
+        invite = _welcome(URGINGS, variant // 6) if fact.open_to_all else ""
         told = f"{first_name(source)} told me that {said}" if source else f"I heard that {said}"
         if source and fact.who and same_person(source, fact.who):
             told = f"{first_name(source)} told me that their {fact.what}{_is_on(fact)}"  # own
@@ -361,12 +361,17 @@ class Gathering:
             f"Have you heard? {_capital(said)}.{invite}",
             f"{told}.{invite}",
             f"Did you hear about {named(fact)}{fact.details()}?{invite}",
+            f"Sad news: {said}.{invite}"
+            if _somber(fact)
+            else f"Guess what? {_capital(said)}.{invite}",
+            f"Word is that {said}.{invite}",
+            f"{told}.{invite}" if source else f"Apparently, {said}.{invite}",
         )
         return options[variant % len(options)]
 
     def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:
         del listener
-        if set(fact.what.lower().split()) & SOMBER:
+        if _somber(fact):
             return "Oh, I hadn't heard. Thank you for telling me."
         options = (
             f"Oh, I hadn't heard about {_the(fact)}!",
@@ -436,6 +441,10 @@ def _the(fact: Fact) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _somber(fact: Fact) -> bool:
+    return bool(set(fact.what.lower().split()) & SOMBER)
 
 
 def _possessive_in(what: str) -> bool:

@@ -152,6 +152,9 @@ class Report:
             f"{teller} told me that {fact.what}." if teller else f"I heard that {fact.what}.",
             f"Have you heard? {_capital(fact.what)}.",
             f"Did you know that {fact.what}?",
+            f"It seems that {fact.what}.",
+            f"Word is that {fact.what}.",
+            f"{teller} told me that {fact.what}." if teller else f"Apparently, {fact.what}.",
         )
         return options[variant % len(options)]
 

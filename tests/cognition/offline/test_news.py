@@ -246,3 +246,21 @@ def test_a_birthday_told_by_the_age_someone_turns() -> None:
         True,
     )
     assert knowledge.news_in("The tide turns quickly on Friday.", now=MONDAY) == []
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "The funeral of old Walter Penrose is at the chapel on Friday at 11 am.",
+        "Ines is getting married at St. Brigid's chapel on Friday at noon.",
+        "Gwen is worried that the harbour light is broken.",
+    ],
+)
+def test_every_way_of_retelling_news_is_read_back_as_the_same_news(told: str) -> None:
+    fact = only(told)
+    retold = [kind_of(fact).retell(fact, source=None, variant=v) for v in range(6)]
+    assert len(set(retold)) >= 5  # told in several ways, not one sentence
+    for line in retold:
+        assert [f.key for f in knowledge.news_in(line, now=MONDAY)] == [fact.key], line
+    if "funeral" in told:
+        assert not any("Guess what" in line for line in retold)
