@@ -39,7 +39,7 @@ _FRAMES = (
     re.compile(
         rf"^(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?P<verb>heard|noticed|found out|"
         r"learned|learnt|saw|fears|thinks|believes|knows|says|said|told \w+|mentioned|reckons|"
-        r"suspects|worries|warns|warned|claims|insists|swears|is saying|has been saying)"
+        r"suspects|worries|warns|warned|claims|insists|swears)"
         rf"(?: from (?P<source>{_NAME}))?\s+(?:that\s+)?(?P<clause>.+)$"
     ),
     re.compile(
@@ -69,7 +69,9 @@ _IDENTITY = re.compile(
     rf"^{_NAME} (?:is|was|has been) (?:a|an|the)\b|^{_NAME} has (?:lived|worked)\b"
 )
 """Who someone is or has long been: a persona's background, not news."""
-_NO_STATEMENT = re.compile(r"^(?:to|how|what|why|when|where|whether|if|which)\b", re.I)
+_NO_STATEMENT = re.compile(
+    r"^(?:to|how|what|why|when|where|whether|if|which|hello|hi|goodbye|good\w*|thanks)\b", re.I
+)
 """A clause that states nothing ("to work dogs from Wil Evans", "how to mend a net")."""
 _SUBJECT = re.compile(rf"^(?P<who>{_NAME})\b(?! (?:is|are) (?:the|a)\b)")
 _FIRST_OR_SECOND = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|we|our|us|you|your)\b")

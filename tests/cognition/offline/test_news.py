@@ -264,3 +264,14 @@ def test_every_way_of_retelling_news_is_read_back_as_the_same_news(told: str) ->
         assert [f.key for f in knowledge.news_in(line, now=MONDAY)] == [fact.key], line
     if "funeral" in told:
         assert not any("Guess what" in line for line in retold)
+
+
+@pytest.mark.parametrize(
+    "seen",
+    [
+        "Isaac Dent is saying hello to Jack and chatting",
+        "Isaac Dent says hello to Jack Hebden and chats about the weather all morning.",
+    ],
+)
+def test_someone_greeting_someone_is_a_sight_not_news(seen: str) -> None:
+    assert knowledge.news_in(seen, now=MONDAY) == []
