@@ -266,9 +266,19 @@ def conversation_notes(
             )
         )
     if notes.memo.strip() and heard:
-        kept.append(reflection_memory(notes.memo, heard, subject_name=name, now=now))
+        cited = _carrying(notes.memo, heard, now=now)
+        kept.append(reflection_memory(notes.memo, cited, subject_name=name, now=now))
     later = notes.appointment if notes.appointment and notes.appointment.start > now else None
     return TakenAway(kept, later)
+
+
+def _carrying(memo: str, heard: Sequence[Memory], *, now: datetime) -> list[Memory]:
+    """The heard lines whose news is the memo's (by their stored fields), so "Nessa heard
+    from Tom that the sea wall has cracked" cites Tom's line, not "Take care, Nessa!"; all
+    of them when the memo's news is in none (a model's memo may say anything)."""
+    told = {fact.key for fact in knowledge.news_in(memo, now=now)}
+    carrying = [m for m in heard if told & {f.key for f in knowledge.news_in(m.recalled())}]
+    return carrying or list(heard)
 
 
 def _query(speaker: Speaker, listener: str, history: Sequence[Turn]) -> str:

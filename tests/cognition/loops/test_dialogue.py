@@ -11,8 +11,10 @@ from cognition.dialogue import (
     DEFAULT_TURN_K,
     NEWS_QUERY,
     Speaker,
+    conversation_notes,
     converse,
     reflect_on_relationship,
+    said_memory,
     speaking_intent,
     turn,
 )
@@ -23,8 +25,11 @@ from cognition.testing import ScriptedMind
 from cognition.types import (
     ConversationEnd,
     Decision,
+    MemoryKind,
+    MemorySource,
     PlanItem,
     RelationshipUpdate,
+    Turn,
     Utterance,
 )
 
@@ -197,3 +202,28 @@ def test_a_conversation_needs_at_least_one_turn() -> None:
     rosa, tomas = speakers()
     with pytest.raises(InvalidInput):
         converse(a=rosa, b=tomas, mind=OfflineMind(), now=NOW, max_turns=0)
+
+
+def test_a_memo_cites_the_lines_that_carry_its_news() -> None:
+    tom, nessa = "Tom Trevelyan", "Nessa Curnow"
+    said = [
+        (tom, "Hello, Nessa! How are you?"),
+        (tom, "I'm worried: the old sea wall by the harbour has cracked badly."),
+        (tom, "Well, I'd better get going. Take care, Nessa!"),
+    ]
+    store = RecordingStore()
+    heard = store.add(
+        [said_memory(who, nessa, text, at=NOW, source=MemorySource.AGENT) for who, text in said],
+        now=NOW,
+    )
+    taken = conversation_notes(
+        OfflineMind(),
+        name=nessa,
+        other=tom,
+        lines=[Turn(speaker=who, text=text, spoken_at=NOW) for who, text in said],
+        heard=heard,
+        now=NOW,
+    )
+    [memo] = [m for m in taken.memories if m.kind is MemoryKind.REFLECTION]
+    assert "sea wall" in memo.description
+    assert memo.evidence_ids == (heard[1].id,)
