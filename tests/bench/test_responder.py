@@ -51,9 +51,9 @@ def test_every_operation_answers_as_the_offline_mind() -> None:
             (
                 "insights",
                 {
-                    "question": "What does Rosa do?",
+                    "question": "How has Rosa Diaz been spending the time?",
                     "n": 5,
-                    "statements": ["Rosa baked bread", "Rosa baked rolls"],
+                    "statements": ["Rosa Diaz is baking bread", "Rosa Diaz is baking bread"],
                 },
             ),
             (
