@@ -71,7 +71,7 @@ EVENING_WORDS = frozenset(
 )
 """An occasion of the evening: a bare hour before noon is read as the evening's."""
 DETERMINERS = frozenset(
-    ["a", "an", "the", "my", "our", "his", "her", "their", "this", "next", "your"]
+    ["a", "an", "the", "my", "our", "his", "her", "their", "its", "this", "next", "your"]
 )
 PLAIN_WORDS = frozenset(
     """good long busy nice great lovely quiet hard slow big wonderful whole same other last
@@ -109,6 +109,12 @@ _GROUP_MEETS = re.compile(
     r"is\s+going\s+to\s+meet|(?:is|are|will\s+be)\s+gathering|will\s+gather)\b"
 )
 """A group that meets ("the parish council is meeting in the schoolroom"): its meeting."""
+_GROUP_SUBJECT = re.compile(
+    rf"\b[Tt]he\s+(?P<who>(?:[\w'’-]+\s+){{0,3}}(?:{'|'.join(sorted(GROUP_NOUNS))}|"
+    rf"{'|'.join(sorted(n.title() for n in GROUP_NOUNS))}))\s+(?:holds|is holding|will hold|"
+    r"runs|is running|hosts|is hosting|puts on|is putting on)\b"
+)
+"""A group holding an occasion ("the Glenmore Ski Club holds its wax-and-mend night")."""
 DAY_PARTS = frozenset({"morning", "afternoon", "evening", "night"})
 """Parts of a day: "Tuesday evening" says when, it names no occasion."""
 _TURNING = re.compile(
@@ -469,6 +475,8 @@ def _named(
             determined = True
             if lower in ("my", "our"):
                 who = speaker
+            elif lower == "its" and (owner_match := _GROUP_SUBJECT.search(sentence)):
+                who = owner_match["who"]  # "the Ski Club holds its wax night"
             elif lower in ("his", "her", "their") and (owner_match := _SUBJECT.match(sentence)):
                 who = owner_match["who"]  # "Junie hopes everyone comes to her party"
             break

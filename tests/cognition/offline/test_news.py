@@ -275,3 +275,9 @@ def test_every_way_of_retelling_news_is_read_back_as_the_same_news(told: str) ->
 )
 def test_someone_greeting_someone_is_a_sight_not_news(seen: str) -> None:
     assert knowledge.news_in(seen, now=MONDAY) == []
+
+
+def test_a_group_holding_its_own_occasion_is_its_organiser() -> None:
+    night = only("The Rowing Club holds its wax-and-mend night in the boathouse on Friday at 7 pm.")
+    assert (night.what, night.who) == ("wax-and-mend night", "Rowing Club")
+    assert night.statement().startswith("The Rowing Club's wax-and-mend night is at the boathouse")
