@@ -56,6 +56,14 @@ _VIEWS = frozenset(
     }
 )
 """Verbs of a view one holds (the news is the framer's, as a worry is), not of news passed on."""
+_TELLING = frozenset("heard found learned learnt told said says mentioned noticed".split())  # noqa: SIM905
+"""Verbs of news passed on ("Tom told me that …"); "knows" and "saw" are not."""
+_STATES = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|can|could|may|might|must|should|would|does|did|do)"
+    r"\b|\w(?:ed|n't)\b"
+)
+"""A clause that states something has a verb ("the wall has cracked"); "every gully and
+cornice on the mountain", what someone knows, states nothing to retell."""
 _WORRY = re.compile(r"\b(?:worried|afraid|concerned|scared)\b")
 _TOLD_AS_QUESTION = re.compile(r"^(?:did you (?:hear|know)) that\b", re.I)
 """News told as a question ("Did you know that the sea wall has cracked?") is still news."""
@@ -109,7 +117,8 @@ class Report:
                 who, told = framer, True
             else:  # "Tomas heard from Ines that …": a teller, not whom it concerns
                 source = match.groupdict().get("source") or (framer if framer != speaker else None)
-                told = True
+                verb = (match.groupdict().get("verb") or "").split()
+                told = not verb or verb[0] in _TELLING  # "Have you heard? …" is told
             text = match["clause"].strip()
             break
         clause = _trimmed(text.rstrip(".!;"))
@@ -118,6 +127,8 @@ class Report:
         if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
             return []
         if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause) or _NO_STATEMENT.match(clause):
+            return []
+        if not _STATES.search(clause):
             return []
         if _IDENTITY.match(clause) and not (worried or told):
             return []  # who someone is ("Wil is a retired quarryman") is known, not news

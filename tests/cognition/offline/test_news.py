@@ -281,3 +281,11 @@ def test_a_group_holding_its_own_occasion_is_its_organiser() -> None:
     night = only("The Rowing Club holds its wax-and-mend night in the boathouse on Friday at 7 pm.")
     assert (night.what, night.who) == ("wax-and-mend night", "Rowing Club")
     assert night.statement().startswith("The Rowing Club's wax-and-mend night is at the boathouse")
+
+
+def test_what_someone_knows_or_a_phrase_without_a_verb_is_not_news() -> None:
+    for said in (
+        "Hamish knows every gully and cornice on the mountain.",
+        "Have you heard? Every gully and cornice on the mountain.",
+    ):
+        assert knowledge.news_in(said, now=MONDAY) == [], said
