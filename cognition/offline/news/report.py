@@ -30,6 +30,8 @@ MIN_WEIGHT = 6
 MAX_CLAUSE = 200
 """Longer statements are not retold: a report is one plain clause, never a memory quoted."""
 _NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_WHERE = r"(?:(?:At|In|On|Down at|Up at|Over at|Out at) (?:the )?[\w'’ -]{1,30}?,?\s+)"
+"""Where the framer learned it, before the frame ("At the depot Fiona was told that …")."""
 _FRAMES = (
     re.compile(
         rf"^(?P<who>I|{_NAME})(?:'m|’m| am| is| are| was| has been| have been)?\s+"
@@ -37,7 +39,8 @@ _FRAMES = (
         r"convinced|upset)[:,]?\s+(?:that\s+|about how\s+)?(?P<clause>.+)$"
     ),
     re.compile(
-        rf"^(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?P<verb>heard|noticed|found out|"
+        rf"^(?:{_WHERE})?(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?P<verb>heard|"
+        r"was told|has been told|were told|noticed|found out|"
         r"learned|learnt|saw|fears|thinks|believes|knows|says|said|told \w+|mentioned|reckons|"
         r"suspects|worries|warns|warned|claims|insists|swears)"
         rf"(?: from (?P<source>{_NAME}))?\s+(?:that\s+)?(?P<clause>.+)$"
@@ -56,7 +59,10 @@ _VIEWS = frozenset(
     }
 )
 """Verbs of a view one holds (the news is the framer's, as a worry is), not of news passed on."""
-_TELLING = frozenset("heard found learned learnt told said says mentioned noticed".split())  # noqa: SIM905
+_TELLING = frozenset(
+    {"heard", "found", "learned", "learnt", "told", "said", "says", "mentioned", "noticed"}
+    | {"was", "has", "were"}  # "was told", "has been told"
+)
 """Verbs of news passed on ("Tom told me that …"); "knows" and "saw" are not."""
 _STATES = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|can|could|may|might|must|should|would|does|did|do)"
