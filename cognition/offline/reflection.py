@@ -80,7 +80,9 @@ def insights(question: str, statements: Sequence[str], n: int, *, name: str = ""
 
 def _in_general(statements: Sequence[str], name: str) -> list[Insight]:
     """When nothing more specific holds: whom the person has been talking with, citing those
-    lines; else nothing (an insight with no content, "has had a full day", is not made)."""
+    lines; else, as a last resort, that the day was full, citing what mentions them (a
+    reflection over statements the offline mind cannot read must still say something, or
+    the model path that asked it fails)."""
     partners: dict[str, list[int]] = {}
     for index, statement in enumerate(statements, start=1):
         heard = knowledge.said(statement)
@@ -90,8 +92,9 @@ def _in_general(statements: Sequence[str], name: str) -> list[Insight]:
             continue
         other = heard.listener if same_person(heard.speaker, name) else heard.speaker
         partners.setdefault(other, []).append(index)
-    if not partners:
-        return []
+    if not partners:  # the model path needs an insight: a reflection that found none fails
+        cited_all = tuple(i for i, s in enumerate(statements, start=1) if mentions(s, name))
+        return [Insight(f"{name} has had a full day.", cited_all)] if cited_all else []
     names = list(partners)[:3]
     cited = tuple(sorted(i for other in names for i in partners[other]))
     return [Insight(f"{name} has been talking with {_listed(names)}.", cited)]
