@@ -101,16 +101,19 @@ def _accepted(lines: Sequence[tuple[str, str]], now: datetime) -> tuple[Fact, st
         if not ACCEPTED.search(text) or DECLINED.search(text):
             continue
         for speaker, earlier in reversed(lines[:index]):
-            events = [
-                e
-                for e in knowledge.spoken_news(earlier, speaker=speaker, now=now)
-                if e.kind == gathering.NAME
-                and e.start_min is not None
-                and not gathering.is_over(e, now)
-            ]
+            events = _upcoming(earlier, speaker, now)
             if events:
                 return events[0], who
     return None
+
+
+def _upcoming(text: str, speaker: str, now: datetime) -> list[Fact]:
+    """The timed gatherings a line tells of that have not begun."""
+    return [
+        e
+        for e in knowledge.spoken_news(text, speaker=speaker, now=now)
+        if e.kind == gathering.NAME and e.start_min is not None and not gathering.is_over(e, now)
+    ]
 
 
 def _refused(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> Fact | None:
@@ -121,13 +124,7 @@ def _refused(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> Fact
         for speaker, earlier in reversed(lines[:index]):
             if same_person(speaker, name) or not INVITATION.search(earlier):
                 continue
-            events = [
-                e
-                for e in knowledge.spoken_news(earlier, speaker=speaker, now=now)
-                if e.kind == gathering.NAME
-                and e.start_min is not None
-                and not gathering.is_over(e, now)
-            ]
+            events = _upcoming(earlier, speaker, now)
             if events:
                 return events[0]
     return None
