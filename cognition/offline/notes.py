@@ -9,9 +9,10 @@ writes at most two sentences, each composed from those facts:
                6 pm to 8 pm."   (the host's note says who is coming)
     memo      "Tomas Ferreira heard from Junie Halvorsen that the old mill bridge is
                cracked and unsafe."
-    today     a gathering agreed for later today, as the plan item its kind gives a guest
-               ("go to the harvest market", 14:00–17:00, at Saltmarsh Green): today's outline
-               was made this morning and could not hold it
+    today     a gathering agreed for later today, or one open to all later today that the
+               other side told of, as the plan item its kind gives a guest ("go to the
+               harvest market", 14:00–17:00, at Saltmarsh Green): today's outline was made
+               this morning and could not hold it
 
 `revise_currently` keeps the persona's standing description and adds what the agent's
 planning notes say it will do today or tomorrow, so `currently` reflects what was agreed.
@@ -49,16 +50,36 @@ def conversation_notes(
 
 
 def _today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> PlanItem | None:
-    """The gathering `name` agreed to go to later today, as the item its kind plans."""
+    """The gathering `name` agreed to go to later today, else one later today that the other
+    side told of and everyone may go to (unless `name` said no), as the item its kind plans:
+    who hears at five of the wax night at seven goes, as who heard yesterday would."""
     agreed = _accepted(lines, now)
-    if agreed is None or not same_person(agreed[1], name) or not agreed[0].on(now.date()):
+    if agreed is not None and same_person(agreed[1], name) and agreed[0].on(now.date()):
+        event: Fact | None = agreed[0]
+    else:
+        event = _open_today(name, lines, now)
+    if event is None:
         return None
-    event = agreed[0]
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     for slot in knowledge.kind_of(event).slots(event, name=name):
         start = midnight + timedelta(minutes=slot.start)
         if start > now:
             return PlanItem(start, slot.end - slot.start, slot.description, slot.place)
+    return None
+
+
+def _open_today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> Fact | None:
+    """The first gathering open to all, later today, that the other side told `name` of,
+    not `name`'s own and not one `name` turned down in these lines."""
+    refused = _refused(name, lines, now)
+    for who, text in lines:
+        if same_person(who, name):
+            continue
+        for event in _upcoming(text, who, now):
+            if not event.open_to_all or not event.on(now.date()) or event.about(name):
+                continue
+            if refused is None or not gathering.same_occasion(event, refused):
+                return event
     return None
 
 

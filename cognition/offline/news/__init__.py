@@ -99,12 +99,19 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     the same memories are read again at every turn of every conversation."""
     found: list[Fact] = []
     parts = _joined(sentences(numeric_times(text)))
+    reported = False  # the sentence before stated a report: the next may go on with it
     for sentence in parts:
         for kind in KINDS:
             facts = kind.recognise(sentence, speaker=speaker, now=now)
             if facts:
                 found.extend(facts)
+                reported = kind is report.KIND
                 break
+        else:
+            more = report.continued(found[-1], sentence) if reported else None
+            if more is not None:
+                found[-1] = more
+            reported = False
     if gathering.open_to_all(text):
         found = [gathering.opened(f) for f in found]
     return tuple(found)

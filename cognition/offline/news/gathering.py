@@ -50,6 +50,8 @@ NAME = "gathering"
 OCCASIONS_FILE = "occasions.txt"
 MODIFIER_WORDS = 4
 """At most this many words of an occasion's name before its noun ("Valentine's Day party")."""
+OWNER_WORDS = 4
+"""At most this many words of an organiser's name ("the Glenmore Ski Club's")."""
 WEIGHT = 6
 """A gathering one is told of: worth remembering and passing on."""
 EVENT_MINUTES = 120
@@ -115,6 +117,47 @@ _GROUP_SUBJECT = re.compile(
     r"runs|is running|hosts|is hosting|puts on|is putting on)\b"
 )
 """A group holding an occasion ("the Glenmore Ski Club holds its wax-and-mend night")."""
+WORK = "work party"
+"""What a call for hands at a time is called: "Catriona wants the village to come and dig the
+snow off the school roof on Friday at 10" is Catriona's work party, for what it is to do."""
+_HANDS = (
+    r"(?:(?:come|turn out|turn up|gather|meet)\s+(?:along\s+)?(?:and|to)\s+(?:help\s+(?:to\s+)?)?"
+    r"|(?:help|lend a hand|pitch in|join in)\s+(?:(?:to|us|out|with|and)\s+)?)"
+)
+_CALL = re.compile(
+    rf"(?P<who>\bI|\b[Ww]e|{_NAME})(?:'s|’s|'m|’m| is| are|'re| has| have| had)?\s+"
+    r"(?:wants|would like|needs|need|is asking|asks|asked|calls on|called on|is calling on|"
+    r"invites|is inviting|invited|urges|is urging|begs)\s+"
+    rf"(?P<whom>[\w'’ -]{{1,40}}?)\s+to\s+{_HANDS}(?P<task>[a-z][\w'’ -]*)"
+    r"|\b(?:[Vv]olunteers|[Hh]elpers|[Hh]ands|[Hh]elp)\s+(?:are|is)\s+(?:needed|wanted|asked for)"
+    rf"\s+to\s+(?:{_HANDS})?(?P<task2>[a-z][\w'’ -]*)"
+    rf"|^\s*(?:[Pp]lease\s+)?[Cc]ome\s+(?:along\s+)?(?:and|to)\s+(?:help\s+(?:to\s+)?)?"
+    r"(?P<task3>[a-z][\w'’ -]*)"
+)
+"""A call for hands: someone asking people to come and do something, volunteers needed to
+do it, or "Come and help …"; its task runs to the first word of when or where."""
+_TASK_END = re.compile(
+    r"\s+(?:on|at|from|this|next|tomorrow|tonight|today|by|before|after|starting|between|"
+    r"until|till|in the (?:morning|afternoon|evening))\b"
+)
+_COLLECTIVE = re.compile(
+    r"\b(?:every|any|all|people|folk|folks|village|town|city|island|parish|hollow|valley|"
+    r"community|neighbou?rs|volunteers|hands|helpers|us|whole|members|residents|families|"
+    r"grown-ups|adults|locals|crew|lads|team)",
+    re.I,
+)
+"""Whom a call is to when everyone may answer it ("the village", "anyone with a shovel")."""
+_ANTECEDENT = re.compile(
+    r"^\s*(?:so much |so many |such |all the |a lot of |lots of |some |the )?"
+    r"(?P<np>[a-z][\w'’-]*(?: [a-z][\w'’-]*){0,2})\s+(?:has|have|had|is|are|was|were|will|"
+    r"keeps|kept)\b",
+    re.I,
+)
+"""What "it" of a call's task is: the subject its sentence began with ("So much snow has
+piled up on the roof … come and dig it off")."""
+_WORK_PURPOSE = re.compile(r"\b(?P<purpose>to (?!noon\b|midnight\b|\d)[a-z][^,.;!?]*)")
+"""What a work party is for, as retold after its place and time ("… from 10 am to noon to
+dig the snow off")."""
 DAY_PARTS = frozenset({"morning", "afternoon", "evening", "night"})
 """Parts of a day: "Tuesday evening" says when, it names no occasion."""
 _TURNING = re.compile(
@@ -325,6 +368,9 @@ class Gathering:
                         now=now,
                     )
                 )
+        called = _called(sentence, speaker=speaker, now=now) if not found else None
+        if called is not None:
+            found.append(called)
         marrying = _MARRYING.search(sentence)
         if marrying is not None and not any(f.what.endswith("wedding") for f in found):
             who = speaker if marrying["who"] == "I" else marrying["who"]
@@ -485,8 +531,13 @@ def _named(
             follows = mods[0] if mods else ""
             in_name = follows[:1].isupper() and not re.search(r"(?:'s|’s)$", follows)
             if owner[:1].isupper() and not in_name:  # "Ines's wedding", not "Valentine's Day"
-                if words and words[-1][:1].isupper() and words[-1].lower() not in DETERMINERS:
-                    owner = f"{words[-1]} {owner}"
+                while (  # "the Glenmore Ski Club's": every word of the owner's name
+                    words
+                    and len(owner.split()) < OWNER_WORDS
+                    and words[-1][:1].isupper()
+                    and words[-1].lower() not in DETERMINERS
+                ):
+                    owner = f"{words.pop()} {owner}"
                 who = speaker if owner == "I" else owner
                 determined = True
                 break
@@ -529,8 +580,9 @@ def _fact(
     if day["day"] is None and day["weekday"] is None:
         day = read_day(sentence, now=now)
     leading = _place(sentence[:before]) if _LEADING_PLACE.match(sentence) else None
-    purpose = _PURPOSE.search(sentence[after:])
-    if set(what.lower().split()) & EVENING_WORDS and not re.search(r"\b(?:am|a\.m\.)", clause):
+    purpose = (_WORK_PURPOSE if what == WORK else _PURPOSE).search(sentence[after:])
+    evening = set(what.lower().split()) & EVENING_WORDS and what != WORK
+    if evening and not re.search(r"\b(?:am|a\.m\.)", clause):
         timing = {k: _evening(v) for k, v in timing.items()}
     return Fact(
         kind=NAME,
@@ -544,6 +596,35 @@ def _fact(
         end_min=timing["end_min"],
         weight=WEIGHT,
         purpose=purpose["purpose"].strip() if purpose else None,
+    )
+
+
+def _called(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact | None:
+    """The work party of a call for hands on a day (`_CALL`): its caller organises it, its
+    task ("to dig the snow off") is what it is for, and a call to everyone is open to all.
+    None when the call names no day: "we need people to help" is no occasion."""
+    call = _CALL.search(sentence)
+    if call is None:
+        return None
+    group = next(g for g in ("task", "task2", "task3") if call[g] is not None)
+    task = _TASK_END.split(call[group], maxsplit=1)[0].strip(" -")
+    if not task:
+        return None
+    task_end = call.start(group) + len(task)
+    named_it = _ANTECEDENT.match(sentence[: call.start()])
+    if named_it is not None and re.search(r"\b(?:it|them)\b", task):
+        task = re.sub(r"\b(?:it|them)\b", f"the {named_it['np'].lower()}", task, count=1)
+    who = call["who"]
+    who = speaker if who in ("I", "We", "we") else who
+    fact = _fact(sentence, what=WORK, who=who, before=call.start(), after=task_end, now=now)
+    if fact.day is None and fact.weekday is None:
+        return None
+    whom = call["whom"]
+    return replace(
+        fact,
+        place=fact.place or _place(sentence[: call.start()]),
+        purpose=f"to {task}",
+        open_to_all=whom is None or _COLLECTIVE.search(whom) is not None,
     )
 
 

@@ -13,6 +13,7 @@ several hops stays one piece of news.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -29,8 +30,10 @@ MIN_WEIGHT = 6
 """A statement scored below this (the paper's scale) is not worth passing on."""
 MAX_CLAUSE = 200
 """Longer statements are not retold: a report is one plain clause, never a memory quoted."""
+MAX_FRAMES = 3
+"""Framings taken off one statement at most: news passed on over hops stacks them."""
 _NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
-_WHERE = r"(?:(?:At|In|On|Down at|Up at|Over at|Out at) (?:the )?[\w'’ -]{1,30}?,?\s+)"
+_WHERE = r"(?:(?i:at|in|on|down at|up at|over at|out at) (?:the )?[\w'’ -]{1,30}?,?\s+)"
 """Where the framer learned it, before the frame ("At the depot Fiona was told that …")."""
 _FRAMES = (
     re.compile(
@@ -94,6 +97,40 @@ _QUOTED = re.compile(r"[\"“”]")
 _SKIPPED = re.compile(r"^(?:For .+?'s planning:|This is .+?'s plan for)")
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """What a framing says of the news it frames: whose it is, who passed it on, and
+    whether it is a worry or news told (either makes it worth passing on)."""
+
+    who: str | None = None
+    source: str | None = None
+    worried: bool = False
+    told: bool = False
+
+
+def _unframed(text: str, speaker: str | None) -> tuple[str, _Frame] | None:
+    """The statement inside the text's outer framing, with what the framing says; None when
+    the text is not framed."""
+    for concerned, frame in enumerate(_FRAMES):
+        match = frame.match(text)
+        if match is None:
+            continue
+        framer = match.groupdict().get("who")
+        framer = speaker if framer == "I" else framer
+        verb = match.groupdict().get("verb") or ""
+        clause = match["clause"].strip()
+        if concerned == 0:  # "Ines is worried that …": her worry
+            worried = _WORRY.search(match[0][: match.start("clause")]) is not None
+            return clause, _Frame(who=framer, worried=worried)
+        if verb in _VIEWS:  # "Mair reckons …": hers
+            return clause, _Frame(who=framer, told=True)
+        # "Tomas heard from Ines that …": a teller, not whom it concerns
+        source = match.groupdict().get("source") or (framer if framer != speaker else None)
+        told = not verb or verb.split()[0] in _TELLING  # "Have you heard? …" is told
+        return clause, _Frame(source=source, told=told)
+    return None
+
+
 class Report:
     """The report kind (module docstring)."""
 
@@ -110,23 +147,14 @@ class Report:
         who: str | None = None
         source: str | None = None
         worried = told = False
-        for concerned, frame in enumerate(_FRAMES):
-            match = frame.match(text)
-            if match is None:
-                continue
-            framer = match.groupdict().get("who")
-            framer = speaker if framer == "I" else framer
-            if concerned == 0:  # "Ines is worried that …": her worry
-                who = framer
-                worried = _WORRY.search(match[0][: match.start("clause")]) is not None
-            elif (match.groupdict().get("verb") or "") in _VIEWS:  # "Mair reckons …": hers
-                who, told = framer, True
-            else:  # "Tomas heard from Ines that …": a teller, not whom it concerns
-                source = match.groupdict().get("source") or (framer if framer != speaker else None)
-                verb = (match.groupdict().get("verb") or "").split()
-                told = not verb or verb[0] in _TELLING  # "Have you heard? …" is told
-            text = match["clause"].strip()
-            break
+        for _ in range(MAX_FRAMES):  # "Tom told me that at the depot Fiona was told that …"
+            framed = _unframed(text, speaker)
+            if framed is None:
+                break
+            text, frame = framed
+            who = who or frame.who
+            source = source or frame.source
+            worried, told = worried or frame.worried, told or frame.told
         clause = _trimmed(text.rstrip(".!;"))
         if _PLACE_PATH.match(clause):
             return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
@@ -193,6 +221,36 @@ class Report:
     def slots(self, fact: Fact, *, name: str) -> list[Slot]:
         del fact, name
         return []
+
+
+_CUT = re.compile(r",\s+(?:so|which|but|and|as)\b|\s+(?:while|because|so that)\b")
+"""Where a sentence that goes on with the news turns to why, how long or what follows."""
+_PRONOUN = re.compile(r"\b(?:it|its|they|them|their|he|she|him|his|her)\b", re.I)
+"""A sentence about whoever "it" is cannot be retold alone, nor joined to other news."""
+
+
+def continued(fact: Fact, sentence: str) -> Fact | None:
+    """A report with the next sentence of the same text joined on when that sentence goes
+    on with it ("A rockfall has cracked the wall at the hairpin. From Monday the pass road
+    will be shut every night."): stated plainly, about no one the listener could not name,
+    and short enough that the whole is still one report. None when it does not."""
+    if fact.kind != NAME:
+        return None
+    text = sentence.strip().rstrip(".!")
+    if not text or text.endswith("?") or _QUOTED.search(text) or _SKIPPED.match(text):
+        return None
+    if gathering.mentions_occasion(text) or gathering.open_to_all(text):
+        return None
+    clause = _CUT.split(_trimmed(text), maxsplit=1)[0].rstrip(" ,")
+    if len(clause.split()) < 4 or _PERSONAL.match(clause) or _PRONOUN.search(clause):
+        return None
+    if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause) or _NO_STATEMENT.match(clause):
+        return None
+    if not _STATES.search(clause) or _IDENTITY.match(clause) or _PLACE_PATH.match(clause):
+        return None
+    clause = clause[0].lower() + clause[1:] if _common(clause) else clause
+    joined = f"{fact.what}, and {clause}"
+    return None if len(joined) > MAX_CLAUSE else replace(fact, what=joined)
 
 
 _PLACE_PATH = re.compile(r"^[^:]*:[^:]*:|^(?:[A-Z][\w'’.-]*\s*)+:")

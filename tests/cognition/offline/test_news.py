@@ -289,3 +289,97 @@ def test_what_someone_knows_or_a_phrase_without_a_verb_is_not_news() -> None:
         "Have you heard? Every gully and cornice on the mountain.",
     ):
         assert knowledge.news_in(said, now=MONDAY) == [], said
+
+
+def test_news_that_goes_on_in_a_second_sentence_is_one_report_retold_whole() -> None:
+    """A seed of two sentences: the second says what follows, and is no news alone."""
+    told = (
+        "At the harbour office Ruth heard that a crane has toppled onto the north quay. "
+        "From Wednesday the quay will be closed to lorries from 6 am to 6 pm while it is "
+        "cleared, so the fish vans must use the old slipway."
+    )
+    fact = only(told)
+    assert fact.kind == "report"
+    assert fact.what.startswith("a crane has toppled onto the north quay, and from Wednesday")
+    assert "closed to lorries" in fact.what and "slipway" not in fact.what  # cut at "while"
+    retold = kind_of(fact).retell(fact, source="Ruth Pascoe", variant=0)
+    assert retold.startswith("Ruth told me that a crane")
+    again = only(retold, speaker="Tomas Ferreira")
+    assert again.key == fact.key  # the whole report travels as one piece of news
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "Everyone is talking about it.",  # about whatever "it" is
+        "I'm going to the shop now.",  # the speaker's own doings
+        "There is a ceilidh at the hall on Friday at 8.",  # news of its own
+    ],
+)
+def test_a_sentence_that_does_not_go_on_with_the_news_is_not_joined(after: str) -> None:
+    facts = facts_in(f"Word is that the ferry ramp has buckled. {after}", now=MONDAY)
+    assert facts[0].what == "the ferry ramp has buckled"
+
+
+def test_news_framed_twice_over_two_hops_is_the_same_news() -> None:
+    first = only("Down at the mill Owen was told that the weir gate has jammed shut.")
+    second = only(
+        "Kerry told me that down at the mill Owen was told that the weir gate has jammed shut."
+    )
+    assert first.what == second.what == "the weir gate has jammed shut"
+    assert (first.key, second.source) == (second.key, "Kerry")
+
+
+@pytest.mark.parametrize(
+    ("call", "who", "purpose", "place", "start"),
+    [
+        (
+            "So much mud has washed down in the lane by the church that carts cannot pass, and "
+            "Morwenna wants the whole village to come and shovel it away on Friday at 9 am.",
+            "Morwenna",
+            "to shovel the mud away",
+            "the lane",
+            9 * 60,
+        ),
+        (
+            "Volunteers are needed to pick litter along Gull Beach on Friday from 2 to 4 pm.",
+            None,
+            "to pick litter along Gull Beach",
+            None,
+            14 * 60,
+        ),
+        (
+            "Come and help repaint the lifeboat house on Friday at 10.",
+            None,
+            "to repaint the lifeboat house",
+            None,
+            10 * 60,
+        ),
+    ],
+)
+def test_a_call_for_hands_on_a_day_is_a_work_party_open_to_all(
+    call: str, who: str | None, purpose: str, place: str | None, start: int
+) -> None:
+    fact = only(call)
+    assert (fact.kind, fact.what, fact.who) == ("gathering", "work party", who)
+    assert (fact.purpose, fact.place, fact.start_min) == (purpose, place, start)
+    assert fact.open_to_all and fact.on(date(2024, 5, 10))
+    retold = only(f"Word is that {kind_of(fact).statement(fact)}")
+    assert (retold.purpose, retold.start_min, retold.key) == (purpose, start, fact.key)
+
+
+@pytest.mark.parametrize(
+    "not_a_call",
+    [
+        "Mum wants me to tidy my room on Friday.",  # an errand, not a call for hands
+        "We need people to help with the nets.",  # no day: nothing to go to
+        "Owen wants everyone to know the weir is fixed.",  # telling, not working
+    ],
+)
+def test_what_is_no_call_for_hands_is_no_work_party(not_a_call: str) -> None:
+    assert not [f for f in facts_in(not_a_call, now=MONDAY) if f.what == "work party"]
+
+
+def test_an_organiser_named_by_several_words_holds_the_occasion() -> None:
+    fact = only("Word is that the Porthleven Rowing Club's summer regatta is on Friday at 2 pm.")
+    assert (fact.what, fact.who) == ("summer regatta", "Porthleven Rowing Club")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from cognition.offline.notes import conversation_notes, revise_currently
-from cognition.types import Persona
+from cognition.types import Persona, PlanItem
 
 NOW = datetime(2023, 2, 13, 9, 30)
 INVITATION = [
@@ -148,3 +148,22 @@ def test_currently_holds_what_was_agreed_not_all_that_was_heard() -> None:
     for notes in ([heard], [heard, declined]):
         revised = revise_currently(persona=tomas, plan_notes=notes, events=[], now=tuesday)
         assert revised == "Tomas is practising a new song.", notes
+
+
+def test_hearing_of_an_open_gathering_later_today_puts_it_in_todays_plan() -> None:
+    """Whoever hears at noon of tonight's open gathering goes, as who heard yesterday would;
+    not one who turned it down, nor one told of a gathering not open to all."""
+    noon = datetime(2024, 5, 7, 12, 0)  # a Tuesday
+    news = "Word is that the Lifeboat Crew's quiz night is at the Anchor Inn on Tuesday from 7 pm."
+    welcome = " Everyone is welcome, you should come!"
+
+    def appointment(told: str, reply: str) -> PlanItem | None:
+        lines = [("Ruth Pascoe", told), ("Tom Trevelyan", reply)]
+        notes = conversation_notes(name="Tom Trevelyan", other="Ruth Pascoe", lines=lines, now=noon)
+        return notes.appointment
+
+    going = appointment(news + welcome, "Really? That sounds lovely!")
+    assert going is not None
+    assert (going.start, going.location) == (noon.replace(hour=19), "the Anchor Inn")
+    assert appointment(news + welcome, "Sorry, I can't make it tonight.") is None
+    assert appointment(news, "Really? That sounds lovely!") is None
