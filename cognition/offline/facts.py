@@ -151,6 +151,11 @@ _RELATIVE_DAY = re.compile(
 )
 
 
+def recurs(text: str) -> bool:
+    """Whether the text tells of a weekly habit ("on Wednesdays", "every Friday")."""
+    return _RECURRING.search(text) is not None
+
+
 def read_day(text: str, *, now: datetime | None) -> dict[str, int | None]:
     """The day a text names: month and day when they can be fixed (a date, or a weekday or
     "tomorrow" read against `now` by parsedatetime), else a bare weekday; else nothing."""

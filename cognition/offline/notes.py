@@ -9,8 +9,8 @@ writes at most two sentences, each composed from those facts:
                6 pm to 8 pm."   (the host's note says who is coming)
     memo      "Tomas Ferreira heard from Junie Halvorsen that the old mill bridge is
                cracked and unsafe."
-    today     a gathering agreed for later today, or one open to all later today that the
-               other side told of, as the plan item its kind gives a guest ("go to the
+    today     a gathering agreed for later today, or one open to all or in the evening
+               that the other side told of, as the plan item its kind gives a guest ("go to the
                harvest market", 14:00–17:00, at Saltmarsh Green): today's outline was made
                this morning and could not hold it
 
@@ -68,15 +68,22 @@ def _today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> PlanIt
     return None
 
 
+EVENING = 17 * 60
+"""From this minute of the day a gathering is in the evening, when people are free to go."""
+
+
 def _open_today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> Fact | None:
-    """The first gathering open to all, later today, that the other side told `name` of,
-    not `name`'s own and not one `name` turned down in these lines."""
+    """The first gathering later today that the other side told `name` of and `name` would
+    drop in on: one open to all, or any this evening, when work is done (as the morning's
+    plan drops in on what it heard of, `planning.drop_ins`); never `name`'s own nor one
+    `name` turned down in these lines."""
     refused = _refused(name, lines, now)
     for who, text in lines:
         if same_person(who, name):
             continue
         for event in _upcoming(text, who, now):
-            if not event.open_to_all or not event.on(now.date()) or event.about(name):
+            evening = event.start_min is not None and event.start_min >= EVENING
+            if not (event.open_to_all or evening) or not event.on(now.date()) or event.about(name):
                 continue
             if refused is None or not gathering.same_occasion(event, refused):
                 return event

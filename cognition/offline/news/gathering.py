@@ -29,6 +29,7 @@ from cognition.offline.facts import (
     article,
     read_day,
     read_time,
+    recurs,
 )
 from cognition.offline.text import (
     ABBREVIATIONS,
@@ -176,8 +177,10 @@ _OPEN = re.compile(
     re.I,
 )
 _PLACE = re.compile(
-    r"\b(?i:at|in|inside|outside|on)\s+(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,6})"
+    r"\b(?i:at|in|inside|outside|on)\s+(?=(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,6}))"
 )
+"""Each "at/in <words>" of a text, overlapping: "at 8 on Friday in the church hall" holds
+three candidates, and the words it reads never hide the next one."""
 _PLACE_STOP = frozenset(
     """on at from to until till this next tomorrow today tonight and with for by where when
     which who that starting beginning after before around about so but or if because is are
@@ -315,6 +318,8 @@ class Gathering:
     name = NAME
 
     def recognise(self, sentence: str, *, speaker: str | None, now: datetime | None) -> list[Fact]:
+        if recurs(sentence):
+            return []  # "the pottery class is on Wednesdays": a habit, no news
         spans: list[tuple[int, int, Fact]] = []
         for match in _noun_pattern().finditer(sentence):
             named = _named(sentence, match, speaker)
@@ -510,6 +515,8 @@ def _named(
     its modifiers to a determiner; None when the words before it are no occasion's name."""
     noun = match["noun"]
     alone, _ = occasions()
+    if _compounded(sentence[match.end() :]):
+        return None  # "a new launch trolley", "the concert hall": the noun names a thing
     words = re.findall(r"[\w'’-]+", sentence[: match.start()])
     mods: list[str] = []
     who: str | None = None
@@ -566,6 +573,23 @@ def _named(
     return what, who, max(0, start)
 
 
+_NEXT_WORD = re.compile(r"^[ \t]+(?P<word>[a-z][a-z'’-]*)\b")
+_VERB_ENDING = re.compile(r"(?:s|ed|ing)$")
+
+
+def _compounded(after: str) -> bool:
+    """Whether the occasion noun is followed by a noun that it only modifies ("launch
+    trolley", "market stalls are up" is not caught): a plain lowercase word that is no
+    function word, no word of when, and no verb by its ending ("the dance starts")."""
+    following = _NEXT_WORD.match(after)
+    if following is None:
+        return False
+    word = following["word"]
+    return not (
+        word in STOPWORDS or word in _WHEN_WORDS or word in DAY_PARTS or _VERB_ENDING.search(word)
+    )
+
+
 def _fact(
     sentence: str, *, what: str, who: str | None, before: int, after: int, now: datetime | None
 ) -> Fact:
@@ -588,7 +612,7 @@ def _fact(
         kind=NAME,
         what=what,
         who=who,
-        place=_place(clause) or leading or _place(rest),
+        place=_place(clause) or leading or _place(rest) or _proper_place(sentence),
         month=day["month"],
         day=day["day"],
         weekday=day["weekday"],
@@ -638,6 +662,17 @@ def _ordinal(age: str) -> str | None:
 def _evening(minutes: int | None) -> int | None:
     """An evening occasion "at 8" is at 8 pm."""
     return minutes + NOON if minutes is not None and minutes < NOON else minutes
+
+
+_PROPER = re.compile(r"(?<=[a-z,] )The(?: [A-Z][\w'’-]+){1,3}")
+"""A name with a capital "The" inside a sentence ("the back lounge of The Anchor")."""
+
+
+def _proper_place(sentence: str) -> str | None:
+    """Where a gathering is when no "at/in <place>" says so: a name that begins with a
+    capital "The" within the sentence, as inns and halls are named ("The Anchor")."""
+    found = _PROPER.search(sentence)
+    return found[0] if found else None
 
 
 def _place(text: str) -> str | None:

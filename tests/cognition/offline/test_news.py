@@ -383,3 +383,17 @@ def test_what_is_no_call_for_hands_is_no_work_party(not_a_call: str) -> None:
 def test_an_organiser_named_by_several_words_holds_the_occasion() -> None:
     fact = only("Word is that the Porthleven Rowing Club's summer regatta is on Friday at 2 pm.")
     assert (fact.what, fact.who) == ("summer regatta", "Porthleven Rowing Club")
+
+
+def test_an_occasion_noun_that_only_modifies_a_thing_names_no_occasion() -> None:
+    bought = facts_in("The council bought a new concert piano on Friday.", now=MONDAY)
+    assert not [f for f in bought if f.kind == "gathering"]
+    dance = only("The dance starts at 8 on Friday in the church hall.")
+    assert (dance.what, dance.place, dance.start_min) == ("dance", "the church hall", 20 * 60)
+
+
+def test_a_gathering_at_a_place_named_with_a_capital_the_is_there() -> None:
+    tea = only(
+        "Sal has booked the snug of The Mermaid from 2 till 4 on Friday for Ma's funeral tea."
+    )
+    assert (tea.what, tea.place, tea.start_min) == ("funeral tea", "The Mermaid", 14 * 60)

@@ -151,8 +151,8 @@ def test_currently_holds_what_was_agreed_not_all_that_was_heard() -> None:
 
 
 def test_hearing_of_an_open_gathering_later_today_puts_it_in_todays_plan() -> None:
-    """Whoever hears at noon of tonight's open gathering goes, as who heard yesterday would;
-    not one who turned it down, nor one told of a gathering not open to all."""
+    """Whoever hears at noon of tonight's gathering goes, as who heard yesterday would; not
+    one who turned it down, nor one told of a daytime gathering not open to all."""
     noon = datetime(2024, 5, 7, 12, 0)  # a Tuesday
     news = "Word is that the Lifeboat Crew's quiz night is at the Anchor Inn on Tuesday from 7 pm."
     welcome = " Everyone is welcome, you should come!"
@@ -166,4 +166,7 @@ def test_hearing_of_an_open_gathering_later_today_puts_it_in_todays_plan() -> No
     assert going is not None
     assert (going.start, going.location) == (noon.replace(hour=19), "the Anchor Inn")
     assert appointment(news + welcome, "Sorry, I can't make it tonight.") is None
-    assert appointment(news, "Really? That sounds lovely!") is None
+    assert appointment(news, "Really? That sounds lovely!") is not None  # free in the evening
+    by_day = news.replace("7 pm", "2 pm")
+    assert appointment(by_day, "Really? That sounds lovely!") is None  # at work then
+    assert appointment(by_day + welcome, "Really? That sounds lovely!") is not None
