@@ -83,7 +83,8 @@ def answer(
 
 def _news_asked(memories: Sequence[str], question: str, now: datetime | None) -> Found:
     """Every mention of the news that shares most words with the question (words any
-    question about news has do not count), or nothing when no news shares any."""
+    question about news has do not count); else of news in a memory that holds every word
+    the question asks by; else nothing."""
     wanted = stems(question) - QUESTION_WORDS
     asked = [stems(name) for name in gathering.names_in(question)]
     mentions_: Found = [
@@ -94,6 +95,13 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
     ]
     scored = [(len(wanted & _words_of(fact)), index, fact) for index, fact in mentions_]
     best = max((score for score, _, _ in scored), default=0)
+    if best == 0:  # asked by a word the memory holds but its news left out ("the post bus")
+        scored = [
+            (len(wanted), index, fact)
+            for index, fact in mentions_
+            if wanted and wanted <= stems(memories[index - 1])
+        ]
+        best = len(wanted) if scored else 0
     if best == 0:
         return []
     top = next(fact for score, _, fact in scored if score == best)

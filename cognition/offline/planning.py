@@ -412,8 +412,10 @@ def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[S
     place = next((p for p in found if p is not None), None)
     if not hosted or place is None:
         return []
+    # where is the slot's, not the words': "invite people to the work party at The Stag's
+    # Rest", observed and recalled, would tell of a work party at The Stag's Rest
     what = f"invite people to the {hosted[0].what}"
-    return [Slot(start, end, f"{what} at {_area_name(place)}", place, kind=APPOINTMENT)]
+    return [Slot(start, end, what, place, kind=APPOINTMENT)]
 
 
 FREE_KINDS = frozenset({OUTING, MEAL})
@@ -609,14 +611,15 @@ def _least_needed(slots: Sequence[Slot]) -> int | None:
         if movable:
             return min(movable, key=lambda k: (slots[k].length, k))
     anything = [i for i in range(1, len(slots) - 1) if not slots[i].fixed]
-    return min(anything, key=lambda k: (slots[k].length, k)) if anything else None
+    free = [i for i in anything if not slots[i - 1].fixed]  # an appointment keeps its name
+    return min(free or anything, key=lambda k: (slots[k].length, k)) if anything else None
 
 
 def _folded(before: Slot, item: Slot) -> Slot:
     """`item` folded into the slot before it, keeping what both say where it matters."""
     if item.kind == OUTING:
         return replace(before, end=item.end)
-    if item.kind == MEAL:
+    if item.kind == MEAL and before.kind == MORNING_ROUTINE:
         text = "wake up, get ready and have breakfast"
         return replace(before, end=item.end, description=text)
     return replace(

@@ -109,7 +109,8 @@ def _forward(statements: Sequence[str], name: str) -> list[Insight]:
     for event, cited in _facts(statements, gathering.NAME).values():
         if event.about(name):
             what = f"{article(event.what)} {event.what}{event.details()}"
-            text = f"{name} is hosting {what} and hopes that everyone will come."
+            # the comma ends the gathering's purpose when this insight is read again
+            text = f"{name} is hosting {what}, and hopes that everyone will come."
         else:
             text = f"{name} knows that {gathering.named(event)} is{event.details()}."
         found.append(Insight(text, cited))

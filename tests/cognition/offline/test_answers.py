@@ -176,3 +176,16 @@ def test_a_gathering_asked_after_by_its_organisers_name_is_known() -> None:
     )
     assert said.text.startswith("Yes. The Sheepdog Society's autumn trial is at Tarn Meadow")
     assert said.cited == (1,)
+
+
+def test_news_asked_by_a_word_only_its_memory_holds_is_still_known() -> None:
+    """The report could not take in the sentence about "it"; the memory kept it."""
+    seed = (
+        "Priya Raman heard that the ford at Millbeck has washed out. Until it is mended the "
+        "school bus goes round by the quarry."
+    )
+    reply = ask("Have you heard anything about the school bus?", ["Priya Raman is coding", seed])
+    assert reply.cited == (2,)
+    assert reply.text == "Yes. The ford at Millbeck has washed out."
+    unrelated = ask("Have you heard anything about the school bus?", [seed.split(". ")[0] + "."])
+    assert unrelated.text.startswith("No") and unrelated.cited == ()

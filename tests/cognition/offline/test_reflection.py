@@ -43,7 +43,7 @@ def test_insights_are_sentences_about_the_person_citing_their_evidence() -> None
     ]
     [party] = insights("What is Junie Halvorsen looking forward to?", STREAM, 5, name=JUNIE)
     assert party.text == (
-        "Junie Halvorsen is hosting a Valentine's Day party at The Copper Kettle on February 14 "
+        "Junie Halvorsen is hosting a Valentine's Day party at The Copper Kettle on February 14, "
         "and hopes that everyone will come."
     )
     assert party.cited_indices == (7,)
