@@ -417,7 +417,7 @@ def _small_talk(talk: Talk) -> str:
             ],
             "days",
         )
-    status = progressive(talk.status) if _about_oneself(talk.status, talk) else ""
+    status = _yours(progressive(talk.status)) if _about_oneself(talk.status, talk) else ""
     seen = status and status in said
     if status and not status.startswith("busy with") and not seen:
         return talk.choose(
@@ -425,6 +425,15 @@ def _small_talk(talk: Talk) -> str:
             "seen",
         )
     return ""
+
+
+_THIRD_PERSON_OWN = re.compile(r"\b(?:his|her|their) (?=[a-z])")
+
+
+def _yours(status: str) -> str:
+    """What the listener is doing, said to them: "working in her studio" is "working in
+    your studio"."""
+    return _THIRD_PERSON_OWN.sub("your ", re.sub(r"\b(?:him|her|them)self\b", "yourself", status))
 
 
 def _about_oneself(status: str, talk: Talk) -> bool:

@@ -47,6 +47,11 @@ CONTRACTIONS = {
     "wouldn't": "would not",
 }
 """Undone for formal speakers."""
+_PAST_PERFECT = re.compile(
+    r"(?<![\w'])I'd (\w+(?:ed|en)|heard|been|seen|had|done|gone|told|known|met|got|thought|"
+    r"made|said|left|lost|found|read|felt|kept|sent|spent|brought|bought|caught|taught)\b"
+)
+"""An "I'd" before a past participle, which is "I had", not "I would"."""
 SHY_OPENERS = frozenset(
     ["Hi", "Hello", "Good", "Yes", "No", "Oh", "I'm", "I", "Really", "That's", "Wonderful", "Nice"]
 )
@@ -66,6 +71,7 @@ def styled(text: str, style: str, *, vocative: str | None = None) -> str:
     if words & TERSE:
         text = " ".join(sentences(text)[-TERSE_SENTENCES:])
     if words & FORMAL:
+        text = _PAST_PERFECT.sub(r"I had \1", text)  # "I'd heard" is "I had heard"
         for short, long in CONTRACTIONS.items():
             text = re.sub(rf"(?<![\w']){re.escape(short)}(?![\w'])", long, text)
     if vocative:
