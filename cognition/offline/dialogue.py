@@ -41,6 +41,7 @@ from datetime import datetime
 
 from cognition.grammar import is_progressive, progressive
 from cognition.offline import knowledge
+from cognition.offline.facts import spoken_days
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering, kind_of, report
 from cognition.offline.text import first_name, mentions, same_person, stable_index
@@ -188,6 +189,13 @@ def _one_activity(action: str) -> str:
 
 
 def _line(talk: Talk) -> Utterance:
+    line = _composed(talk)
+    if talk.now is None:
+        return line
+    return replace(line, text=spoken_days(line.text, talk.now))
+
+
+def _composed(talk: Talk) -> Utterance:
     style = talk.me.speaking_style
     lines = len(talk.history)
     if lines >= LONG_CONVERSATION + 1 and not GOODBYE.search(talk.last_theirs):

@@ -151,6 +151,33 @@ _RELATIVE_DAY = re.compile(
 )
 
 
+SPOKEN_DAYS_AHEAD = 6
+"""Dates this many days ahead or fewer are said by their weekday, as people say them."""
+_ON_DATE = re.compile(rf"\bon (?P<month>{'|'.join(MONTHS)}) (?P<day>\d{{1,2}})\b")
+
+
+def spoken_days(text: str, now: datetime) -> str:
+    """The text with each "on <Month> <day>" of the coming week said as people say it:
+    "today", "tomorrow", "on Friday" (news is read back from either form)."""
+
+    def said(match: re.Match[str]) -> str:
+        month, day = MONTHS.index(match["month"]) + 1, int(match["day"])
+        year = now.year + (1 if month < now.month else 0)  # "on January 3", said in December
+        try:
+            ahead = (date(year, month, day) - now.date()).days
+        except ValueError:
+            return match[0]
+        if ahead == 0:
+            return "today"
+        if ahead == 1:
+            return "tomorrow"
+        if 1 < ahead <= SPOKEN_DAYS_AHEAD:
+            return f"on {WEEKDAYS[date(year, month, day).weekday()]}"
+        return match[0]
+
+    return _ON_DATE.sub(said, text)
+
+
 def recurs(text: str) -> bool:
     """Whether the text tells of a weekly habit ("on Wednesdays", "every Friday")."""
     return _RECURRING.search(text) is not None

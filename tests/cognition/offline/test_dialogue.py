@@ -82,7 +82,8 @@ def test_the_host_invites_and_the_guest_accepts_with_time_and_place() -> None:
     lines = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
     readable(lines, [JUNIE.name, TOMAS.name])
     junie, tomas = lines[0][1], lines[1][1]
-    assert "organising a Valentine's Day party at The Copper Kettle on February 14" in junie
+    # said on February 13: the day is said as people say it
+    assert "organising a Valentine's Day party at The Copper Kettle tomorrow" in junie
     assert "Would you like to come?" in junie
     assert re.search(r"(love to come|Count me in|wouldn't miss it)\b.*at 6 pm\.", tomas), tomas
     assert "the Valentine's Day party" in lines[-1][1]  # the closing names what was agreed
@@ -208,8 +209,8 @@ def test_lines_are_the_same_on_every_run() -> None:
     lines = talk(JUNIE, TOMAS, memories={JUNIE.name: [PARTY_SEED]})
     assert lines[0] == (
         JUNIE.name,
-        "Hi Tomas! I'm organising a Valentine's Day party at The Copper Kettle on "
-        "February 14 from 6 pm to 8 pm! Would you like to come?",
+        "Hi Tomas! I'm organising a Valentine's Day party at The Copper Kettle tomorrow "
+        "from 6 pm to 8 pm! Would you like to come?",
     )
 
 

@@ -8,7 +8,7 @@ from datetime import date, datetime
 import pytest
 
 from cognition.offline import knowledge
-from cognition.offline.facts import article, clock_text, sentences
+from cognition.offline.facts import article, clock_text, sentences, spoken_days
 from cognition.offline.news import facts_in, kind_of
 
 MONDAY = datetime(2024, 5, 6, 9, 0)
@@ -397,3 +397,16 @@ def test_a_gathering_at_a_place_named_with_a_capital_the_is_there() -> None:
         "Sal has booked the snug of The Mermaid from 2 till 4 on Friday for Ma's funeral tea."
     )
     assert (tea.what, tea.place, tea.start_min) == ("funeral tea", "The Mermaid", 14 * 60)
+
+
+def test_a_date_of_the_coming_week_is_said_as_people_say_it_and_read_back() -> None:
+    line = "The regatta is at the quay on May 6 at 2 pm, and the ceilidh on May 9 at 8 pm."
+    said = spoken_days(line, MONDAY)  # Monday May 6
+    assert said == "The regatta is at the quay today at 2 pm, and the ceilidh on Thursday at 8 pm."
+    assert spoken_days("The fair is on May 7.", MONDAY) == "The fair is tomorrow."
+    assert spoken_days("The fair is on May 20.", MONDAY) == "The fair is on May 20."
+    assert spoken_days("The fair is on January 2.", datetime(2024, 12, 30)) == (
+        "The fair is on Thursday."
+    )
+    regatta = only(said.split(", and")[0] + ".")
+    assert (regatta.month, regatta.day, regatta.start_min) == (5, 6, 14 * 60)
