@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from cognition.offline import clock, knowledge, occupations
+from cognition.offline.knowledge import Fact
 from cognition.offline.notes import agreed, declined
 from cognition.offline.places import emoji
 from cognition.offline.routine import EVENING, MORNING, Duty, rhythm
@@ -382,40 +383,53 @@ def appointments(day: Day, notes: Sequence[str]) -> list[Slot]:
     return slots
 
 
-OUTREACH_START = 19 * 60
+OUTREACH_HOURS = (
+    (12 * 60, "have lunch out and invite people to the {what}"),
+    (19 * 60, "invite people to the {what}"),
+)
+"""When a host goes among people to invite them, and what it does then: the lunch hour at
+a cafe and an evening hour at the pub (one of them may be when the town is elsewhere)."""
 OUTREACH_MINUTES = 60
 OUTREACH_DAYS = 2
-"""A host spends an evening hour where people gather, inviting them, on each of the days
-before its gathering (and the day itself, when it comes later)."""
-GATHERING_PLACES = ("tavern bar pub inn", "cafe coffee hall", "square green market")
-"""Words of public places where a host finds people of an evening, likeliest first (where
-the town goes for a drink, before an empty green)."""
+"""A host goes out on each of the days before its gathering (and the day itself, before it)."""
+GATHERING_PLACES = {
+    12 * 60: ("cafe coffee kettle bakery tearoom", "tavern bar pub inn", "square green market"),
+    19 * 60: ("tavern bar pub inn", "cafe coffee hall", "square green market"),
+}
+"""Words of public places where a host finds people at each hour, likeliest first (where
+the town eats at noon and drinks of an evening, before an empty green)."""
 
 
 def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[Slot]:
-    """An evening hour among people to invite them, for an agent whose own gathering is
-    today after it or within `OUTREACH_DAYS`: organisers seek guests out, they do not wait
-    at home to be found. None when no public place is known or the hour is taken."""
-    start, end = OUTREACH_START, OUTREACH_START + OUTREACH_MINUTES
-    if end > day.bed or any(s.start < end and start < s.end for s in taken):
-        return []
-    hosted = [
-        event
-        for ahead in range(OUTREACH_DAYS + 1)
-        for event in knowledge.occasions_on(
-            notes, day=(day.date + timedelta(days=ahead)).date(), now=day.date
-        )
-        if event.about(day.persona.name)
-        and (ahead > 0 or (event.start_min is not None and event.start_min > end))
-    ]
-    found = (_public_place(day, stems(words), start) for words in GATHERING_PLACES)
-    place = next((p for p in found if p is not None), None)
-    if not hosted or place is None:
-        return []
-    # where is the slot's, not the words': "invite people to the work party at The Stag's
-    # Rest", observed and recalled, would tell of a work party at The Stag's Rest
-    what = f"invite people to the {hosted[0].what}"
-    return [Slot(start, end, what, place, kind=APPOINTMENT)]
+    """The hours (`OUTREACH_HOURS`) an agent spends among people inviting them, when its
+    own gathering is later today or within `OUTREACH_DAYS`: organisers seek guests out,
+    they do not wait at home (or at a village school) to be found. None at an hour that is
+    taken or when no public place for it is known."""
+    slots: list[Slot] = []
+    for start, doing in OUTREACH_HOURS:
+        end = start + OUTREACH_MINUTES
+        if start < day.wake or end > day.bed or any(s.start < end and start < s.end for s in taken):
+            continue
+        hosted = _hosted_after(day, notes, end)
+        found = (_public_place(day, stems(words), start) for words in GATHERING_PLACES[start])
+        place = next((p for p in found if p is not None), None)
+        if hosted is not None and place is not None:
+            # where is the slot's, not the words': "invite people to the work party at The
+            # Stag's Rest", observed and recalled, would tell of a party at The Stag's Rest
+            slots.append(Slot(start, end, doing.format(what=hosted.what), place, APPOINTMENT))
+    return slots
+
+
+def _hosted_after(day: Day, notes: Sequence[str], end: int) -> Fact | None:
+    """The agent's own gathering within `OUTREACH_DAYS`, today's only if it begins after
+    `end`."""
+    for ahead in range(OUTREACH_DAYS + 1):
+        on = (day.date + timedelta(days=ahead)).date()
+        for event in knowledge.occasions_on(notes, day=on, now=day.date):
+            later = ahead > 0 or (event.start_min is not None and event.start_min > end)
+            if event.about(day.persona.name) and later:
+                return event
+    return None
 
 
 FREE_KINDS = frozenset({OUTING, MEAL})
@@ -622,8 +636,12 @@ def _folded(before: Slot, item: Slot) -> Slot:
     if item.kind == MEAL and before.kind == MORNING_ROUTINE:
         text = "wake up, get ready and have breakfast"
         return replace(before, end=item.end, description=text)
+    longer = item if item.length > before.length else before  # where most of it is spent
     return replace(
-        before, end=item.end, description=f"{before.description}; then {item.description}"
+        before,
+        end=item.end,
+        description=f"{before.description}; then {item.description}",
+        location=longer.location,
     )
 
 

@@ -265,6 +265,9 @@ def test_the_host_goes_out_to_invite_guests_the_evening_before() -> None:
     invite = at(monday, 19, 30)
     assert invite.description == "invite people to the Valentine's Day party"
     assert invite.location is not None and invite.location.startswith("The Lantern Tavern")
+    lunch = at(monday, 12, 30)  # and among people at noon, where the town eats
+    assert lunch.description == "have lunch out and invite people to the Valentine's Day party"
+    assert lunch.location is not None and lunch.location.startswith("The Copper Kettle")
     # a guest does not, and a host whose party is past does not either
     assert all("invite people" not in i.description for i in plan(TOMAS, notes=[JUNIE_SEED]))
     later = plan(JUNIE, now=TUESDAY + timedelta(days=2), notes=[JUNIE_SEED])
