@@ -28,7 +28,7 @@ from cognition.offline import knowledge
 from cognition.offline.clock import find_times
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering
-from cognition.offline.text import mentions, same_person, stems
+from cognition.offline.text import content_words, mentions, same_person, stem, stems
 from cognition.offline.voice import styled
 from cognition.types import Answer, Persona
 
@@ -86,12 +86,12 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
     question about news has do not count); else of news in a memory that holds every word
     the question asks by; else nothing."""
     wanted = stems(question) - QUESTION_WORDS
-    asked = [stems(name) for name in gathering.names_in(question)]
+    asked = [[stem(w) for w in content_words(name)] for name in gathering.names_in(question)]
     mentions_: Found = [
         (index, fact)
         for index, memory in enumerate(memories, start=1)
         for fact in knowledge.news_in(memory, now=now, vague=True)
-        if not asked or (fact.kind == gathering.NAME and any(a <= _named(fact) for a in asked))
+        if not asked or (fact.kind == gathering.NAME and any(_is_named(a, fact) for a in asked))
     ]
     scored = [(len(wanted & _words_of(fact)), index, fact) for index, fact in mentions_]
     best = max((score for score, _, _ in scored), default=0)
@@ -106,6 +106,14 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
         return []
     top = next(fact for score, _, fact in scored if score == best)
     return [(i, f) for _, i, f in scored if f.key == top.key or gathering.same_occasion(f, top)]
+
+
+def _is_named(asked: list[str], fact: Fact) -> bool:
+    """Whether an occasion asked after by name (its words in order) is the fact: all its
+    words are the fact's, or a word before its noun is ("the birthday tea" is Bridie's
+    100th birthday; "the film night" is not the wax night)."""
+    named = _named(fact)
+    return set(asked) <= named or bool(set(asked[:-1]) & named)
 
 
 def _named(fact: Fact) -> set[str]:

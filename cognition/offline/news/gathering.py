@@ -360,7 +360,7 @@ class Gathering:
             )
         turning = _TURNING.search(sentence)
         if turning is not None and not any(f.what.endswith("birthday") for f in found):
-            age = _ordinal(turning["age"])
+            age = _ordinal(turning["age"]) or _ordinal(turning["age"].split()[0])  # "ninety on"
             if age is not None:
                 who = speaker if turning["who"] == "I" else turning["who"]
                 found.append(

@@ -189,3 +189,14 @@ def test_news_asked_by_a_word_only_its_memory_holds_is_still_known() -> None:
     assert reply.text == "Yes. The ford at Millbeck has washed out."
     unrelated = ask("Have you heard anything about the school bus?", [seed.split(". ")[0] + "."])
     assert unrelated.text.startswith("No") and unrelated.cited == ()
+
+
+def test_an_occasion_asked_by_another_name_is_known_by_the_word_that_tells_it() -> None:
+    told = (
+        'Tomas Ferreira said to Priya Raman: "Gran Ellery turns ninety on Thursday, and there '
+        'is cake at The Anchor from noon till three. Everyone is welcome!"'
+    )
+    tea = ask("Did you hear about the birthday tea?", [told])
+    assert tea.text.startswith("Yes. Gran Ellery's 90th birthday is at The Anchor")
+    quiz = ask("Did you hear about the quiz night?", [told])  # a night, but not this one
+    assert quiz.text.startswith("No")
