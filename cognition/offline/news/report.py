@@ -248,7 +248,7 @@ def continued(fact: Fact, sentence: str) -> Fact | None:
         return None
     if not _STATES.search(clause) or _IDENTITY.match(clause) or _PLACE_PATH.match(clause):
         return None
-    clause = clause[0].lower() + clause[1:] if _common(clause) else clause
+    clause = clause[0].lower() + clause[1:] if _common(clause) or _plain_noun(clause) else clause
     joined = f"{fact.what}, and {clause}"
     return None if len(joined) > MAX_CLAUSE else replace(fact, what=joined)
 
@@ -270,6 +270,21 @@ def _trimmed(clause: str) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+_VERB_AFTER_NAME = frozenset(
+    """is are was were has have had will would can could must should may might says said
+    thinks reckons told""".split()  # noqa: SIM905
+)
+
+
+def _plain_noun(clause: str) -> bool:
+    """Its first word is a common noun capitalised for starting the sentence ("Foot
+    passengers can still turn up", "Cars must be booked"), not a name ("Mair says …")."""
+    first, *rest = clause.split(maxsplit=2)
+    if not first[:1].isupper() or first.endswith(("'s", "’s")) or not rest:
+        return False
+    return first.endswith("s") or (rest[0].islower() and rest[0] not in _VERB_AFTER_NAME)
 
 
 def _common(clause: str) -> bool:

@@ -410,3 +410,16 @@ def test_a_date_of_the_coming_week_is_said_as_people_say_it_and_read_back() -> N
     )
     regatta = only(said.split(", and")[0] + ".")
     assert (regatta.month, regatta.day, regatta.start_min) == (5, 6, 14 * 60)
+
+
+@pytest.mark.parametrize(
+    ("after", "joined"),
+    [
+        ("Foot passengers can still just turn up.", "foot passengers can still just turn up"),
+        ("Cars must be booked by 4 pm.", "cars must be booked by 4 pm"),
+        ("Gull Island will lose the late sailing.", "Gull Island will lose the late sailing"),
+    ],
+)
+def test_a_sentence_joined_to_news_keeps_capitals_only_for_names(after: str, joined: str) -> None:
+    fact = only(f"Word is that the ferry timetable has been cut. {after}")
+    assert fact.what == f"the ferry timetable has been cut, and {joined}"
