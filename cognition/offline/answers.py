@@ -26,6 +26,7 @@ from cognition.grammar import progressive, sentence
 from cognition.norms import MINUTES_PER_DAY
 from cognition.offline import knowledge
 from cognition.offline.clock import find_times
+from cognition.offline.facts import WEEKDAYS
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering
 from cognition.offline.text import content_words, mentions, same_person, stem, stems
@@ -51,6 +52,9 @@ QUESTION_WORDS = frozenset(
 MAX_CITED = 3
 _DAY_PLAN = re.compile(r"^This is .+?'s plan for (?:\w+day )?(?P<month>[A-Z][a-z]+) (?P<day>\d+):")
 _PLAN_ITEM = re.compile(r"\d+\) (?P<what>.+?) at (?P<time>\d{1,2}:\d{2} [ap]m)")
+
+_DAY_PARTS = ((17 * 60, "evening night tonight"), (12 * 60, "afternoon"), (0, "morning"))
+"""Words of the part of the day a time falls in, latest first."""
 
 Found = list[tuple[int, Fact]]
 """Mentions of one piece of news: (1-based memory index, the news as that memory tells it)."""
@@ -93,7 +97,7 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
         for fact in knowledge.news_in(memory, now=now, vague=True)
         if not asked or (fact.kind == gathering.NAME and any(_is_named(a, fact) for a in asked))
     ]
-    scored = [(len(wanted & _words_of(fact)), index, fact) for index, fact in mentions_]
+    scored = [(len(wanted & _words_of(fact, now)), index, fact) for index, fact in mentions_]
     best = max((score for score, _, _ in scored), default=0)
     if best == 0:  # asked by a word the memory holds but its news left out ("the post bus")
         scored = [
@@ -122,8 +126,25 @@ def _named(fact: Fact) -> set[str]:
     return stems(f"{fact.who or ''} {fact.what}")
 
 
-def _words_of(fact: Fact) -> set[str]:
-    return stems(f"{fact.statement()} {fact.who or ''}")
+def _words_of(fact: Fact, now: datetime | None = None) -> set[str]:
+    """The words a question may ask a fact by: its statement, its organiser, and the
+    weekday and part of the day it happens ("anything at the brewery on Thursday evening?"
+    asks after a ceilidh on March 12 at 7 pm)."""
+    return stems(f"{fact.statement()} {fact.who or ''} {_when_words(fact, now)}")
+
+
+def _when_words(fact: Fact, now: datetime | None) -> str:
+    weekday = fact.weekday
+    if weekday is None and now is not None and fact.month is not None and fact.day is not None:
+        try:
+            weekday = datetime(now.year, fact.month, fact.day).weekday()
+        except ValueError:
+            weekday = None
+    day = WEEKDAYS[weekday] if weekday is not None else ""
+    if fact.start_min is None:
+        return day
+    part = next(words for start, words in _DAY_PARTS if fact.start_min >= start)
+    return f"{day} {part}"
 
 
 def _affirm(persona: Persona, memories: Sequence[str], found: Found) -> tuple[str, list[int]]:

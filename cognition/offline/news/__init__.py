@@ -109,9 +109,13 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
                 break
         else:
             more = report.continued(found[-1], sentence) if reported else None
+            if more is None and found:  # "… offered to teach CPR. Come on Wednesday at 6."
+                more = gathering.continued(found[-1], sentence, now=now)
             if more is not None:
                 found[-1] = more
             reported = False
+    if not found and len(parts) > 1 and (led := report.lead(parts, speaker)) is not None:
+        found = [report.continued(led, parts[1]) or led]
     if gathering.open_to_all(text):
         found = [gathering.opened(f) for f in found]
     return tuple(found)

@@ -84,7 +84,8 @@ PLAIN_WORDS = frozenset(
 """Words that make "a long day" or "a good night" an ordinary span, not an occasion."""
 _NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
 _HOST = re.compile(
-    rf"(?P<who>\bI|\b[Ww]e|{_NAME})(?:'m|’m| am| is| are|'re| was| has been| will be| will)?\s+"
+    rf"(?P<who>\bI|\b[Ww]e|{_NAME})"
+    r"(?:'m|’m|'s|’s| am| is| are|'re| was| has been| will be| will)?\s+"
     r"(?:(?:also|still|now|busy)\s+)?(?:planning|hosting|throwing|organizing|organising|"
     r"holding|having|giving|arranging|putting on|running|preparing|leading|conducting|"
     r"officiating|lead|host|hold|organise|organize|run|throw|give|conduct)\b"
@@ -137,6 +138,14 @@ _CALL = re.compile(
 )
 """A call for hands: someone asking people to come and do something, volunteers needed to
 do it, or "Come and help …"; its task runs to the first word of when or where."""
+LESSONS = frozenset({"class", "lesson", "lessons", "course", "workshop", "session", "talk"})
+_TEACHING = re.compile(
+    rf"(?P<who>\bI|{_NAME})(?:'s|’s|'m|’m| is| has| will| had| am)?\s+(?:offered|offering|agreed|"
+    r"volunteered|going|planning|decided|promised)\s+to\s+(?:teach|give|run|lead|hold)\s+"
+    r"(?:a\s+|an\s+)?(?P<subject>[A-Za-z][\w&'’-]*(?:\s+[A-Za-z][\w&'’-]*){0,2}?)"
+    r"(?=\s+(?:and|to|for|at|in|on|from|this|next|tomorrow|tonight)\b|[,.;]|$)"
+)
+"""Someone offering to teach ("Maureen has offered to teach CPR"): a class in it."""
 _TASK_END = re.compile(
     r"\s+(?:on|at|from|this|next|tomorrow|tonight|today|by|before|after|starting|between|"
     r"until|till|in the (?:morning|afternoon|evening))\b"
@@ -171,7 +180,8 @@ _OPEN = re.compile(
     r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
     r"wants every(?:one|body)\b[^.;]* to come|inviting every(?:one|body)|"
     r"the (?:whole|rest of the) (?:town|village|city|island|parish|valley|hollow|community|"
-    r"neighbou?rhood)(?:(?: is| are)? (?:invited|welcome)| (?:can|may) (?:come|join|turn up))|"
+    r"neighbou?rhood)(?:(?:'s|’s| is| are)? (?:invited|welcome)|"
+    r" (?:can|may) (?:come|join|turn up))|"
     r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?)? (?:can|may|is welcome to|"
     r"is free to) (?:come|go|turn up|join|attend|drop in|pop in))",
     re.I,
@@ -373,6 +383,16 @@ class Gathering:
                         now=now,
                     )
                 )
+        taught = _TEACHING.search(sentence) if not found else None
+        if taught is not None:
+            subject = taught["subject"]
+            what = subject if subject.split()[-1].lower() in LESSONS else f"{subject} class"
+            who = speaker if taught["who"] == "I" else taught["who"]
+            found.append(
+                _fact(
+                    sentence, what=what, who=who, before=taught.start(), after=taught.end(), now=now
+                )
+            )
         called = _called(sentence, speaker=speaker, now=now) if not found else None
         if called is not None:
             found.append(called)
@@ -577,6 +597,32 @@ _NEXT_WORD = re.compile(r"^[ \t]+(?P<word>[a-z][a-z'’-]*)\b")
 _VERB_ENDING = re.compile(r"(?:s|ed|ing)$")
 
 
+def continued(fact: Fact, sentence: str, *, now: datetime | None) -> Fact | None:
+    """A gathering that says neither day nor time, with the next sentence's day, time and
+    place ("Maureen has offered to teach CPR. Come to the library on Wednesday at 6 pm.");
+    None when that sentence adds neither a day nor a time."""
+    if fact.kind != NAME or fact.day is not None or fact.weekday is not None:
+        return None
+    timing = read_time(sentence)
+    day = read_day(sentence, now=now)
+    if day["day"] is None and day["weekday"] is None and timing["start_min"] is None:
+        return None
+    return replace(
+        fact,
+        place=fact.place or _place(sentence) or _proper_place(sentence),
+        month=day["month"],
+        day=day["day"],
+        weekday=day["weekday"],
+        start_min=fact.start_min if fact.start_min is not None else timing["start_min"],
+        end_min=fact.end_min if fact.end_min is not None else timing["end_min"],
+        open_to_all=fact.open_to_all or open_to_all(sentence) or bool(_BIDDING.match(sentence)),
+    )
+
+
+_BIDDING = re.compile(r"^\s*(?:please\s+)?(?:come|drop in|pop in|join us)\b", re.I)
+"""A sentence bidding whoever hears it to come ("Come to the library on Wednesday at 6")."""
+
+
 def _compounded(after: str) -> bool:
     """Whether the occasion noun is followed by a noun that it only modifies ("launch
     trolley", "market stalls are up" is not caught): a plain lowercase word that is no
@@ -632,8 +678,8 @@ def _called(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
         return None
     group = next(g for g in ("task", "task2", "task3") if call[g] is not None)
     task = _TASK_END.split(call[group], maxsplit=1)[0].strip(" -")
-    if not task:
-        return None
+    if not task or task.split()[0].lower() in DETERMINERS:
+        return None  # "Come to the community room …" says where, not what to do
     task_end = call.start(group) + len(task)
     named_it = _ANTECEDENT.match(sentence[: call.start()])
     if named_it is not None and re.search(r"\b(?:it|them)\b", task):
@@ -679,10 +725,15 @@ def _place(text: str) -> str | None:
     """The first "at/in <place>" of a text that names no time ("at the old chapel")."""
     for match in _PLACE.finditer(text):
         words: list[str] = []
-        for word in match["place"].split():
-            if word.lower() in _PLACE_STOP and words:
-                break
+        given = match["place"].split()
+        for index, word in enumerate(given):
+            follows = given[index + 1] if index + 1 < len(given) else ""
+            within = word.lower() in ("at", "of") and follows[:1].isupper() and words
+            if word.lower() in _PLACE_STOP and words and not within:
+                break  # "the taproom at Millrace Brewery" is one place; "the hall at 7" is not
             words.append(word)
+            if word[-1:] in ",;:":
+                break
         place = " ".join(words).rstrip(".,;:!?")
         lowered = place.lower()
         bare = re.sub(r"^the\s*", "", lowered)

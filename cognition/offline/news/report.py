@@ -13,6 +13,7 @@ several hops stays one piece of news.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -131,6 +132,60 @@ def _unframed(text: str, speaker: str | None) -> tuple[str, _Frame] | None:
     return None
 
 
+def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
+    """The report a sentence states (module docstring); with `news`, the text is known to
+    bear news, so a plain statement is kept whatever its importance."""
+    text = sentence.strip().rstrip(".!;")
+    asked = text.endswith("?") and not _TOLD_AS_QUESTION.match(text)
+    if not text or asked or _QUOTED.search(text) or _SKIPPED.match(text):
+        return []
+    if gathering.mentions_occasion(text, speaker=speaker) or gathering.open_to_all(text):
+        return []  # an occasion that is not news; who may come to one ("anyone can come")
+    who: str | None = None
+    source: str | None = None
+    worried = told = False
+    for _ in range(MAX_FRAMES):  # "Tom told me that at the depot Fiona was told that …"
+        framed = _unframed(text, speaker)
+        if framed is None:
+            break
+        text, frame = framed
+        who = who or frame.who
+        source = source or frame.source
+        worried, told = worried or frame.worried, told or frame.told
+    clause = _trimmed(text.rstrip(".!;"))
+    if _PLACE_PATH.match(clause):
+        return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
+    if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
+        return []
+    if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause) or _NO_STATEMENT.match(clause):
+        return []
+    if not _STATES.search(_CUT.split(clause, maxsplit=1)[0]):
+        return []  # "Dennis noticed the scum last night, and …": what was noticed states nothing
+    if _IDENTITY.match(clause) and not (worried or told):
+        return []  # who someone is ("Wil is a retired quarryman") is known, not news
+    weight = importance.rate(clause)
+    if worried or told or news:  # someone's worry, or what is passed on as news, is news
+        weight = max(weight, MIN_WEIGHT)
+    if weight < MIN_WEIGHT:
+        return []
+    clause = clause[0].lower() + clause[1:] if clause[:2].istitle() and _common(clause) else clause
+    subject = _SUBJECT.match(clause)
+    if who is None and subject is not None and not _common(clause):
+        who = subject["who"]  # "Walter Brigg broke his leg": news about Walter
+    return [Fact(kind=NAME, what=clause, who=who, weight=weight, source=source)]
+
+
+def lead(parts: Sequence[str], speaker: str | None) -> Fact | None:
+    """The news a text leads with when a later sentence says it was noticed, told or feared
+    ("A bloom of algae has come up on the canal. Dennis noticed the scum last night …"): its
+    first sentence as a report, whatever its importance; None when nothing says so."""
+    framed = (_unframed(p.strip().rstrip(".!;"), speaker) for p in parts[1:])
+    if not any(f is not None and (f[1].told or f[1].worried) for f in framed):
+        return None
+    found = _read(parts[0], speaker, news=True)
+    return found[0] if found else None
+
+
 class Report:
     """The report kind (module docstring)."""
 
@@ -138,46 +193,7 @@ class Report:
 
     def recognise(self, sentence: str, *, speaker: str | None, now: datetime | None) -> list[Fact]:
         del now
-        text = sentence.strip().rstrip(".!;")
-        asked = text.endswith("?") and not _TOLD_AS_QUESTION.match(text)
-        if not text or asked or _QUOTED.search(text) or _SKIPPED.match(text):
-            return []
-        if gathering.mentions_occasion(text, speaker=speaker) or gathering.open_to_all(text):
-            return []  # an occasion that is not news; who may come to one ("anyone can come")
-        who: str | None = None
-        source: str | None = None
-        worried = told = False
-        for _ in range(MAX_FRAMES):  # "Tom told me that at the depot Fiona was told that …"
-            framed = _unframed(text, speaker)
-            if framed is None:
-                break
-            text, frame = framed
-            who = who or frame.who
-            source = source or frame.source
-            worried, told = worried or frame.worried, told or frame.told
-        clause = _trimmed(text.rstrip(".!;"))
-        if _PLACE_PATH.match(clause):
-            return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
-        if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
-            return []
-        if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause) or _NO_STATEMENT.match(clause):
-            return []
-        if not _STATES.search(clause):
-            return []
-        if _IDENTITY.match(clause) and not (worried or told):
-            return []  # who someone is ("Wil is a retired quarryman") is known, not news
-        weight = importance.rate(clause)
-        if worried or told:  # someone's worry, or what is passed on as news, is news
-            weight = max(weight, MIN_WEIGHT)
-        if weight < MIN_WEIGHT:
-            return []
-        clause = (
-            clause[0].lower() + clause[1:] if clause[:2].istitle() and _common(clause) else clause
-        )
-        subject = _SUBJECT.match(clause)
-        if who is None and subject is not None and not _common(clause):
-            who = subject["who"]  # "Walter Brigg broke his leg": news about Walter
-        return [Fact(kind=NAME, what=clause, who=who, weight=weight, source=source)]
+        return _read(sentence, speaker, news=False)
 
     def key(self, fact: Fact) -> str:
         content = sorted({stem(w) for w in words(fact.what) if w.lower() not in STOPWORDS})
@@ -280,11 +296,12 @@ _VERB_AFTER_NAME = frozenset(
 
 def _plain_noun(clause: str) -> bool:
     """Its first word is a common noun capitalised for starting the sentence ("Foot
-    passengers can still turn up", "Cars must be booked"), not a name ("Mair says …")."""
+    passengers can still turn up"), not a name ("Mair says …", "Dennis noticed …")."""
     first, *rest = clause.split(maxsplit=2)
     if not first[:1].isupper() or first.endswith(("'s", "’s")) or not rest:
         return False
-    return first.endswith("s") or (rest[0].islower() and rest[0] not in _VERB_AFTER_NAME)
+    second = rest[0]
+    return second.islower() and second not in _VERB_AFTER_NAME and not second.endswith("ed")
 
 
 def _common(clause: str) -> bool:

@@ -200,3 +200,20 @@ def test_an_occasion_asked_by_another_name_is_known_by_the_word_that_tells_it() 
     assert tea.text.startswith("Yes. Gran Ellery's 90th birthday is at The Anchor")
     quiz = ask("Did you hear about the quiz night?", [told])  # a night, but not this one
     assert quiz.text.startswith("No")
+
+
+def test_a_gathering_asked_after_by_its_place_weekday_and_evening_is_known() -> None:
+    told = (
+        "Tomas Ferreira said to Priya Raman: \"Jo's putting on a barn dance in the loft at "
+        "Hatch Farm on Friday, starting at 8, and the whole village's invited.\""
+    )
+    reply = answer(
+        question="Have you heard about anything happening at the farm on Friday evening?",
+        persona=PRIYA,
+        summary="",
+        asker="an interviewer",
+        memories=[told],
+        now=datetime(2024, 5, 6, 9, 0),
+    )
+    assert reply.text.startswith("Yes. Jo's barn dance is at the loft at Hatch Farm on May 10")
+    assert "Everyone is invited." in reply.text

@@ -416,10 +416,33 @@ def test_a_date_of_the_coming_week_is_said_as_people_say_it_and_read_back() -> N
     ("after", "joined"),
     [
         ("Foot passengers can still just turn up.", "foot passengers can still just turn up"),
-        ("Cars must be booked by 4 pm.", "cars must be booked by 4 pm"),
+        ("Dennis noticed the scum at the lock.", "Dennis noticed the scum at the lock"),
         ("Gull Island will lose the late sailing.", "Gull Island will lose the late sailing"),
     ],
 )
 def test_a_sentence_joined_to_news_keeps_capitals_only_for_names(after: str, joined: str) -> None:
     fact = only(f"Word is that the ferry timetable has been cut. {after}")
     assert fact.what == f"the ferry timetable has been cut, and {joined}"
+
+
+def test_a_text_that_says_its_news_was_noticed_leads_with_that_news() -> None:
+    """The first sentence is the news when a later one says who noticed or was told it,
+    however plain its words."""
+    text = (
+        "A green film has spread along the canal past the old mill. Ruth Pascoe noticed it "
+        "this morning, and the council told her to keep dogs away."
+    )
+    fact = only(text)
+    assert fact.what == "a green film has spread along the canal past the old mill"
+    assert not facts_in("A green film has spread along the canal past the old mill.", now=MONDAY)
+
+
+def test_an_offer_to_teach_is_a_class_and_the_next_sentence_says_when_and_where() -> None:
+    text = (
+        "Owen Pryce has offered to teach knot-tying to anyone who wants to crew. Come to the "
+        "boathouse at Gull Quay on Friday at 6 in the evening."
+    )
+    fact = only(text)
+    assert (fact.what, fact.who, fact.place) == ("knot-tying class", "Owen Pryce", "Gull Quay")
+    assert (fact.day, fact.start_min, fact.open_to_all) == (10, 18 * 60, True)
+    assert not [f for f in facts_in("Come to the boathouse on Friday at 6.", now=MONDAY)]
