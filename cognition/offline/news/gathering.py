@@ -556,7 +556,9 @@ def _named(
         if re.search(r"(?:'s|’s)$", word):
             owner = word[:-2]
             follows = mods[0] if mods else ""
-            in_name = follows[:1].isupper() and not re.search(r"(?:'s|’s)$", follows)
+            # "Valentine's Day party": a title-case word after it names the occasion; not an
+            # acronym ("Maureen Hollis's CPR class" is Maureen's class)
+            in_name = follows.istitle() and not re.search(r"(?:'s|’s)$", follows)
             if owner[:1].isupper() and not in_name:  # "Ines's wedding", not "Valentine's Day"
                 while (  # "the Glenmore Ski Club's": every word of the owner's name
                     words

@@ -446,3 +446,14 @@ def test_an_offer_to_teach_is_a_class_and_the_next_sentence_says_when_and_where(
     assert (fact.what, fact.who, fact.place) == ("knot-tying class", "Owen Pryce", "Gull Quay")
     assert (fact.day, fact.start_min, fact.open_to_all) == (10, 18 * 60, True)
     assert not [f for f in facts_in("Come to the boathouse on Friday at 6.", now=MONDAY)]
+
+
+def test_an_occasion_with_an_acronym_keeps_its_name_over_hops() -> None:
+    """Once "Maureen Hollis's CPR class" grew an owner at every hop."""
+    fact = only(
+        "I'm organising a CPR class at the library on Friday at 6 pm.", speaker="Maureen Hollis"
+    )
+    for hop, teller in enumerate(("Priya Chandran", "Terry Oakes", "Jade Oakes")):
+        told = kind_of(fact).retell(fact, source=teller, variant=hop)
+        fact = only(told, speaker=teller)
+        assert (fact.what, fact.who) == ("CPR class", "Maureen Hollis"), told
