@@ -152,7 +152,10 @@ def test_demo_keep_serves_its_own_stack_until_ctrl_c(
         children = psutil.Process(proc.pid).children(recursive=True)
         assert len(children) >= 4  # api, two workers, beat
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=90) == 0
+        # read what it prints while stopping: an unread pipe that fills blocks its writers, and
+        # the stack would then never stop (seen on a loaded machine)
+        proc.communicate(timeout=90)
+        assert proc.returncode == 0
         psutil.wait_procs(children, timeout=30)
         assert not [p for p in children if p.is_running() and p.status() != "zombie"]
     finally:
