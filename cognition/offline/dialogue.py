@@ -573,6 +573,7 @@ def _known_news(
     told them each."""
     merged: dict[str, Fact] = {}
     sources: dict[str, str] = {}
+    firsthand: set[str] = set()  # known without being told: no one is its source
     for memory in memories:
         heard = knowledge.said(memory)
         for news in knowledge.news_in(memory, now=now):
@@ -587,8 +588,11 @@ def _known_news(
                 sources.setdefault(key, news.source)
             elif news.who and not news.about(name) and news.kind == report.NAME:
                 sources.setdefault(key, news.who)
+            elif heard is None and not news.source:
+                firsthand.add(key)  # its seed: told back later, it is still its own to tell
     ordered = sorted(merged.values(), key=lambda n: (not n.about(name), -n.weight))
-    return ordered, {merged[k].key: v for k, v in sources.items() if k in merged}
+    told = {k: v for k, v in sources.items() if k in merged and k not in firsthand}
+    return ordered, {merged[k].key: v for k, v in told.items()}
 
 
 def _mine(news: Fact, talk: Talk) -> bool:

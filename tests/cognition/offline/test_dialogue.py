@@ -382,3 +382,20 @@ def test_an_action_of_two_in_turn_is_remarked_on_as_the_first() -> None:
         speaker_status="buy groceries at the general store; then tend the flock again",
     )
     assert "buying groceries at the general store." in said.text and "then" not in said.text
+
+
+def test_news_one_knew_first_is_not_credited_to_who_told_it_back() -> None:
+    """Once the originator, told its own news back, passed it on as "Megan told me that …"."""
+    seed = (
+        "A green film has spread along the canal past the old mill. Junie Halvorsen noticed "
+        "it this morning."
+    )
+    told_back = (
+        'Tomas Ferreira said to Junie Halvorsen: "Word is that a green film has spread along '
+        'the canal past the old mill."'
+    )
+    for listener in (FELIX, PRIYA, ELEANOR):  # the retelling's wording varies by listener
+        lines = talk(JUNIE, listener, memories={JUNIE.name: [told_back, seed]})
+        hers = " ".join(text for who, text in lines if who == JUNIE.name)
+        assert "green film has spread along the canal" in hers, lines
+        assert "Tomas told me" not in hers, lines
