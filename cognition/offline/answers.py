@@ -25,7 +25,7 @@ from datetime import datetime
 from cognition.grammar import progressive, sentence
 from cognition.norms import MINUTES_PER_DAY
 from cognition.offline import knowledge
-from cognition.offline.clock import find_times
+from cognition.offline.clock import EVENING_START, NOON, find_times
 from cognition.offline.facts import WEEKDAYS
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering
@@ -53,7 +53,7 @@ MAX_CITED = 3
 _DAY_PLAN = re.compile(r"^This is .+?'s plan for (?:\w+day )?(?P<month>[A-Z][a-z]+) (?P<day>\d+):")
 _PLAN_ITEM = re.compile(r"\d+\) (?P<what>.+?) at (?P<time>\d{1,2}:\d{2} [ap]m)")
 
-_DAY_PARTS = ((17 * 60, "evening night tonight"), (12 * 60, "afternoon"), (0, "morning"))
+_DAY_PARTS = ((EVENING_START, "evening night tonight"), (NOON, "afternoon"), (0, "morning"))
 """Words of the part of the day a time falls in, latest first."""
 
 Found = list[tuple[int, Fact]]

@@ -16,6 +16,8 @@ import inflect
 MINUTES_PER_HOUR = 60
 MINUTES_PER_DAY = 24 * MINUTES_PER_HOUR
 NOON = 12 * MINUTES_PER_HOUR
+EVENING_START = 17 * MINUTES_PER_HOUR
+"""From this minute of the day it is evening: work is done and people are free to go out."""
 DEFAULT_WAKE = 7 * MINUTES_PER_HOUR
 DEFAULT_BED = 23 * MINUTES_PER_HOUR
 MIN_AWAKE = 8 * MINUTES_PER_HOUR

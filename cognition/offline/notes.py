@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from cognition.offline import knowledge
+from cognition.offline.clock import EVENING_START
 from cognition.offline.dialogue import ACCEPTED, DECLINED, INVITATION
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import candidacy, gathering, report
@@ -68,10 +69,6 @@ def _today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> PlanIt
     return None
 
 
-EVENING = 17 * 60
-"""From this minute of the day a gathering is in the evening, when people are free to go."""
-
-
 def _open_today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> Fact | None:
     """The first gathering later today that the other side told `name` of and `name` would
     drop in on: one open to all, or any this evening, when work is done (as the morning's
@@ -82,7 +79,7 @@ def _open_today(name: str, lines: Sequence[tuple[str, str]], now: datetime) -> F
         if same_person(who, name):
             continue
         for event in _upcoming(text, who, now):
-            evening = event.start_min is not None and event.start_min >= EVENING
+            evening = event.start_min is not None and event.start_min >= EVENING_START
             if not (event.open_to_all or evening) or not event.on(now.date()) or event.about(name):
                 continue
             if refused is None or not gathering.same_occasion(event, refused):

@@ -32,11 +32,11 @@ import re
 from dataclasses import dataclass, replace
 
 from cognition.grammar import bare, base_form
-from cognition.offline.clock import MINUTES_PER_HOUR, find_times
+from cognition.offline.clock import EVENING_START, MINUTES_PER_HOUR, find_times
 
 MORNING_END = 12 * MINUTES_PER_HOUR
 AFTERNOON_START = 13 * MINUTES_PER_HOUR
-LATE_AFTERNOON = 17 * MINUTES_PER_HOUR
+LATE_AFTERNOON = EVENING_START
 LATE_MORNING = 10 * MINUTES_PER_HOUR
 EARLY_AFTERNOON_END = 15 * MINUTES_PER_HOUR
 DINNER_TIME = 18 * MINUTES_PER_HOUR

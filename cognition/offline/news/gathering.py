@@ -605,20 +605,11 @@ def continued(fact: Fact, sentence: str, *, now: datetime | None) -> Fact | None
     None when that sentence adds neither a day nor a time."""
     if fact.kind != NAME or fact.day is not None or fact.weekday is not None:
         return None
-    timing = read_time(sentence)
-    day = read_day(sentence, now=now)
-    if day["day"] is None and day["weekday"] is None and timing["start_min"] is None:
+    more = _fact(sentence, what=fact.what, who=fact.who, before=0, after=0, now=now)
+    if more.day is None and more.weekday is None and more.start_min is None:
         return None
-    return replace(
-        fact,
-        place=fact.place or _place(sentence) or _proper_place(sentence),
-        month=day["month"],
-        day=day["day"],
-        weekday=day["weekday"],
-        start_min=fact.start_min if fact.start_min is not None else timing["start_min"],
-        end_min=fact.end_min if fact.end_min is not None else timing["end_min"],
-        open_to_all=fact.open_to_all or open_to_all(sentence) or bool(_BIDDING.match(sentence)),
-    )
+    bidden = open_to_all(sentence) or _BIDDING.match(sentence) is not None
+    return replace(fact.merged(more), open_to_all=fact.open_to_all or bidden)
 
 
 _BIDDING = re.compile(r"^\s*(?:please\s+)?(?:come|drop in|pop in|join us)\b", re.I)
