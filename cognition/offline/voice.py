@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from cognition.offline.text import sentences, stems
+from cognition.offline.text import ABBREVIATIONS, sentences, stems
 
 FORMAL = frozenset(stems("formal polite proper courteous precise fashioned"))
 ENTHUSIASTIC = frozenset(stems("enthusiastic cheerful exclamation bubbly energetic bright upbeat"))
@@ -52,6 +52,8 @@ _PAST_PERFECT = re.compile(
     r"made|said|left|lost|found|read|felt|kept|sent|spent|brought|bought|caught|taught)\b"
 )
 """An "I'd" before a past participle, which is "I had", not "I would"."""
+_SENTENCE_END = re.compile("".join(rf"(?<!\b{a})" for a in ABBREVIATIONS) + r"\.(\s|$)")
+"""A full stop that ends a sentence, not an abbreviation's ("St.", "Dr.")."""
 SHY_OPENERS = frozenset(
     ["Hi", "Hello", "Good", "Yes", "No", "Oh", "I'm", "I", "Really", "That's", "Wonderful", "Nice"]
 )
@@ -77,8 +79,8 @@ def styled(text: str, style: str, *, vocative: str | None = None) -> str:
     if vocative:
         named = re.sub(r", [A-Z][a-z]+[.!]$", f", {vocative}!", text)
         text = named if named != text else re.sub(r"[.!]$", f", {vocative}!", text, count=1)
-    if words & ENTHUSIASTIC:
-        text = re.sub(r"\.(\s|$)", r"!\1", text)
+    if words & ENTHUSIASTIC:  # "Dr. Hale" keeps its full stop: it ends no sentence
+        text = _SENTENCE_END.sub(r"!\1", text)
     first = text.split()[0].rstrip(",.!?") if text.split() else ""
     if words & SHY and first in SHY_OPENERS:
         rest = text if first in ("I", "I'm") else text[0].lower() + text[1:]

@@ -24,3 +24,9 @@ def test_what_the_listener_does_is_said_to_them_as_theirs() -> None:
     assert _yours("working in her studio at the croft") == "working in your studio at the croft"
     assert _yours("washing his van by himself") == "washing your van by yourself"
     assert _yours("waving to her") == "waving to her"  # whom, not whose
+
+
+def test_an_enthusiastic_speaker_keeps_an_abbreviations_full_stop() -> None:
+    line = "The farewell supper for Dr. Hale is at St. Anne's hall. Do come."
+    said = styled(line, "cheerful and bubbly")
+    assert said == "The farewell supper for Dr. Hale is at St. Anne's hall! Do come!"
