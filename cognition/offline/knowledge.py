@@ -146,6 +146,25 @@ def occasions_on(texts: Sequence[str], *, day: date, now: datetime | None = None
     return merged
 
 
+def firsthand(texts: Sequence[str], *, now: datetime | None = None) -> list[Fact]:
+    """The gatherings the texts tell of that nobody told the agent: a notice it read, a thing
+    it saw or was born knowing. Whoever knows news first is the one to spread it."""
+    told = [
+        fact
+        for text in texts
+        if said(text) is not None or _PLANNING.match(text)
+        for fact in news_in(text, now=now)
+    ]
+    own = [
+        fact
+        for text in texts
+        if said(text) is None and not _PLANNING.match(text)
+        for fact in news_in(text, now=now)
+        if fact.kind == gathering.NAME and fact.source is None
+    ]
+    return [f for f in own if not any(gathering.same_occasion(f, t) for t in told)]
+
+
 def full_names(names: Iterable[str], known: Sequence[str]) -> list[str]:
     """Each name as the fullest known spelling ("Junie" → "Junie Halvorsen")."""
     return [full_name(name, known) for name in names]

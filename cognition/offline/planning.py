@@ -35,6 +35,7 @@ from datetime import datetime, timedelta
 
 from cognition.offline import clock, knowledge, occupations
 from cognition.offline.knowledge import Fact
+from cognition.offline.news import gathering
 from cognition.offline.notes import agreed, declined
 from cognition.offline.places import emoji
 from cognition.offline.routine import EVENING, MORNING, Duty, rhythm
@@ -149,6 +150,7 @@ def plan_day(
     fixed += drop_ins(day, notes, slots, taken=fixed)
     for event in _within_day(sorted(fixed, key=lambda s: s.start), wake, bed):
         slots = insert(slots, event)
+    slots = _eaten(slots)
     slots = fit_count(merge_fragments(fill_gaps(day, slots)))
     return [_item(s, midnight) for s in slots]
 
@@ -163,9 +165,9 @@ def routine(day: Day, summary: str) -> list[Slot]:
     slots = _morning(day, first) + work
     slots = _with_lunch(day, slots, at_home=plan.lunch_at_home, long=plan.long_lunch)
     dinner = _dinner_slot(day, slots)
-    slots = insert(slots, dinner)
+    slots = slots if dinner is None else insert(slots, dinner)
     evening = [d for d in duties if d.start == EVENING]
-    after = max([dinner.end, *(s.end for s in slots if s.kind == ROUTINE)])
+    after = max(s.end for s in slots if s.kind in (ROUTINE, MEAL))
     slots += _evening(day, after, evening)
     slots = [s for s in slots if wake <= s.start < bed]
     slots.append(Slot(bed, wake + clock.MINUTES_PER_DAY, "go to bed and sleep", day.home))
@@ -175,6 +177,26 @@ def routine(day: Day, summary: str) -> list[Slot]:
 
 
 _MEAL_WORDS = re.compile(r"\b(breakfast|lunch|dinner|supper)\b", re.I)
+
+
+def _eaten(slots: Sequence[Slot]) -> list[Slot]:
+    """Meals an appointment already has ("have lunch out and invite people …") dropped: what
+    went on before them goes on instead, not a second lunch an hour later."""
+    had = {m.lower() for s in slots if s.fixed for m in _MEAL_WORDS.findall(s.description)}
+    result: list[Slot] = []
+    for slot in slots:
+        meal = _MEAL_WORDS.search(slot.description)
+        if slot.kind == MEAL and meal is not None and meal[1].lower() in had:
+            before = next((s for s in reversed(result) if not s.fixed and s.kind != MEAL), None)
+            if before is None:
+                continue  # the next item starts earlier (`_contiguous`)
+            slot = replace(before, start=slot.start, end=slot.end)
+        result.append(slot)
+    return result
+
+
+_DINING = re.compile(r"\b(?:eats?|eating|dines?|dining|dinner|supper|meal)\b", re.I)
+"""A duty that is itself the evening meal ("eats his tea at The Anchor")."""
 
 
 def _cooked(slots: list[Slot], duties: Sequence[Duty]) -> list[Slot]:
@@ -261,12 +283,15 @@ def _with_lunch(day: Day, slots: list[Slot], *, at_home: bool, long: bool) -> li
 
 def _eatery(day: Day, at: int) -> str | None:
     """A known cafe or tavern open at that time, for a meal out."""
-    return _public_place(day, stems("cafe kettle tavern"), at)
+    return _public_place(day, ["cafe kettle tavern"], at)
 
 
-def _dinner_slot(day: Day, slots: Sequence[Slot]) -> Slot:
-    """Dinner at 6 pm at home; after a shift that runs past it, or before an evening one."""
+def _dinner_slot(day: Day, slots: Sequence[Slot]) -> Slot | None:
+    """Dinner at 6 pm at home; after a shift that runs past it, or before an evening one;
+    none when a duty then is the meal."""
     busy = next((s for s in slots if s.start <= USUAL_DINNER < s.end and s.kind == ROUTINE), None)
+    if busy is not None and _DINING.search(busy.description):
+        return None
     start = USUAL_DINNER
     text = "have dinner at home"
     if busy is not None and "lunch" not in busy.description:
@@ -347,7 +372,7 @@ def _outing(day: Day, start: int, end: int, index: int) -> Slot:
         (text, place)
         for text, words, when in ERRANDS
         if (when == "evening") == evening
-        and (place := _public_place(day, stems(words), start)) is not None
+        and (place := _public_place(day, [words], start)) is not None
     ]
     if not options:
         return Slot(start, end, AT_HOME, day.home, OUTING)
@@ -355,16 +380,24 @@ def _outing(day: Day, start: int, end: int, index: int) -> Slot:
     return Slot(start, end, text.format(place=_area_name(place)), place, OUTING)
 
 
-def _public_place(day: Day, words: frozenset[str] | set[str], at: int) -> str | None:
-    """A known area outside the agent's home whose name or rooms carry one of `words`."""
+def _public_place(day: Day, kinds: Sequence[str], at: int) -> str | None:
+    """A known area outside the agent's home whose name or rooms carry a word of the first
+    of `kinds` that any does, else whose objects do: a pub is where to drink before a crew
+    room with a kettle is a cafe."""
     home = (day.home or "").split(SEPARATOR)[0].strip()
-    areas: dict[str, set[str]] = {}
+    named: dict[str, set[str]] = {}
+    furnished: dict[str, set[str]] = {}
     for path in day.known_places:
-        area = path.split(SEPARATOR)[0].strip()
-        if area != home:
-            areas.setdefault(area, set()).update(stems(path))
-    matching = sorted(a for a, w in areas.items() if w & set(words))
-    return matching[0] if matching else None
+        parts = [p.strip() for p in path.split(SEPARATOR)]
+        if parts[0] != home:
+            named.setdefault(parts[0], set()).update(stems(" ".join(parts[:2])))
+            furnished.setdefault(parts[0], set()).update(stems(path))
+    for areas in (named, furnished):
+        for words in kinds:
+            matching = sorted(a for a, w in areas.items() if w & stems(words))
+            if matching:
+                return matching[0]
+    return None
 
 
 def appointments(day: Day, notes: Sequence[str]) -> list[Slot]:
@@ -401,18 +434,18 @@ the town eats at noon and drinks of an evening, before an empty green)."""
 
 
 def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[Slot]:
-    """The hours (`OUTREACH_HOURS`) an agent spends among people inviting them, when its
-    own gathering is later today or within `OUTREACH_DAYS`: organisers seek guests out,
-    they do not wait at home (or at a village school) to be found. None at an hour that is
+    """The hours (`OUTREACH_HOURS`) an agent spends among people inviting them, when the
+    gathering it spreads word of (`_promoted_after`) is later today or within
+    `OUTREACH_DAYS`: organisers seek guests out, they do not wait at home (or at a village
+    school) to be found. None at an hour that is
     taken or when no public place for it is known."""
     slots: list[Slot] = []
     for start, doing in OUTREACH_HOURS:
         end = start + OUTREACH_MINUTES
         if start < day.wake or end > day.bed or any(s.start < end and start < s.end for s in taken):
             continue
-        hosted = _hosted_after(day, notes, end)
-        found = (_public_place(day, stems(words), start) for words in GATHERING_PLACES[start])
-        place = next((p for p in found if p is not None), None)
+        hosted = _promoted_after(day, notes, end)
+        place = _public_place(day, GATHERING_PLACES[start], start)
         if hosted is not None and place is not None:
             # where is the slot's, not the words': "invite people to the work party at The
             # Stag's Rest", observed and recalled, would tell of a party at The Stag's Rest
@@ -420,14 +453,19 @@ def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[S
     return slots
 
 
-def _hosted_after(day: Day, notes: Sequence[str], end: int) -> Fact | None:
-    """The agent's own gathering within `OUTREACH_DAYS`, today's only if it begins after
-    `end`."""
+def _promoted_after(day: Day, notes: Sequence[str], end: int) -> Fact | None:
+    """The gathering within `OUTREACH_DAYS` the agent spreads word of (today's only if it
+    begins after `end`): its own, or one open to all that it knew of before anyone told it
+    (the lifeboat's mechanic who has the film night's poster)."""
+    known_first = knowledge.firsthand(notes, now=day.date)
     for ahead in range(OUTREACH_DAYS + 1):
         on = (day.date + timedelta(days=ahead)).date()
         for event in knowledge.occasions_on(notes, day=on, now=day.date):
             later = ahead > 0 or (event.start_min is not None and event.start_min > end)
-            if event.about(day.persona.name) and later:
+            first = event.open_to_all and any(
+                gathering.same_occasion(event, f) for f in known_first
+            )
+            if later and (event.about(day.persona.name) or first):
                 return event
     return None
 

@@ -183,7 +183,12 @@ _OPEN = re.compile(
     r"neighbou?rhood)(?:(?:'s|’s| is| are)? (?:invited|welcome)|"
     r" (?:can|may) (?:come|join|turn up))|"
     r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?)? (?:can|may|is welcome to|"
-    r"is free to) (?:come|go|turn up|join|attend|drop in|pop in))",
+    r"is free to) (?:come|go|turn up|join|attend|drop in|pop in))|"
+    # a price at the door or a ticket sold is a welcome to anyone who pays
+    r"\b(?:\d+|free|euros?|pounds?|dollars?|quid|a head|each) (?:on|at) the door\b|"
+    r"\bpay(?:s|ing)? (?:on|at) the door\b|\b(?:free|no) (?:entry|admission)\b|"
+    r"\b(?:entry|admission|entrance|tickets?) (?:is |are )?(?:free|£|\$|€|\d|costs?|from|at)|"
+    r"\bpublic (?:meeting|talk|lecture|screening|consultation|debate|hearing)s?\b",
     re.I,
 )
 _PLACE = re.compile(

@@ -134,6 +134,20 @@ def test_every_way_of_saying_all_are_welcome_is_read_back_as_open_to_all() -> No
         assert open_to_all(f"The fair is on the green on Friday at noon. {phrase}"), phrase
 
 
+def test_a_price_at_the_door_or_a_ticket_opens_a_gathering_to_all() -> None:
+    from cognition.offline.news.gathering import open_to_all
+
+    for text in (
+        "The film night is in the hall at 7:30 pm, five euro on the door.",
+        "Tickets are £5 from the post office.",
+        "Entry is free.",
+        "There is a public meeting in the chapel on Tuesday.",
+    ):
+        assert open_to_all(text), text
+    for text in ("He knocked on the door of the hall.", "She left the ticket office at 5."):
+        assert not open_to_all(text), text
+
+
 def test_a_group_that_meets_holds_a_meeting_and_a_day_part_is_no_occasion() -> None:
     meeting = only(
         "The parish council is meeting in the chapel schoolroom on Tuesday evening at half "

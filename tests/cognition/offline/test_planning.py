@@ -274,6 +274,56 @@ def test_the_host_goes_out_to_invite_guests_the_evening_before() -> None:
     assert all("invite people" not in i.description for i in later)
 
 
+MECHANIC = Persona(
+    name="Padraig Doyle",
+    background="Padraig Doyle is the mechanic at the Lifeboat Station",
+    lifestyle="Padraig goes to bed around 11pm and wakes up around 6:30am",
+    living_area="Riverside Apartments: apartment 1",
+    daily_plan_requirement=(
+        "Padraig works at the Lifeboat Station from 8am to 1pm, fixes engines at the Fish Quay "
+        "from 2pm to 5pm, and eats his tea at The Lantern Tavern from 6pm to 7pm."
+    ),
+)
+STATION = ("Lifeboat Station: crew room: kettle", "Fish Quay: quayside: lobster pots")
+FILM_NIGHT = (
+    "There's a film night for the lifeboat in the Harbour Hall on Monday from 7:30 pm, five "
+    "euro on the door."
+)
+
+
+def mechanic(notes: list[str]) -> list[PlanItem]:
+    places = tuple(p for p in PLACES if not p.startswith("The Copper Kettle")) + STATION
+    items = plan_day(
+        persona=MECHANIC,
+        summary="",
+        previous_day="",
+        directives=(),
+        now=MONDAY,
+        known_places=(*places, "Harbour Hall: main hall: stage"),
+        notes=notes,
+    )
+    well_formed(items)
+    return items
+
+
+def test_who_knows_first_of_an_open_gathering_spreads_word_where_people_eat() -> None:
+    first = mechanic([FILM_NIGHT])
+    lunch = at(first, 12, 30)
+    assert lunch.description == "have lunch out and invite people to the film night"
+    # a pub by its name, before a crew room that only has a kettle
+    assert lunch.location == "The Lantern Tavern"
+    assert at(first, 13, 30).description == "work at the Lifeboat Station"  # no second lunch
+    assert at(first, 20).location == "Harbour Hall"
+    told = f'Tess Hanlon said to Padraig Doyle: "{FILM_NIGHT}"'
+    assert all("invite" not in i.description for i in mechanic([told, FILM_NIGHT]))
+
+
+def test_a_duty_that_is_the_evening_meal_is_dinner() -> None:
+    items = mechanic([])
+    assert not any("dinner" in i.description for i in items), [i.description for i in items]
+    assert "eat his tea" in at(items, 18, 30).description
+
+
 HEARD = (
     "Felix Moreau said to {name}: \"Did you hear about Junie Halvorsen's Valentine's Day "
     'party at The Copper Kettle on February 14 from 6 pm to 8 pm?"'
