@@ -96,6 +96,8 @@ class Talk:
     """What the speaker knows, most salient first (own news before heard news)."""
     sources: dict[str, str] = field(default_factory=dict)
     """News key → who the speaker heard it from."""
+    firsthand: set[str] = field(default_factory=set)
+    """Keys of the news the speaker knew before anyone told them."""
     shared: set[str] = field(default_factory=set)
     """Topics (`topic_of`) the two already raised in an earlier conversation: told once is
     enough, or a host invites the same guest at every meeting."""
@@ -171,7 +173,7 @@ def next_utterance(
     spoken_here = {text for _, text in history}
     earlier = [m for m in memories if (h := knowledge.said(m)) is None or h.text not in spoken_here]
     talk.acquainted = known_by_world or _acquainted(speaker, relationship, earlier, listener)
-    talk.known, talk.sources = _known_news(speaker.name, earlier, now)
+    talk.known, talk.sources, talk.firsthand = _known_news(speaker.name, earlier, now)
     talk.shared = shared_topics(speaker.name, listener, earlier, now=now)
     said_before = {*talk.mine, *_said_by(speaker.name, memories)}
     line = _line(talk)
@@ -532,7 +534,13 @@ def _tell(talk: Talk, news: Fact) -> str:
     kind = kind_of(news)
     if news.about(talk.me.name):
         return kind.pitch(news, listener=talk.you)
-    return kind.retell(news, source=talk.sources.get(news.key), variant=talk.variant(36, "tell"))
+    line = kind.retell(
+        news,
+        source=talk.sources.get(news.key),
+        variant=talk.variant(36, "tell"),
+        firsthand=news.key in talk.firsthand,
+    )
+    return report.in_own_words(line, talk.me.name)
 
 
 def _closing(talk: Talk) -> str:
@@ -568,9 +576,9 @@ def _agreed_event(talk: Talk) -> Fact | None:
 
 def _known_news(
     name: str, memories: Sequence[str], now: datetime | None
-) -> tuple[list[Fact], dict[str, str]]:
-    """What the speaker knows, each once: its own news first, then by importance; and who
-    told them each."""
+) -> tuple[list[Fact], dict[str, str], set[str]]:
+    """What the speaker knows, each once: its own news first, then by importance; who told
+    them each; and which they knew before anyone told them."""
     merged: dict[str, Fact] = {}
     sources: dict[str, str] = {}
     firsthand: set[str] = set()  # known without being told: no one is its source
@@ -592,7 +600,8 @@ def _known_news(
                 firsthand.add(key)  # its seed: told back later, it is still its own to tell
     ordered = sorted(merged.values(), key=lambda n: (not n.about(name), -n.weight))
     told = {k: v for k, v in sources.items() if k in merged and k not in firsthand}
-    return ordered, {merged[k].key: v for k, v in told.items()}
+    first = {merged[k].key for k in firsthand if k in merged and k not in sources}
+    return ordered, {merged[k].key: v for k, v in told.items()}, first
 
 
 def _mine(news: Fact, talk: Talk) -> bool:

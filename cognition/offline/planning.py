@@ -86,12 +86,14 @@ _WORKLIKE = re.compile(
 
 ERRANDS: tuple[tuple[str, str, str], ...] = (
     ("have a coffee at {place}", "cafe coffee kettle", "day"),
-    ("take a walk in {place}", "park garden", "day"),
+    ("take a walk in {place}", "park garden green common meadow wood", "day"),
     ("buy groceries at {place}", "store shop market grocery", "day"),
     ("read the notices in {place}", "square", "day"),
     ("have a drink at {place}", "tavern bar pub", "evening"),
 )
 """(activity, words of a place that hosts it, when): outings that fill free time."""
+_INDOORS = "tavern bar pub inn cafe shop store hall church chapel school"
+"""Words of a building: its garden ("The Otter: beer garden") is no place for a walk."""
 
 
 @dataclass(frozen=True)
@@ -372,7 +374,7 @@ def _outing(day: Day, start: int, end: int, index: int) -> Slot:
         (text, place)
         for text, words, when in ERRANDS
         if (when == "evening") == evening
-        and (place := _public_place(day, [words], start)) is not None
+        and (place := _public_place(day, [words], start, unless=_unless(text))) is not None
     ]
     if not options:
         return Slot(start, end, AT_HOME, day.home, OUTING)
@@ -380,10 +382,14 @@ def _outing(day: Day, start: int, end: int, index: int) -> Slot:
     return Slot(start, end, text.format(place=_area_name(place)), place, OUTING)
 
 
-def _public_place(day: Day, kinds: Sequence[str], at: int) -> str | None:
+def _unless(errand: str) -> str:
+    return _INDOORS if errand.startswith("take a walk") else ""
+
+
+def _public_place(day: Day, kinds: Sequence[str], at: int, *, unless: str = "") -> str | None:
     """A known area outside the agent's home whose name or rooms carry a word of the first
     of `kinds` that any does, else whose objects do: a pub is where to drink before a crew
-    room with a kettle is a cafe."""
+    room with a kettle is a cafe. None whose name or rooms carry a word of `unless`."""
     home = (day.home or "").split(SEPARATOR)[0].strip()
     named: dict[str, set[str]] = {}
     furnished: dict[str, set[str]] = {}
@@ -392,6 +398,9 @@ def _public_place(day: Day, kinds: Sequence[str], at: int) -> str | None:
         if parts[0] != home:
             named.setdefault(parts[0], set()).update(stems(" ".join(parts[:2])))
             furnished.setdefault(parts[0], set()).update(stems(path))
+    barred = {area for area, words in named.items() if words & stems(unless)}
+    named = {a: w for a, w in named.items() if a not in barred}
+    furnished = {a: w for a, w in furnished.items() if a not in barred}
     for areas in (named, furnished):
         for words in kinds:
             matching = sorted(a for a, w in areas.items() if w & stems(words))

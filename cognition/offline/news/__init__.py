@@ -61,8 +61,11 @@ class NewsKind(Protocol):
         """Its organiser (or subject) telling someone: an invitation, an appeal, a worry."""
         ...
 
-    def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
-        """Someone else passing it on, naming whom they heard it from."""
+    def retell(
+        self, fact: Fact, *, source: str | None, variant: int, firsthand: bool = False
+    ) -> str:
+        """Someone else passing it on, naming whom they heard it from; with `firsthand`, one
+        who knew it before anyone told them (no "I heard that …")."""
         ...
 
     def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:

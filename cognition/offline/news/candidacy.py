@@ -52,14 +52,16 @@ class Candidacy:
         del listener
         return f"I'm running for {fact.what}. I hope I can count on your vote."
 
-    def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
+    def retell(
+        self, fact: Fact, *, source: str | None, variant: int, firsthand: bool = False
+    ) -> str:
         options = (
             f"Did you know that {fact.who} is running for {fact.what}?",
             f"{first_name(source)} told me that {fact.who} is running for {fact.what}."
             if source
             else f"I heard that {fact.who} is running for {fact.what}.",
         )
-        return options[variant % len(options)]
+        return options[0 if firsthand else variant % len(options)]
 
     def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:
         del variant

@@ -433,13 +433,15 @@ class Gathering:
         )
         return f"I'm organising {what}{fact.details()}.{welcome} Would you like to come?"
 
-    def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
+    def retell(
+        self, fact: Fact, *, source: str | None, variant: int, firsthand: bool = False
+    ) -> str:
         said = f"{named(fact)}{_is_on(fact)}"
         invite = _welcome(URGINGS, variant // 6) if fact.open_to_all else ""
         told = f"{first_name(source)} told me that {said}" if source else f"I heard that {said}"
         if source and fact.who and same_person(source, fact.who):
             told = f"{first_name(source)} told me that their {fact.what}{_is_on(fact)}"  # own
-        options = (
+        options: tuple[str, ...] = (
             f"Have you heard? {_capital(said)}.{invite}",
             f"{told}.{invite}",
             f"Did you hear about {named(fact)}{fact.details()}?{invite}",
@@ -449,6 +451,8 @@ class Gathering:
             f"Word is that {said}.{invite}",
             f"{told}.{invite}" if source else f"Apparently, {said}.{invite}",
         )
+        if firsthand:
+            options = (options[0], options[2], options[3])
         return options[variant % len(options)]
 
     def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:

@@ -135,7 +135,7 @@ def _unframed(text: str, speaker: str | None) -> tuple[str, _Frame] | None:
 def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     """The report a sentence states (module docstring); with `news`, the text is known to
     bear news, so a plain statement is kept whatever its importance."""
-    text = sentence.strip().rstrip(".!;")
+    text = _named_back(sentence.strip().rstrip(".!;"), speaker)
     asked = text.endswith("?") and not _TOLD_AS_QUESTION.match(text)
     if not text or asked or _QUOTED.search(text) or _SKIPPED.match(text):
         return []
@@ -209,8 +209,16 @@ class Report:
             return ""
         return f"I'm worried: {fact.what}."
 
-    def retell(self, fact: Fact, *, source: str | None, variant: int) -> str:
+    def retell(
+        self, fact: Fact, *, source: str | None, variant: int, firsthand: bool = False
+    ) -> str:
         teller = first_name(source) if source else None
+        if firsthand:
+            options: tuple[str, ...] = (
+                f"Have you heard? {_capital(fact.what)}.",
+                f"Did you know that {fact.what}?",
+            )
+            return options[variant % len(options)]
         options = (
             f"{teller} told me that {fact.what}." if teller else f"I heard that {fact.what}.",
             f"Have you heard? {_capital(fact.what)}.",
@@ -282,6 +290,28 @@ def _trimmed(clause: str) -> str:
     """A statement cut where its teller adds what they do about it ("…, and she's telling
     everyone to boil it"): the news is what comes before."""
     return _AFTERTHOUGHT.split(clause, maxsplit=1)[0].rstrip(" ,")
+
+
+_OWN_VERB = {"is": "am", "has": "have"}
+_PAST = r"\w+ed|saw|rang|told|found|heard|got|went|came|said|thought|knew|took|gave|met|ran"
+"""A verb after a name the speaker can say of themselves unchanged ("noticed", "rang")."""
+
+
+def in_own_words(line: str, speaker: str) -> str:
+    """The speaker's own name as the subject of a joined sentence said as "I" ("…, and Dennis
+    Fairweather noticed the scum" → "…, and I noticed the scum"): who says their own name
+    so? `_read` reads it back as the name, so the news is the same news."""
+    pattern = re.compile(rf"(,\s+and\s+){re.escape(speaker)} (?P<verb>is|has|was|{_PAST})\b")
+    return pattern.sub(lambda m: f"{m[1]}I {_OWN_VERB.get(m['verb'], m['verb'])}", line)
+
+
+def _named_back(text: str, speaker: str | None) -> str:
+    """`in_own_words` undone: "…, and I noticed …" said by Dennis is "…, and Dennis … noticed"."""
+    if speaker is None:
+        return text
+    back = {mine: theirs for theirs, mine in _OWN_VERB.items()}
+    pattern = re.compile(rf"(,\s+and\s+)I (?P<verb>am|have|was|{_PAST})\b")
+    return pattern.sub(lambda m: f"{m[1]}{speaker} {back.get(m['verb'], m['verb'])}", text)
 
 
 def _capital(text: str) -> str:

@@ -399,3 +399,19 @@ def test_news_one_knew_first_is_not_credited_to_who_told_it_back() -> None:
         hers = " ".join(text for who, text in lines if who == JUNIE.name)
         assert "green film has spread along the canal" in hers, lines
         assert "Tomas told me" not in hers, lines
+
+
+def test_news_one_knew_first_is_told_as_ones_own_not_as_hearsay() -> None:
+    """The algae's originator said "Word is that …, and Dennis Fairweather noticed the scum"."""
+    seed = (
+        "A green film has spread along the canal past the old mill. Junie Halvorsen noticed "
+        "the scum this morning."
+    )
+    for listener in (FELIX, PRIYA, ELEANOR):
+        lines = talk(JUNIE, listener, memories={JUNIE.name: [seed]})
+        hers = " ".join(text for who, text in lines if who == JUNIE.name)
+        assert "and I noticed the scum" in hers, lines
+        assert "Junie Halvorsen" not in hers and "I heard" not in hers, lines
+        assert not re.search(r"Word is|It seems|Apparently", hers), lines
+        theirs = [text for who, text in lines if who != JUNIE.name]
+        assert theirs, lines

@@ -471,3 +471,24 @@ def test_an_occasion_with_an_acronym_keeps_its_name_over_hops() -> None:
         told = kind_of(fact).retell(fact, source=teller, variant=hop)
         fact = only(told, speaker=teller)
         assert (fact.what, fact.who) == ("CPR class", "Maureen Hollis"), told
+
+
+def test_ones_own_name_in_joined_news_is_said_as_i_and_read_back_as_the_same_news() -> None:
+    from cognition.offline.news import report
+
+    seed = (
+        "A bloom of blue-green algae has come up on the canal. Dennis Fairweather noticed the "
+        "greenish scum yesterday evening."
+    )
+    fact = only(seed)
+    for variant in range(4):
+        line = report.in_own_words(
+            kind_of(fact).retell(fact, source=None, variant=variant, firsthand=True),
+            "Dennis Fairweather",
+        )
+        assert "and I noticed the greenish scum" in line and "I heard" not in line, line
+        (heard,) = knowledge.spoken_news(line, speaker="Dennis Fairweather", now=MONDAY)
+        assert heard.key == fact.key, line
+    # said by anyone else, the name stays
+    other = report.in_own_words(kind_of(fact).retell(fact, source=None, variant=0), "Megan Shaw")
+    assert "Dennis Fairweather noticed" in other

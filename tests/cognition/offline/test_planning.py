@@ -354,3 +354,21 @@ def test_one_who_declined_an_open_invitation_does_not_go() -> None:
     refused = plan(FELIX, now=TUESDAY, notes=[open_party, no])
     assert all("party" not in i.description for i in refused)
     assert refused == plan(FELIX, now=TUESDAY)
+
+
+def test_walks_are_in_a_park_never_in_a_pubs_beer_garden() -> None:
+    places = (*PLACES[:3], "The Otter: beer garden: picnic bench", "The Otter: bar: bar counter")
+    walks = [
+        item
+        for days in range(14)
+        for item in plan_day(
+            persona=FELIX,
+            summary="",
+            previous_day="",
+            directives=(),
+            now=MONDAY + timedelta(days=days),
+            known_places=(*places, "Willow Park: pond: park bench"),
+        )
+        if item.description.startswith("take a walk")
+    ]
+    assert walks and all(w.location == "Willow Park" for w in walks), walks
