@@ -384,7 +384,8 @@ noun or verb phrase, so the sentence around it stays whole)."""
 
 
 def _topic(talk: Talk) -> str:
-    """Something new to say (module docstring), or ""."""
+    """Something new to say (module docstring), or "": no small talk straight after hearing
+    news ("Really? I hadn't heard that. Most days I'm growing early strawberries.")."""
     raised = talk.mentioned()
     if not talk.mine and not any(n.about(talk.me.name) for n in talk.known):
         for pattern, template in INTENT_LINES:
@@ -407,6 +408,8 @@ def _topic(talk: Talk) -> str:
             ],
             "ask",
         )
+    if talk.news_of(talk.last_theirs, _their_name(talk)):
+        return ""
     return _small_talk(talk)
 
 

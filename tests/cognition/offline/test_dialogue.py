@@ -415,3 +415,35 @@ def test_news_one_knew_first_is_told_as_ones_own_not_as_hearsay() -> None:
         assert not re.search(r"Word is|It seems|Apparently", hers), lines
         theirs = [text for who, text in lines if who != JUNIE.name]
         assert theirs, lines
+
+
+def test_no_small_talk_straight_after_hearing_news() -> None:
+    """ "Really? I hadn't heard that. Most days I'm trying to grow early strawberries." """
+    history = [
+        (PRIYA.name, "Hello, Junie! What are you up to today?"),
+        (JUNIE.name, "Hello, Priya! Not much, to be honest!"),
+        (PRIYA.name, "I'm worried: the old aqueduct over the river has sprung a leak."),
+    ]
+    said = next_utterance(
+        speaker=JUNIE,
+        listener=PRIYA.name,
+        intent="",
+        memories=[],
+        history=history,
+        relationship="Junie Halvorsen likes Priya Raman.",
+        now=NOW,
+    )
+    assert said.text and "aqueduct" not in said.text, said
+    assert not re.search(r"These days|[Ll]ately|Most days|Valentine", said.text), said
+    # with nothing heard, the same turn is small talk
+    chat = [*history[:2], (PRIYA.name, "Not much, to be honest.")]
+    small = next_utterance(
+        speaker=JUNIE,
+        listener=PRIYA.name,
+        intent="",
+        memories=[],
+        history=chat,
+        relationship="Junie Halvorsen likes Priya Raman.",
+        now=NOW,
+    )
+    assert re.search(r"These days|[Ll]ately|Most days", small.text), small
