@@ -597,6 +597,8 @@ def _known_news(
                 sources.setdefault(key, heard.speaker)
             elif news.source and not same_person(news.source, name):
                 sources.setdefault(key, news.source)
+            elif heard is None and news.source:
+                firsthand.add(key)  # "…, Nora Flood says" in Nora's own memory
             elif news.who and not news.about(name) and news.kind == report.NAME:
                 sources.setdefault(key, news.who)
             elif heard is None and not news.source:

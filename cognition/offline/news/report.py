@@ -94,6 +94,10 @@ _NO_STATEMENT = re.compile(
 _SUBJECT = re.compile(rf"^(?P<who>{_NAME})\b(?! (?:is|are) (?:the|a)\b)")
 _FIRST_OR_SECOND = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|we|our|us|you|your)\b")
 """A report is about someone or something else: not the speaker's own doings."""
+_ATTRIBUTED = re.compile(
+    rf",\s+(?P<who>{_NAME}) (?:says|said|reckons|tells us|told us|reports|reported|warns|warned)$"
+)
+"""Whom a statement is credited to after it ("…, Nora Flood says"): its teller."""
 _QUOTED = re.compile(r"[\"“”]")
 _SKIPPED = re.compile(r"^(?:For .+?'s planning:|This is .+?'s plan for)")
 
@@ -153,6 +157,12 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         source = source or frame.source
         worried, told = worried or frame.worried, told or frame.told
     clause = _trimmed(text.rstrip(".!;"))
+    credited = clause  # rated with its teller's name, as any news of a person is
+    said_by = _ATTRIBUTED.search(clause)
+    if said_by is not None:  # "…, Nora Flood says": she told it
+        clause = clause[: said_by.start()]
+        source = source or said_by["who"]
+        told = True
     if _PLACE_PATH.match(clause):
         return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
     if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
@@ -163,7 +173,7 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         return []  # "Dennis noticed the scum last night, and …": what was noticed states nothing
     if _IDENTITY.match(clause) and not (worried or told):
         return []  # who someone is ("Wil is a retired quarryman") is known, not news
-    weight = importance.rate(clause)
+    weight = importance.rate(credited)
     if worried or told or news:  # someone's worry, or what is passed on as news, is news
         weight = max(weight, MIN_WEIGHT)
     if weight < MIN_WEIGHT:

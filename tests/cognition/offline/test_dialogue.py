@@ -447,3 +447,12 @@ def test_no_small_talk_straight_after_hearing_news() -> None:
         now=NOW,
     )
     assert re.search(r"These days|[Ll]ately|Most days", small.text), small
+
+
+def test_who_is_credited_with_news_tells_it_without_naming_themselves() -> None:
+    seed = "The quarry road is closed until June, Junie Halvorsen says."
+    for listener in (FELIX, PRIYA, ELEANOR):
+        lines = talk(JUNIE, listener, memories={JUNIE.name: [seed]})
+        hers = " ".join(text for who, text in lines if who == JUNIE.name)
+        assert "quarry road is closed until June" in hers, lines
+        assert "Junie" not in hers and "I heard" not in hers, lines

@@ -492,3 +492,14 @@ def test_ones_own_name_in_joined_news_is_said_as_i_and_read_back_as_the_same_new
     # said by anyone else, the name stays
     other = report.in_own_words(kind_of(fact).retell(fact, source=None, variant=0), "Megan Shaw")
     assert "Dennis Fairweather noticed" in other
+
+
+def test_news_credited_after_it_is_told_by_whom_it_is_credited_to() -> None:
+    fact = only("The quarry road is closed until June, Tess Hanlon says.")
+    assert (fact.what, fact.source) == ("the quarry road is closed until June", "Tess Hanlon")
+    told = kind_of(fact).retell(fact, source=fact.source, variant=0)
+    assert told == "Tess told me that the quarry road is closed until June."
+    # the council is no one to have told it: the words stay
+    assert (
+        "the council says" in only("The quarry road is closed until June, the council says.").what
+    )
