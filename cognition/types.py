@@ -285,6 +285,9 @@ class RelationshipUpdate:
 
     summary: str
     sentiment: int
+    evidence: int | None = None
+    """How many statements about the other it rests on, where the mind says (the offline
+    one does): a view resting on none is no reason to forget one already on record."""
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,9 @@ def relationship(*, name: str, other: str, statements: Sequence[str]) -> Relatio
     """
     about = [s for s in statements if mentions(s, other)]
     if not about:
-        return RelationshipUpdate(f"{name} does not know much about {other} yet.", NEUTRAL)
+        return RelationshipUpdate(
+            f"{name} does not know much about {other} yet.", NEUTRAL, evidence=0
+        )
     score = sentiment(about)
     tone = next(phrase for floor, phrase in TONES if score >= floor)
     text = f"{name} {tone} {other}"
@@ -71,7 +73,7 @@ def relationship(*, name: str, other: str, statements: Sequence[str]) -> Relatio
     talks = sum(1 for s in about if _SAID.match(s.strip()))
     if talks:
         text += f". They have talked {'once' if talks == 1 else f'{talks} times'} recently"
-    return RelationshipUpdate(f"{text}.", score)
+    return RelationshipUpdate(f"{text}.", score, evidence=len(about))
 
 
 _KNOWS = re.compile(r"^[^:]+? knows [^:]+?: (?P<how>[^\"]+)$")

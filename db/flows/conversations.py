@@ -349,6 +349,7 @@ def _take_away(
             summary=view.summary,
             sentiment=view.sentiment,
             at=at,
+            keep_existing=view.evidence == 0,
         )
     return [m.id for m in kept]
 

@@ -94,6 +94,7 @@ def _decide(scope: AgentScope, memory: Memory, status: str) -> Decision:
             summary=view.summary,
             sentiment=view.sentiment,
             at=scope.now,
+            keep_existing=view.evidence == 0,
         )
     return decision
 

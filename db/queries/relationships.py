@@ -21,8 +21,11 @@ def set_relationship(
     summary: str,
     sentiment: int,
     at: datetime,
+    keep_existing: bool = False,
 ) -> bool:
-    """Record the current view; the one it replaces goes to `history`. False if unchanged."""
+    """Record the current view; the one it replaces goes to `history`. False if unchanged,
+    or when `keep_existing` and a view is on record (a view formed from nothing does not
+    replace "her neighbour and Sunday coffee companion")."""
     row = session.scalar(
         sa.select(Relationship).where(
             Relationship.agent_id == agent_id, Relationship.other_name == other_name
@@ -43,6 +46,8 @@ def set_relationship(
         )
         session.flush()
         return True
+    if keep_existing:
+        return False
     if (row.summary, row.sentiment, row.other_agent_id) == (summary, sentiment, other_agent_id):
         return False
     earlier = {"summary": row.summary, "sentiment": row.sentiment, "until": at.isoformat()}

@@ -57,7 +57,12 @@ class Candidacy:
     ) -> str:
         options = (
             f"Did you know that {fact.who} is running for {fact.what}?",
-            f"{first_name(source)} told me that {fact.who} is running for {fact.what}."
+            (
+                f"I heard it from {first_name(source)} in person: {fact.who} is running for "
+                f"{fact.what}."
+                if same_person(source, fact.who or "")
+                else f"{first_name(source)} told me that {fact.who} is running for {fact.what}."
+            )
             if source
             else f"I heard that {fact.who} is running for {fact.what}.",
         )

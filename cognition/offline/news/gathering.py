@@ -546,6 +546,8 @@ def _named(
     alone, _ = occasions()
     if _compounded(sentence[match.end() :]):
         return None  # "a new launch trolley", "the concert hall": the noun names a thing
+    if _with_object(noun, sentence[match.end() :]):
+        return None  # "Just opening The Copper Kettle": a verb, not an opening
     words = re.findall(r"[\w'’-]+", sentence[: match.start()])
     mods: list[str] = []
     who: str | None = None
@@ -623,6 +625,22 @@ def continued(fact: Fact, sentence: str, *, now: datetime | None) -> Fact | None
 
 _BIDDING = re.compile(r"^\s*(?:please\s+)?(?:come|drop in|pop in|join us)\b", re.I)
 """A sentence bidding whoever hears it to come ("Come to the library on Wednesday at 6")."""
+
+
+_OBJECT = re.compile(
+    r"^[ \t]+(?:(?:the|a|an|his|her|my|our|their|your|its|this|that|these|those)\b|"
+    r"(?P<proper>[A-Z][\w'’]*))"
+)
+
+
+def _with_object(noun: str, after: str) -> bool:
+    """Whether an -ing occasion word takes an object, and so is a verb ("opening the shop",
+    "meeting Tom"); a day or month after it is when ("the christening Saturday")."""
+    following = _OBJECT.match(after) if noun.lower().endswith("ing") else None
+    if following is None:
+        return False
+    proper = following["proper"]
+    return proper is None or proper.capitalize() not in (*WEEKDAYS, *MONTHS)
 
 
 def _compounded(after: str) -> bool:

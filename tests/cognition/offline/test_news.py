@@ -503,3 +503,18 @@ def test_news_credited_after_it_is_told_by_whom_it_is_credited_to() -> None:
     assert (
         "the council says" in only("The quarry road is closed until June, the council says.").what
     )
+
+
+def test_a_candidate_who_told_it_is_not_named_twice_and_is_still_read_back() -> None:
+    fact = only("Walter Brigg is running for a seat on the town council.")
+    told = kind_of(fact).retell(fact, source="Walter Brigg", variant=1)
+    assert told.count("Walter") == 2 and "Walter told me that Walter" not in told, told
+    (heard,) = knowledge.spoken_news(told, speaker="Lucia Bellandi", now=MONDAY)
+    assert heard.key == fact.key
+
+
+def test_an_occasion_word_with_an_object_is_a_verb() -> None:
+    assert facts_in("Just opening The Copper Kettle and working at the counter!", now=MONDAY) == []
+    assert facts_in("We are meeting the new vicar at the chapel at noon.", now=MONDAY) == []
+    christening = only("The christening Saturday at 10 am at St. Mary's church is open to all.")
+    assert christening.what == "christening"
