@@ -121,14 +121,15 @@ def introductions_to_known(
 
 def borrowed_tasks(plans: Sequence[PlanRow], jobs: Mapping[str, str]) -> tuple[int, list[str]]:
     """(tasks, the borrowed ones): a task that is a step of an occupation template none of
-    whose words the agent's own background and duties (`jobs`) name."""
-    steps = {
-        step.description: template.keywords
-        for template in TEMPLATES
-        if template.name in OCCUPATIONS
-        for step in template.steps
-        if "{task}" not in step.description
-    }
+    whose words the agent's own background and duties (`jobs`) name. A step several
+    templates share ("restocking the shelves": the shop's and the pharmacy's) is borrowed
+    only when the agent's words name none of them."""
+    steps: dict[str, set[str]] = {}
+    for template in TEMPLATES:
+        if template.name in OCCUPATIONS:
+            for step in template.steps:
+                if "{task}" not in step.description:
+                    steps.setdefault(step.description, set()).update(template.keywords)
     tasks = [p for p in plans if p.level == "task"]
     borrowed = [
         f"{p.agent}: {p.description}"

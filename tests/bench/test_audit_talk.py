@@ -62,3 +62,11 @@ def test_the_audit_counts_what_a_player_would_notice() -> None:
     )
     opening, *rest = fine.targets().values()
     assert not opening and all(rest)  # one line is all of the lines
+
+
+def test_a_step_two_occupations_share_is_not_borrowed_by_either() -> None:
+    from bench.audit_talk import borrowed_tasks
+
+    jobs = {"Martin": "Martin is the pharmacist at Marigold Pharmacy", "Ada": "Ada is a fisherman"}
+    plans = [task("Martin", "restocking the shelves"), task("Ada", "restocking the shelves")]
+    assert borrowed_tasks(plans, jobs) == (2, ["Ada: restocking the shelves"])
