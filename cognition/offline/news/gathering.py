@@ -116,7 +116,9 @@ _GROUP_MEETS = re.compile(
 _GROUP_SUBJECT = re.compile(
     rf"\b[Tt]he\s+(?P<who>(?:[\w'’-]+\s+){{0,3}}(?:{'|'.join(sorted(GROUP_NOUNS))}|"
     rf"{'|'.join(sorted(n.title() for n in GROUP_NOUNS))}))\s+(?:holds|is holding|will hold|"
-    r"runs|is running|hosts|is hosting|puts on|is putting on)\b"
+    r"runs|is running|hosts|is hosting|puts on|is putting on|gives|is giving|stages|"
+    r"is staging|presents|is presenting|are (?:holding|running|hosting|putting on|giving|"
+    r"staging|doing))\b"
 )
 """A group holding an occasion ("the Glenmore Ski Club holds its wax-and-mend night")."""
 WORK = "work party"
@@ -182,11 +184,14 @@ _OPEN = re.compile(
     r"the (?:whole|rest of the) (?:town|village|city|island|parish|valley|hollow|community|"
     r"neighbou?rhood)(?:(?:'s|’s| is| are)? (?:invited|welcome)|"
     r" (?:can|may) (?:come|join|turn up))|"
-    r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?)? (?:can|may|is welcome to|"
+    r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?| who [^.;:]{1,60}?)? "
+    r"(?:can|may|is welcome to|"
     r"is free to) (?:come|go|turn up|join|attend|drop in|pop in))|"
     # a price at the door or a ticket sold is a welcome to anyone who pays
     r"\b(?:\d+|free|euros?|pounds?|dollars?|quid|a head|each) (?:on|at) the door\b|"
-    r"\bpay(?:s|ing)? (?:on|at) the door\b|\b(?:free|no) (?:entry|admission)\b|"
+    r"\bpay(?:s|ing)? (?:on|at) the door\b|\bno need to book\b|"
+    r"\b(?:£|\$|€)?[\w.]+ (?:pounds?|euros?|dollars?|quid)? ?(?:a|per) (?:head|person|bowl|plate|"
+    r"ticket|adult|family)\b|\b(?:free|no) (?:entry|admission)\b|"
     r"\b(?:entry|admission|entrance|tickets?) (?:is |are )?(?:free|£|\$|€|\d|costs?|from|at)|"
     r"\bpublic (?:meeting|talk|lecture|screening|consultation|debate|hearing)s?\b",
     re.I,
@@ -452,7 +457,8 @@ class Gathering:
             f"{told}.{invite}" if source else f"Apparently, {said}.{invite}",
         )
         if firsthand:
-            options = (options[0], options[2], options[3])
+            found = f"I found out that {said}.{invite}"
+            options = (options[0], options[2], options[3], found)
         return options[variant % len(options)]
 
     def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:
@@ -583,6 +589,9 @@ def _named(
                 break
             mods.insert(0, word)  # "the bakery's farewell bake sale": part of the name
             continue
+        if lower in ("and", "&") and mods and _joined_modifier(words):
+            mods.insert(0, word)  # "a soup and pudding supper", "a bring and buy sale"
+            continue
         if (
             (lower in STOPWORDS and not word[:1].isupper())
             or lower in PLAIN_WORDS
@@ -604,6 +613,16 @@ def _named(
             who = speaker if host_name in ("I", "We", "we") else host_name
     start = match.start() - sum(len(m) + 1 for m in mods)
     return what, who, max(0, start)
+
+
+def _joined_modifier(before: list[str]) -> bool:
+    """Whether the word before an "and" among an occasion's modifiers is one too, with a
+    determiner before it ("a soup and pudding supper"), not the end of a clause ("the café
+    and dinner at the hall")."""
+    if len(before) < 2:
+        return False
+    word, determiner = before[-1], before[-2].lower()
+    return word.lower() not in STOPWORDS and determiner in DETERMINERS
 
 
 _NEXT_WORD = re.compile(r"^[ \t]+(?P<word>[a-z][a-z'’-]*)\b")

@@ -50,7 +50,7 @@ _FRAMES = (
         rf"(?: from (?P<source>{_NAME}))?\s+(?:that\s+)?(?P<clause>.+)$"
     ),
     re.compile(
-        r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!]?|word is that|"
+        r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!?]?|word is that|"
         r"apparently,?|it seems that)\s*(?P<clause>.+?)\??$",
         re.I,
     ),
@@ -227,6 +227,8 @@ class Report:
             options: tuple[str, ...] = (
                 f"Have you heard? {_capital(fact.what)}.",
                 f"Did you know that {fact.what}?",
+                f"I found out that {fact.what}.",
+                f"I just learned that {fact.what}.",
             )
             return options[variant % len(options)]
         options = (

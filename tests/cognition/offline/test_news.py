@@ -518,3 +518,36 @@ def test_an_occasion_word_with_an_object_is_a_verb() -> None:
     assert facts_in("We are meeting the new vicar at the chapel at noon.", now=MONDAY) == []
     christening = only("The christening Saturday at 10 am at St. Mary's church is open to all.")
     assert christening.what == "christening"
+
+
+def test_joined_modifiers_a_choir_that_gives_a_concert_and_indirect_welcomes() -> None:
+    supper = only(
+        "The chapel Sisterhood are doing a soup and pudding supper in the vestry at Bethel "
+        "Chapel tonight from six o'clock; it's three pounds a bowl, no need to book."
+    )
+    assert (supper.what, supper.start_min, supper.open_to_all) == (
+        "soup and pudding supper",
+        18 * 60,
+        True,
+    )
+    assert only("There is a bring and buy sale in the church hall on Friday at 2 pm.").what == (
+        "bring and buy sale"
+    )
+    concert = only(
+        "The Coldharbour Male Voice Choir gives its spring concert in the Institute on "
+        "Thursday at half past seven, and anyone who fancies an evening of singing can come."
+    )
+    assert (concert.what, concert.who, concert.open_to_all) == (
+        "spring concert",
+        "Coldharbour Male Voice Choir",
+        True,
+    )
+
+
+def test_news_told_after_guess_what_is_read_without_the_question_mark() -> None:
+    (fact,) = knowledge.spoken_news(
+        "Guess what? The council has sold the old Pit-Head Baths to a supermarket chain.",
+        speaker="Dai Pritchard",
+        now=MONDAY,
+    )
+    assert fact.what == "the council has sold the old Pit-Head Baths to a supermarket chain"
