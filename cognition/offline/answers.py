@@ -29,12 +29,12 @@ from cognition.offline.clock import EVENING_START, NOON, find_times
 from cognition.offline.facts import WEEKDAYS
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering
-from cognition.offline.text import content_words, mentions, same_person, stem, stems
+from cognition.offline.text import NAME_WORD, content_words, mentions, same_person, stem, stems
 from cognition.offline.voice import styled
 from cognition.types import Answer, Persona
 
 KNOW_OF = re.compile(
-    r"^\s*(?i:do you know)(?: of| about)? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*\??\s*$"
+    rf"^\s*(?i:do you know)(?: of| about)? (?P<name>{NAME_WORD}(?: {NAME_WORD})?)\s*\??\s*$"
 )
 WHY_NOT = re.compile(r"\bwhy (?:didn't|did not|couldn't|could not|weren't|were not) you\b", re.I)
 ASKS_NEWS = re.compile(

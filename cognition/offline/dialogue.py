@@ -44,7 +44,7 @@ from cognition.offline import knowledge
 from cognition.offline.facts import spoken_days
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering, kind_of, report
-from cognition.offline.text import first_name, mentions, same_person, stable_index
+from cognition.offline.text import NAME_WORD, first_name, mentions, same_person, stable_index
 from cognition.offline.voice import styled, vocative
 from cognition.perception import UNAPPROACHABLE
 from cognition.types import Persona, Utterance
@@ -272,7 +272,7 @@ def _greeting(talk: Talk) -> str:
 
 def _introduction(line: str) -> str | None:
     """The name a stranger just gave ("I'm Junie.")."""
-    match = re.search(r"\bI'm ([A-Z][a-z]+)\b", line)
+    match = re.search(rf"\bI'm ({NAME_WORD})\b", line)
     return match[1] if match else None
 
 
@@ -478,7 +478,7 @@ def _in_first_person(activity: str) -> str:
     rest = activity
     pronoun = re.search(r"\b(?:his|her|their|him|them|himself|herself|themselves)\b", rest)
     before = rest[: pronoun.start()] if pronoun else rest
-    if not re.search(r"\b(?:Mr|Mrs|Ms|Dr)\.? |[A-Z][a-z]+ [A-Z][a-z]+", before):
+    if not re.search(rf"\b(?:Mr|Mrs|Ms|Dr)\.? |{NAME_WORD} {NAME_WORD}", before):
         rest = re.sub(r"\b(?:his|her|their)\b", "my", rest)
         rest = re.sub(r"\b(?:him|her|them)$", "me", rest)
         rest = re.sub(r"\b(?:himself|herself|themselves)\b", "myself", rest)

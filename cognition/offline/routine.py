@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from cognition.grammar import bare, base_form
 from cognition.offline.clock import EVENING_START, MINUTES_PER_HOUR, find_times
+from cognition.offline.text import NAME_WORD
 
 MORNING_END = 12 * MINUTES_PER_HOUR
 AFTERNOON_START = 13 * MINUTES_PER_HOUR
@@ -74,7 +75,7 @@ _TIME_WORDS = re.compile(
     r"|\s*,?\s*with (?:a )?(?:long |late )?lunch at home\b",
     re.I,
 )
-_SUBJECT = re.compile(r"^(?:[Hh]e|[Ss]he|[Tt]hey|[A-Z][a-z]+(?:\s+[A-Z][a-z]+(?=\s+[a-z]))?)\s+")
+_SUBJECT = re.compile(rf"^(?:[Hh]e|[Ss]he|[Tt]hey|{NAME_WORD}(?:\s+{NAME_WORD}(?=\s+[a-z]))?)\s+")
 _CLAUSE_SPLIT = re.compile(r";|,\s*(?:and\s+)?|\s+and\s+")
 
 

@@ -15,8 +15,14 @@ from collections.abc import Iterable
 MIN_STEM_LENGTH = 3
 """A suffix is stripped only if at least this many letters remain ("sing" stays "sing")."""
 
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
-_CAPITALISED_RE = re.compile(r"[A-Z][a-zA-Z'’-]*")
+UPPER = "A-ZÀ-ÖØ-Þ"
+"""Capital letters of names, accented ones too ("Siân", "Zoë", "Émile")."""
+LOWER = "a-zß-öø-ÿ\u0100-\u017f"
+"""Small letters of names (Latin-1 and Latin Extended-A)."""
+NAME_WORD = rf"[{UPPER}][{LOWER}]+"
+"""One capitalised word of a name, not an acronym ("Siân", not "CPR")."""
+_WORD_RE = re.compile(rf"[{UPPER}{LOWER}][{UPPER}{LOWER}'’]*")
+_CAPITALISED_RE = re.compile(rf"[{UPPER}][{UPPER}{LOWER}'’-]*")
 _SUFFIXES = ("ing", "ies", "ied", "ed", "es", "s")
 _SIBILANTS = ("s", "sh", "ch", "x", "z")
 

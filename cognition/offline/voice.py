@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from cognition.offline.text import ABBREVIATIONS, sentences, stems
+from cognition.offline.text import ABBREVIATIONS, NAME_WORD, sentences, stems
 
 FORMAL = frozenset(stems("formal polite proper courteous precise fashioned"))
 ENTHUSIASTIC = frozenset(stems("enthusiastic cheerful exclamation bubbly energetic bright upbeat"))
@@ -77,7 +77,7 @@ def styled(text: str, style: str, *, vocative: str | None = None) -> str:
         for short, long in CONTRACTIONS.items():
             text = re.sub(rf"(?<![\w']){re.escape(short)}(?![\w'])", long, text)
     if vocative:
-        named = re.sub(r", [A-Z][a-z]+[.!]$", f", {vocative}!", text)
+        named = re.sub(rf", {NAME_WORD}[.!]$", f", {vocative}!", text)
         text = named if named != text else re.sub(r"[.!]$", f", {vocative}!", text, count=1)
     if words & ENTHUSIASTIC:  # "Dr. Hale" keeps its full stop: it ends no sentence
         text = _SENTENCE_END.sub(r"!\1", text)

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from cognition.offline.facts import Fact
-from cognition.offline.text import first_name, same_person, stems
+from cognition.offline.text import NAME_WORD, first_name, same_person, stems
 
 if TYPE_CHECKING:
     from cognition.offline.news import Slot
@@ -19,7 +19,7 @@ WEIGHT = 6
 OFFICES = "council|mayor|mayoralty|office|board|committee|president|chair|sheriff|alderman"
 WORDS = frozenset(stems("running election elected mayor council candidate vote campaign office"))
 """Words of a question about who is running (the interview's cue)."""
-_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD})?"
 _CANDIDACY = re.compile(
     rf"(?P<who>\bI|{_NAME})(?:'m|’m| am| is|'s| has been| will be)?\s+(?:also\s+|now\s+)?"
     r"(?:running|standing|campaigning)\s+(?:for|to be|to become)\s+(?P<office>(?:a |the )?"

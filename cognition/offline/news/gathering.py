@@ -33,6 +33,7 @@ from cognition.offline.facts import (
 )
 from cognition.offline.text import (
     ABBREVIATIONS,
+    NAME_WORD,
     STOPWORDS,
     first_name,
     same_person,
@@ -82,7 +83,7 @@ PLAIN_WORDS = frozenset(
     productive relaxing lazy bad rough tough full half""".split()  # noqa: SIM905
 )
 """Words that make "a long day" or "a good night" an ordinary span, not an occasion."""
-_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD})?"
 _HOST = re.compile(
     rf"(?P<who>\bI|\b[Ww]e|{_NAME})"
     r"(?:'m|’m|'s|’s| am| is| are|'re| was| has been| will be| will)?\s+"

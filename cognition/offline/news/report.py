@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from cognition.offline import importance
 from cognition.offline.facts import Fact
 from cognition.offline.news import gathering
-from cognition.offline.text import STOPWORDS, first_name, stem, words
+from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem, words
 
 if TYPE_CHECKING:
     from cognition.offline.news import Slot
@@ -33,7 +33,7 @@ MAX_CLAUSE = 200
 """Longer statements are not retold: a report is one plain clause, never a memory quoted."""
 MAX_FRAMES = 3
 """Framings taken off one statement at most: news passed on over hops stacks them."""
-_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD})?"
 _WHERE = r"(?:(?i:at|in|on|down at|up at|over at|out at) (?:the )?[\w'’ -]{1,30}?,?\s+)"
 """Where the framer learned it, before the frame ("At the depot Fiona was told that …")."""
 _FRAMES = (

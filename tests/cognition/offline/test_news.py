@@ -551,3 +551,16 @@ def test_news_told_after_guess_what_is_read_without_the_question_mark() -> None:
         now=MONDAY,
     )
     assert fact.what == "the council has sold the old Pit-Head Baths to a supermarket chain"
+
+
+def test_an_accented_name_at_an_activity_is_a_sight_not_news() -> None:
+    """ "Siân Pryce is getting ready to tell Gethin the news" became news, and grew a frame at
+    every hop ("Siân Pryce knows that Siân Pryce is …")."""
+    for text in (
+        "Siân Pryce is getting ready to tell Gethin the news.",
+        "Have you heard? Siân Pryce is telling Gethin the news.",
+    ):
+        assert knowledge.spoken_news(text, speaker="Dai Pritchard", now=MONDAY) == [], text
+    walter = "Have you heard? Zoë Hart has resigned as the chair of the parish council."
+    (fact,) = knowledge.spoken_news(walter, speaker="Dai Pritchard", now=MONDAY)
+    assert fact.who == "Zoë Hart"
