@@ -75,10 +75,13 @@ ACCEPTED = re.compile(
 DECLINED = re.compile(r"\b(can't make it|cannot make it|don't think i can|won't be able)\b", re.I)
 HOW_ARE_YOU = re.compile(
     r"\b(how are you|how have you been|how's it going|how are things|how's your day|"
-    r"how is your day)\b",
+    r"how is your day|how's everything|how's life|how are you keeping)\b",
     re.I,
 )
-WHAT_DOING = re.compile(r"\b(what are you up to|what are you working on|what brings you)\b", re.I)
+WHAT_DOING = re.compile(
+    r"\b(what are you up to|what are you working on|what brings you|what have you been up to)\b",
+    re.I,
+)
 INTENT_INVITE = re.compile(r"\binvite\b", re.I)
 INTENT_TELL = re.compile(r"\b(tell|share|ask|chat|talk|say hello|say hi|greet|catch up)\b", re.I)
 MORNING_END, AFTERNOON_END = 12, 18
@@ -405,6 +408,10 @@ def _topic(talk: Talk) -> str:
                 "What are you up to today?",
                 "How's your day going?",
                 "How are things with you?",
+                "How's everything?",
+                "How are you keeping?",
+                "What have you been up to?",
+                "How's life treating you?",
             ],
             "ask",
         )

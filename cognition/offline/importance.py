@@ -69,7 +69,8 @@ POIGNANT_PHRASES: tuple[tuple[str, int], ...] = tuple(
             "arrested, quit, lost job, new job, confess, betrayed, scholarship, "
             "unsafe, dangerous, danger, collapse, collapsed, cracked, resign, resigned, "
             "missing, shut down, closing down, bankrupt, storm, injury, evacuate, outbreak, "
-            "poisoned, landslide, born, baby",
+            "poisoned, landslide, born, baby, rusted, condemned, subsidence, derailed, "
+            "with immediate effect",
         ),
         (
             NOTABLE,

@@ -6,6 +6,7 @@ The tests read lines as a player would: no nested quotes, no self-greeting, no b
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -456,3 +457,17 @@ def test_who_is_credited_with_news_tells_it_without_naming_themselves() -> None:
         hers = " ".join(text for who, text in lines if who == JUNIE.name)
         assert "quarry road is closed until June" in hers, lines
         assert "Junie" not in hers and "I heard" not in hers, lines
+
+
+def test_every_way_of_asking_after_someone_is_answered() -> None:
+    from cognition.offline.dialogue import HOW_ARE_YOU, WHAT_DOING
+
+    asks = 0
+    for listener in (FELIX, PRIYA, ELEANOR, TOMAS):
+        lines = talk(JUNIE, listener, memories={})
+        for (_, text), (_, answer) in itertools.pairwise(lines):
+            if HOW_ARE_YOU.search(text) or WHAT_DOING.search(text):
+                asks += 1
+                said = r"I'm (?:well|\w+ing)|I am well|Not (?:bad|much)|Pretty good|Can(?:'t| not) "
+                assert re.search(said, answer), (text, answer)  # "Can't complain"
+    assert asks

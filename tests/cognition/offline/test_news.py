@@ -564,3 +564,12 @@ def test_an_accented_name_at_an_activity_is_a_sight_not_news() -> None:
     walter = "Have you heard? Zoë Hart has resigned as the chair of the parish council."
     (fact,) = knowledge.spoken_news(walter, speaker="Dai Pritchard", now=MONDAY)
     assert fact.who == "Zoë Hart"
+
+
+def test_a_closure_with_immediate_effect_is_news_a_weekly_closing_is_not() -> None:
+    bridge = only(
+        "The footbridge between the two platforms has been shut with immediate effect: the "
+        "inspectors found the steel under the steps rusted nearly through."
+    )
+    assert bridge.kind == "report" and bridge.what.startswith("the footbridge")
+    assert facts_in("The shop is shut on Sundays.", now=MONDAY) == []
