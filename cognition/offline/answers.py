@@ -91,12 +91,21 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
     the question asks by; else nothing."""
     wanted = stems(question) - QUESTION_WORDS
     asked = [[stem(w) for w in content_words(name)] for name in gathering.names_in(question)]
-    mentions_: Found = [
+    known: Found = [
         (index, fact)
         for index, memory in enumerate(memories, start=1)
         for fact in knowledge.news_in(memory, now=now, vague=True)
+    ]
+    mentions_ = [
+        (index, fact)
+        for index, fact in known
         if not asked or (fact.kind == gathering.NAME and any(_is_named(a, fact) for a in asked))
     ]
+    if not mentions_ and asked and all(len(a) == 1 for a in asked):
+        # asked by a bare kind ("a ceremony at the station on Thursday") for an occasion
+        # known by another name ("the plaque unveiling"): found by the rest of the question
+        wanted -= {word for a in asked for word in a}
+        mentions_ = [(index, fact) for index, fact in known if fact.kind == gathering.NAME]
     scored = [(len(wanted & _words_of(fact, now)), index, fact) for index, fact in mentions_]
     best = max((score for score, _, _ in scored), default=0)
     if best == 0:  # asked by a word the memory holds but its news left out ("the post bus")

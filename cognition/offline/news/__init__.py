@@ -120,6 +120,11 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     if not found and len(parts) > 1 and (led := report.lead(parts, speaker)) is not None:
         found = [report.continued(led, parts[1]) or led]
     if gathering.open_to_all(text):
+        if not any(f.kind == gathering.NAME for f in found):  # a doing everyone may come to
+            done = (gathering.activity(p, text=text, speaker=speaker, now=now) for p in parts)
+            doing = next((f for f in done if f is not None), None)
+            if doing is not None:
+                found.append(doing)
         found = [gathering.opened(f) for f in found]
     return tuple(found)
 

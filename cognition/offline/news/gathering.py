@@ -187,7 +187,11 @@ _OPEN = re.compile(
     r" (?:can|may) (?:come|join|turn up))|"
     r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?| who [^.;:]{1,60}?)? "
     r"(?:can|may|is welcome to|"
-    r"is free to) (?:come|go|turn up|join|attend|drop in|pop in))|"
+    r"is free to) (?:come|go|turn up|join|attend|drop in|pop in)|"
+    r"(?:every|any)(?:one|body) who [^.;:]{1,60}? (?:is|are) (?:very |most )?welcome)|"
+    # nothing asked of whoever comes: no ticket, nothing to pay, just turn up
+    r"\bno tickets? (?:needed|required|necessary)\b|\bnothing to pay\b|"
+    r"\byou (?:can )?(?:just|simply) (?:turn up|show up|come along)\b|"
     # a price at the door or a ticket sold is a welcome to anyone who pays
     r"\b(?:\d+|free|euros?|pounds?|dollars?|quid|a head|each) (?:on|at) the door\b|"
     r"\bpay(?:s|ing)? (?:on|at) the door\b|\bno need to book\b|"
@@ -404,6 +408,9 @@ class Gathering:
                     sentence, what=what, who=who, before=taught.start(), after=taught.end(), now=now
                 )
             )
+        gerund = _gerund_named(sentence, speaker=speaker, now=now) if not found else None
+        if gerund is not None:
+            found.append(gerund)
         called = _called(sentence, speaker=speaker, now=now) if not found else None
         if called is not None:
             found.append(called)
@@ -779,12 +786,208 @@ def _place(text: str) -> str | None:
         bare = re.sub(r"^the\s*", "", lowered)
         if not bare or lowered in _NOT_A_PLACE or lowered.split()[0] in _NOT_A_PLACE:
             continue
-        if re.match(r"^(?:the\s+)?\d", lowered) or lowered.split()[-1] in ("am", "pm"):
+        if re.match(r"^(?:the\s+)?\d", lowered) or re.search(
+            r"\b(?:am|pm|noon|midnight)$", lowered
+        ):
             continue
         if re.match(r"^[a-z]+ing\b", place):
             continue  # "on closing the quarry road": what is done, not where
         return place
     return None
+
+
+LIGHT_VERBS = frozenset(
+    """bringing setting putting taking having doing getting making running holding going
+    coming giving heading organising organizing planning hosting throwing arranging preparing
+    laying""".split()  # noqa: SIM905
+)
+"""Verbs that say little of what happens ("bringing their telescopes over"): the activity
+is named by their object and the part of the day ("the telescope evening")."""
+NOT_GERUNDS = frozenset(
+    """building morning evening ceiling clothing wedding pudding something nothing anything
+    everything thing king ring string spring sibling during bring sing swing wing sting
+    ping darling shilling farthing""".split()  # noqa: SIM905
+)
+"""Words ending in "-ing" that are no activity's name."""
+_ACTIVITY = re.compile(
+    rf"(?P<who>\bI|\b[Ww]e|\b[Tt]he(?:\s+[a-z][\w'’-]*){{1,3}}|{_NAME})"
+    r"(?:'m|’m|'s|’s|'re|’re| am| is| are| will be|'ll be|’ll be)\s+"
+    r"(?:(?:also|busy|all|out|off|now)\s+)?(?P<verb>[a-z]{3,}ing)\b"
+)
+"""Someone doing something ("Walter is unveiling it himself on Thursday at noon", "the
+society are bringing their telescopes over … this Wednesday evening")."""
+_PRONOUNS = frozenset("it them him her this that these those us you me".split())  # noqa: SIM905
+_OBJECT_WORDS = re.compile(
+    r"^\s+(?:(?:the|a|an|some|their|his|her|our|my|its|your)\s+)?"
+    r"(?P<words>[a-z][a-z'’-]*(?:\s+[a-z][a-z'’-]*){0,3})"
+)
+_NOT_IN_OBJECT = frozenset("outside along round inside across past near".split())  # noqa: SIM905
+
+
+def _object_noun(rest: str) -> str | None:
+    """The head of the object after a verb: the last word before a function word ("the new
+    boat from the slipway" → "boat"), or a pronoun ("it himself" → "it")."""
+    found = _OBJECT_WORDS.match(rest)
+    if found is None:
+        return None
+    words: list[str] = []
+    for word in found["words"].split():
+        if word in STOPWORDS or word in _NOT_IN_OBJECT or word in _WHEN_WORDS:
+            break
+        words.append(word)
+    if not words and found["words"].split()[0] in _PRONOUNS:
+        return found["words"].split()[0]
+    return words[-1] if words else None
+
+
+_DAY_PART = re.compile(
+    r"\b(?:this|next|tomorrow|on|[A-Z][a-z]+day)\s+(?P<part>morning|afternoon|evening|night)\b"
+)
+_GERUND_NAMED = re.compile(
+    rf"(?:\b(?P<det>[Tt]he)|(?P<owner>(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD})(?:'s|’s))\s+"
+    r"(?:(?P<mod>[a-z]{3,})\s+)?(?P<gerund>[a-z]{3,}ing)(?=\s+(?:is|was|will be|at|on|from)\b)"
+)
+"""An activity told back by its name ("Walter Greaves's unveiling is at the station …")."""
+
+
+def activity(sentence: str, *, text: str, speaker: str | None, now: datetime | None) -> Fact | None:
+    """A timed activity open to all that names no occasion ("Walter is unveiling it himself
+    on Thursday at twelve noon", in a text that says anyone is welcome), named by what is
+    done ("the unveiling", "the plaque unveiling") or, for a verb that says little, by its
+    object and the part of the day ("the telescope evening"); its doer organises it. Read
+    only where the whole `text` says everyone may come: "I'm opening the shop on Friday at
+    9" is no occasion. None when it says no day or no hour."""
+    found = _ACTIVITY.search(sentence)
+    if found is None or found["verb"] in NOT_GERUNDS:
+        return None
+    verb, rest = found["verb"], sentence[found.end("verb") :]
+    noun = _object_noun(rest)
+    if noun in ("it", "them"):  # "a plaque … is going up, and Walter is unveiling it"
+        noun = _antecedent(sentence[: found.start()])
+    elif noun is not None and (noun in _PRONOUNS or noun in STOPWORDS or noun in _WHEN_WORDS):
+        noun = None
+    if noun is not None:
+        noun = str(_INFLECT.singular_noun(noun) or noun)
+    part = _DAY_PART.search(sentence)
+    fact = _fact(
+        sentence, what=verb, who=None, before=found.start(), after=found.end("verb"), now=now
+    )
+    if not fact.timed:
+        return None
+    if verb in LIGHT_VERBS:
+        if noun is None:
+            return None
+        start = fact.start_min or 0
+        when = part["part"] if part else _part_of_day(start)
+        what = f"{noun} {when}"
+    else:
+        what = f"{noun} {verb}" if noun else verb
+    return replace(
+        fact,
+        what=what,
+        who=_doer(found["who"], text=text, speaker=speaker),
+        place=next(iter(_proper_places(rest)), None)
+        or _last_place(sentence[: found.start()])
+        or fact.place,
+        purpose=fact.purpose or _activity_purpose(rest),
+    )
+
+
+_CLAUSES = re.compile(r":\s|;\s|,\s+(?:and|but|so)\s")
+_NOUN_PHRASE = re.compile(r"\b(?:[Aa]n?|[Tt]he)\s+(?P<noun>[a-z][a-z'’-]+)\b")
+"""A thing named in a clause ("a plaque to Agnes Rooke")."""
+
+
+def _antecedent(before: str) -> str | None:
+    """What "it" stands for, in the clause before: what was done to ("the trust has restored
+    the old lamp, and Morwenna is lighting it" → "lamp"), else what the clause is about ("a
+    plaque … is going up, and Walter is unveiling it" → "plaque")."""
+    clauses = [c for c in _CLAUSES.split(before) if c.strip()]
+    if not clauses:
+        return None
+    done_to = _DONE_TO.search(clauses[-1])
+    if done_to is not None and (noun := _object_noun(" " + done_to["object"])):
+        return noun
+    for found in _NOUN_PHRASE.finditer(clauses[-1]):
+        noun = _object_noun(" " + clauses[-1][found.start("noun") :])
+        if noun is not None and noun not in PLAIN_WORDS:
+            return noun
+    return None
+
+
+_DONE_TO = re.compile(
+    r"\b(?:has|have|had|is|are|was|were)\s+(?:just\s+)?[a-z]+(?:ed|en|t)\s+"
+    r"(?P<object>(?:the|a|an|his|her|their|its|our)\s+[a-z][^,;:]*)"
+)
+
+
+def _part_of_day(minutes: int) -> str:
+    """ "morning", "afternoon" or "evening" for a start time."""
+    return "morning" if minutes < NOON else "afternoon" if minutes < 17 * 60 else "evening"
+
+
+_PROPER_PLACE = re.compile(
+    r"\b(?:at|in|on|to|inside|outside)\s+(?:the\s+)?"
+    r"(?P<place>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|\d+)){0,5})"
+)
+
+
+def _proper_places(text: str) -> list[str]:
+    """Every named place of a text ("on Platform 1", "over to Brackenby Recreation Ground"),
+    days and months left out."""
+    return [
+        m["place"]
+        for m in _PROPER_PLACE.finditer(text)
+        if m["place"].split()[0].capitalize() not in (*WEEKDAYS, *MONTHS)
+        and m["place"].split()[0] not in ("I", "Christmas", "Easter")
+    ]
+
+
+def _last_place(text: str) -> str | None:
+    named = _proper_places(text)
+    return named[-1] if named else None
+
+
+def _activity_purpose(rest: str) -> str | None:
+    purpose = _WORK_PURPOSE.search(rest)
+    return purpose["purpose"].strip() if purpose else None
+
+
+def _doer(who: str, *, text: str, speaker: str | None) -> str | None:
+    """Who does it, by the fullest name the text gives: "I" is the speaker, "Walter" is the
+    "Walter Greaves" named before, "the society" the "Kirkby Dark Skies Society"."""
+    if who in ("I", "We", "we"):
+        return speaker
+    words = who.split()
+    if words[0].lower() == "the":
+        noun = words[-1].lower()
+        if noun not in GROUP_NOUNS:
+            return None  # "the lifeboat crew": no one to name
+        named = re.search(rf"\b(?:[A-Z][\w'’-]*\s+){{1,4}}{noun.capitalize()}\b", text)
+        return named[0] if named else None
+    if len(words) == 1:
+        full = re.search(rf"\b{re.escape(who)}\s+{NAME_WORD}", text)
+        if full is not None:
+            return full[0]
+    longer = re.search(rf"(?:\b[A-Z][\w'’-]*\s+){{1,3}}{re.escape(who)}\b", text)
+    return re.sub(r"^The\s+", "", longer[0]) if longer else who  # "The Brackley Brass Band"
+
+
+def _gerund_named(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact | None:
+    """An activity told back by its name, with a day and an hour (`_GERUND_NAMED`)."""
+    found = _GERUND_NAMED.search(sentence)
+    if found is None or found["gerund"].lower() in NOT_GERUNDS:
+        return None
+    mod = found["mod"]
+    if mod is not None and (mod in STOPWORDS or mod in PLAIN_WORDS):
+        mod = None
+    what = f"{mod} {found['gerund']}" if mod else found["gerund"]
+    owner = found["owner"]
+    fact = _fact(sentence, what=what, who=None, before=found.start(), after=found.end(), now=now)
+    if not fact.timed:
+        return None
+    who = (speaker if owner == "I" else owner) if owner else None
+    return replace(fact, who=who)
 
 
 KIND = Gathering()

@@ -217,3 +217,23 @@ def test_a_gathering_asked_after_by_its_place_weekday_and_evening_is_known() -> 
     )
     assert reply.text.startswith("Yes. Jo's barn dance is at the loft at Hatch Farm on May 10")
     assert "Everyone is invited." in reply.text
+
+
+def test_an_occasion_asked_after_by_a_bare_kind_is_known_by_its_place_and_day() -> None:
+    told = (
+        "Tomas Ferreira said to Priya Raman: \"Did you hear about Morwenna Pascoe's lamp "
+        'lighting at the lighthouse on May 11 at 9 pm? Everyone is welcome, you should come!"'
+    )
+    now = datetime(2024, 5, 6, 9, 0)
+    asked = "Have you heard anything about a ceremony at the lighthouse on Saturday?"
+    reply = answer(
+        question=asked, persona=PRIYA, summary="", asker="an interviewer", memories=[told], now=now
+    )
+    assert reply.text.startswith("Yes. Morwenna Pascoe's lamp lighting is at the lighthouse")
+    assert reply.cited == (1,)
+    others = ("Did you hear about the wedding?", "Have you heard about a ceremony at the mill?")
+    for other in others:
+        no = answer(
+            question=other, persona=PRIYA, summary="", asker="an interviewer", memories=[told]
+        )
+        assert no.text.startswith("No"), other

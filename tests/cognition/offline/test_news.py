@@ -573,3 +573,75 @@ def test_a_closure_with_immediate_effect_is_news_a_weekly_closing_is_not() -> No
     )
     assert bridge.kind == "report" and bridge.what.startswith("the footbridge")
     assert facts_in("The shop is shut on Sundays.", now=MONDAY) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "who", "place"),
+    [
+        (
+            "The harbour trust has restored the old lighthouse lamp, and Morwenna is lighting "
+            "it herself on Saturday at 9 pm. Anyone who wants to watch is welcome.",
+            "lamp lighting",
+            "Morwenna",
+            None,
+        ),
+        (
+            "The Fenwick Bat Group are bringing their detectors down to Millers Meadow on "
+            "Friday evening, walking the hedges from 8 till 10 to count the bats. "
+            "There is nothing to pay.",
+            "detector evening",
+            "Fenwick Bat Group",
+            "Millers Meadow",
+        ),
+        (
+            "We are planting trees along the river path on Saturday at 10 am. Everyone is welcome.",
+            "tree planting",
+            "Ada Roe",
+            None,
+        ),
+    ],
+)
+def test_a_timed_doing_open_to_all_is_a_gathering_named_by_what_is_done(
+    text: str, what: str, who: str, place: str | None
+) -> None:
+    fact = only(text, speaker="Ada Roe")
+    assert (fact.kind, fact.what, fact.who, fact.place) == ("gathering", what, who, place)
+    assert fact.timed and fact.open_to_all
+    for variant in range(6):  # told on, it is the same gathering at every hop
+        told = kind_of(fact).retell(fact, source="Bryn", variant=variant)
+        heard = only(told)
+        assert (heard.key, heard.day, heard.start_min) == (fact.key, fact.day, fact.start_min)
+        assert heard.open_to_all, told
+
+
+def test_a_doing_nobody_is_asked_to_or_with_no_hour_is_no_gathering() -> None:
+    assert facts_in("Tom is fixing the roof on Thursday at 10.", now=MONDAY) == []
+    assert facts_in("I'm opening the shop on Friday at 9 for the deliveries.", now=MONDAY) == []
+    assert facts_in("Everyone is welcome. Tom is fixing the roof one day soon.", now=MONDAY) == []
+
+
+def test_a_doing_keeps_the_fullest_name_of_who_does_it() -> None:
+    band = only(
+        "The Ashby Silver Band are playing on the bandstand in Jubilee Park on Sunday "
+        "from 2 till 4, free entry."
+    )
+    assert (band.who, band.place, band.start_min, band.end_min) == (
+        "Ashby Silver Band",
+        "Jubilee Park",
+        14 * 60,
+        16 * 60,
+    )
+
+
+def test_asking_nothing_of_whoever_comes_opens_a_gathering_but_turning_up_alone_does_not() -> None:
+    from cognition.offline.news.gathering import open_to_all
+
+    for text in (
+        "There is nothing to pay.",
+        "No tickets needed.",
+        "You just turn up with a chair.",
+        "Anyone who can make it is very welcome.",
+    ):
+        assert open_to_all(text), text
+    for text in ("There are no tickets left.", "Foot passengers can still just turn up."):
+        assert not open_to_all(text), text
