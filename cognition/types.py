@@ -97,10 +97,16 @@ class Recalled(str):
     `knowledge.news_in`). A plain `str` is a memory with no stored detail."""
 
     detail: MemoryDetail | None
+    at: datetime | None
+    """When it happened (game time): who heard news first is known by it, not by the order
+    retrieval returns memories in."""
 
-    def __new__(cls, text: str, detail: MemoryDetail | None = None) -> Recalled:
+    def __new__(
+        cls, text: str, detail: MemoryDetail | None = None, at: datetime | None = None
+    ) -> Recalled:
         made = super().__new__(cls, text)
         made.detail = detail
+        made.at = at
         return made
 
 
@@ -125,7 +131,7 @@ class Memory:
 
     def recalled(self) -> Recalled:
         """The text, carrying its detail, as a request shows it to a mind."""
-        return Recalled(self.description, self.detail)
+        return Recalled(self.description, self.detail, self.created_at)
 
 
 @dataclass(frozen=True)

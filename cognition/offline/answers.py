@@ -26,7 +26,7 @@ from cognition.grammar import progressive, sentence
 from cognition.norms import MINUTES_PER_DAY
 from cognition.offline import knowledge
 from cognition.offline.clock import EVENING_START, NOON, find_times
-from cognition.offline.facts import WEEKDAYS
+from cognition.offline.facts import WEEKDAYS, with_weekdays
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering
 from cognition.offline.text import NAME_WORD, content_words, mentions, same_person, stem, stems
@@ -76,7 +76,7 @@ def answer(
         text, cited = _answer_person(persona, memories, person["name"])
     elif (found := _news_asked(memories, question, now)) or ASKS_NEWS.search(question):
         text, cited = (
-            _affirm(persona, memories, found)
+            _affirm(persona, memories, found, now)
             if found
             else ("No, I haven't heard anything about that.", [])
         )
@@ -156,19 +156,22 @@ def _when_words(fact: Fact, now: datetime | None) -> str:
     return f"{day} {part}"
 
 
-def _affirm(persona: Persona, memories: Sequence[str], found: Found) -> tuple[str, list[int]]:
+def _affirm(
+    persona: Persona, memories: Sequence[str], found: Found, now: datetime | None
+) -> tuple[str, list[int]]:
     """ "Yes. <the fact, all its mentions merged>. I heard about it from <source>.", citing
-    the source first."""
+    the source first; its date said with its weekday when `now` fixes the year."""
     news = _merged([n for _, n in found])
     indices = [index for index, _ in found]
+    stated = news.statement() if now is None else with_weekdays(news.statement(), now)
     if news.about(persona.name):
-        return f"Yes, of course. {news.statement()}", indices[:MAX_CITED]
+        return f"Yes, of course. {stated}", indices[:MAX_CITED]
     for index in indices:
         heard = knowledge.said(memories[index - 1])
         if heard is not None and not same_person(heard.speaker, persona.name):
             cited = [index, *(i for i in indices if i != index)][:MAX_CITED]
-            return f"Yes. {news.statement()} I heard about it from {heard.speaker}.", cited
-    return f"Yes. {news.statement()}", indices[:MAX_CITED]
+            return f"Yes. {stated} I heard about it from {heard.speaker}.", cited
+    return f"Yes. {stated}", indices[:MAX_CITED]
 
 
 def _merged(found: Sequence[Fact]) -> Fact:

@@ -588,10 +588,10 @@ def _known_news(
     name: str, memories: Sequence[str], now: datetime | None
 ) -> tuple[list[Fact], dict[str, str], set[str]]:
     """What the speaker knows, each once: its own news first, then by importance; who told
-    them each; and which they knew before anyone told them."""
+    them each; and which they knew before anyone told them (`knowledge.firsthand`, the rule
+    planning uses too: the one who knew first goes out to spread it and tells it as theirs)."""
     merged: dict[str, Fact] = {}
     sources: dict[str, str] = {}
-    firsthand: set[str] = set()  # known without being told: no one is its source
     for memory in memories:
         heard = knowledge.said(memory)
         for news in knowledge.news_in(memory, now=now):
@@ -604,16 +604,22 @@ def _known_news(
                 sources.setdefault(key, heard.speaker)
             elif news.source and not same_person(news.source, name):
                 sources.setdefault(key, news.source)
-            elif heard is None and news.source:
-                firsthand.add(key)  # "…, Nora Flood says" in Nora's own memory
             elif news.who and not news.about(name) and news.kind == report.NAME:
                 sources.setdefault(key, news.who)
-            elif heard is None and not news.source:
-                firsthand.add(key)  # its seed: told back later, it is still its own to tell
+    known_first = knowledge.firsthand(memories, name=name, now=now)
+    undated = [f for at, f in knowledge.own_news(memories, name=name, now=now) if at is None]
+    first = {key for key, fact in merged.items() if _among(fact, known_first)}
     ordered = sorted(merged.values(), key=lambda n: (not n.about(name), -n.weight))
-    told = {k: v for k, v in sources.items() if k in merged and k not in firsthand}
-    first = {merged[k].key for k in firsthand if k in merged and k not in sources}
-    return ordered, {merged[k].key: v for k, v in told.items()}, first
+    told = {  # never credited to another: news known first, or own news of unknown time
+        merged[k].key: v
+        for k, v in sources.items()
+        if k in merged and k not in first and not _among(merged[k], undated)
+    }
+    return ordered, told, {merged[k].key for k in first}
+
+
+def _among(fact: Fact, facts: Sequence[Fact]) -> bool:
+    return any(f.key == fact.key or gathering.same_occasion(f, fact) for f in facts)
 
 
 def _mine(news: Fact, talk: Talk) -> bool:

@@ -178,6 +178,23 @@ def spoken_days(text: str, now: datetime) -> str:
     return _ON_DATE.sub(said, text)
 
 
+def with_weekdays(text: str, now: datetime) -> str:
+    """The text with each "on <Month> <day>" given its weekday ("on Wednesday, October 14"),
+    the year read as the one nearest `now`: a date told back days later is remembered by its
+    weekday, as people remember them."""
+
+    def said(match: re.Match[str]) -> str:
+        month, day = MONTHS.index(match["month"]) + 1, int(match["day"])
+        years = (now.year - 1, now.year, now.year + 1)
+        try:
+            nearest = min((date(y, month, day) for y in years), key=lambda d: abs(d - now.date()))
+        except ValueError:
+            return match[0]
+        return f"on {WEEKDAYS[nearest.weekday()]}, {match['month']} {day}"
+
+    return _ON_DATE.sub(said, text)
+
+
 def recurs(text: str) -> bool:
     """Whether the text tells of a weekly habit ("on Wednesdays", "every Friday")."""
     return _RECURRING.search(text) is not None

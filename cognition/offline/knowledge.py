@@ -23,13 +23,15 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from cognition.offline.facts import MONTHS, Fact, clock_text, full_name
-from cognition.offline.news import facts_in, gathering, kind_of
-from cognition.offline.text import first_name
+from cognition.offline.news import facts_in, gathering, kind_of, report
+from cognition.offline.text import first_name, same_person
 from cognition.types import LineSaid, MemoryDetail, Recalled
 
 _SAID = re.compile(r'^(?P<speaker>.+?) said to (?P<listener>.+?): "(?P<text>.*)"\s*$', re.S)
 _PLANNING = re.compile(r"^For .+?'s planning:\s*")
 """The head of a planning note, which names its owner, not a host."""
+_HEARD_FROM = re.compile(r"^[^.:\"]{1,60}? heard from (?P<source>[^.:\"]{1,60}?) that ")
+"""The head of a conversation's memo ("Tomas Ferreira heard from Junie Halvorsen that …")."""
 _OUTLINE = re.compile(r"^This is .+?'s plan for ")
 """A day outline: what the agent meant to do, not news (its items' times are its own)."""
 
@@ -94,6 +96,10 @@ def _facts_in(memory: str, *, now: datetime | None) -> list[Fact]:
         return spoken_news(heard.text, speaker=heard.speaker, now=now, vague=True)
     if _OUTLINE.match(memory):
         return []
+    told = _HEARD_FROM.match(memory)
+    if told is not None:  # a note of what someone said: its news has them as its source
+        found = facts_in(memory[told.end() :], now=now)
+        return [f if f.source else replace(f, source=told["source"]) for f in found]
     return facts_in(_PLANNING.sub("", memory), now=now)
 
 
@@ -146,23 +152,67 @@ def occasions_on(texts: Sequence[str], *, day: date, now: datetime | None = None
     return merged
 
 
-def firsthand(texts: Sequence[str], *, now: datetime | None = None) -> list[Fact]:
-    """The gatherings the texts tell of that nobody told the agent: a notice it read, a thing
-    it saw or was born knowing. Whoever knows news first is the one to spread it."""
+def firsthand(texts: Sequence[str], *, name: str, now: datetime | None = None) -> list[Fact]:
+    """The news the texts tell of that `name` knew before anyone told them: a notice they
+    read, a thing they saw or were born knowing ("…, Nora Flood says" in Nora's own memory).
+    Whoever knows news first is the one to spread it, and tells it as their own. Being told
+    it later does not change that; a line that tells it back to them ("Gethin told me that the
+    concert …", said to Gethin) never counts, and a line of unknown time counts as earlier. A
+    plan to go is not knowing it."""
     told = [
-        fact
+        (_at(text), fact)
         for text in texts
-        if said(text) is not None or _PLANNING.match(text)
+        if ((line := said(text)) is not None and not _told_back(line, name))
+        or _PLANNING.match(text)
         for fact in news_in(text, now=now)
     ]
-    own = [
-        fact
+    first: list[Fact] = []
+    for at, fact in own_news(texts, name=name, now=now):
+        earlier = (t for when, t in told if at is None or when is None or when <= at)
+        if not any(_same_news(fact, t) for t in earlier):
+            first.append(fact)
+    return first
+
+
+def own_news(
+    texts: Sequence[str], *, name: str, now: datetime | None = None
+) -> list[tuple[datetime | None, Fact]]:
+    """The news of memories no one said to `name` (a seed, a notice, a sighting), with when
+    each was remembered when known."""
+    return [
+        (_at(text), fact)
         for text in texts
         if said(text) is None and not _PLANNING.match(text)
         for fact in news_in(text, now=now)
-        if fact.kind == gathering.NAME and fact.source is None
+        if (fact.source is None or same_person(fact.source, name)) and not _theirs(fact, name)
     ]
-    return [f for f in own if not any(gathering.same_occasion(f, t) for t in told)]
+
+
+def _at(text: str) -> datetime | None:
+    return text.at if isinstance(text, Recalled) else None
+
+
+def _told_back(line: Said, name: str) -> bool:
+    """A line by which `name` is told their own news back: said by them, or to them naming
+    them as whom it was heard from."""
+    if same_person(line.speaker, name):
+        return True
+    return same_person(line.listener, name) and (
+        re.search(
+            rf"\b{re.escape(first_name(name))}\b(?: \w+)? (?:told|tells|said|says)\b", line.text
+        )
+        is not None
+    )
+
+
+def _theirs(fact: Fact, name: str) -> bool:
+    """Plain news that is someone else's ("Ines worries the bridge is cracked"): learned
+    from them, whoever wrote it down."""
+    return fact.kind == report.NAME and bool(fact.who) and not fact.about(name)
+
+
+def _same_news(a: Fact, b: Fact) -> bool:
+    return a.key == b.key or gathering.same_occasion(a, b)
 
 
 def full_names(names: Iterable[str], known: Sequence[str]) -> list[str]:

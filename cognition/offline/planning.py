@@ -466,7 +466,7 @@ def _promoted_after(day: Day, notes: Sequence[str], end: int) -> Fact | None:
     """The gathering within `OUTREACH_DAYS` the agent spreads word of (today's only if it
     begins after `end`): its own, or one open to all that it knew of before anyone told it
     (the lifeboat's mechanic who has the film night's poster)."""
-    known_first = knowledge.firsthand(notes, now=day.date)
+    known_first = knowledge.firsthand(notes, name=day.persona.name, now=day.date)
     for ahead in range(OUTREACH_DAYS + 1):
         on = (day.date + timedelta(days=ahead)).date()
         for event in knowledge.occasions_on(notes, day=on, now=day.date):

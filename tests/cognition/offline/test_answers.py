@@ -215,7 +215,9 @@ def test_a_gathering_asked_after_by_its_place_weekday_and_evening_is_known() -> 
         memories=[told],
         now=datetime(2024, 5, 6, 9, 0),
     )
-    assert reply.text.startswith("Yes. Jo's barn dance is at the loft at Hatch Farm on May 10")
+    assert reply.text.startswith(
+        "Yes. Jo's barn dance is at the loft at Hatch Farm on Friday, May 10"
+    )
     assert "Everyone is invited." in reply.text
 
 
@@ -237,3 +239,19 @@ def test_an_occasion_asked_after_by_a_bare_kind_is_known_by_its_place_and_day() 
             question=other, persona=PRIYA, summary="", asker="an interviewer", memories=[told]
         )
         assert no.text.startswith("No"), other
+
+
+def test_a_date_in_an_answer_is_said_with_its_weekday() -> None:
+    told = (
+        'Tomas Ferreira said to Priya Raman: "The bell ringing is at the church on May 8 at '
+        '7 pm. Everyone is welcome!"'
+    )
+    reply = answer(
+        question="Did you hear about the bell ringing?",
+        persona=PRIYA,
+        summary="",
+        asker="an interviewer",
+        memories=[told],
+        now=datetime(2024, 5, 10, 9, 0),  # two days after: it is remembered as Wednesday
+    )
+    assert "on Wednesday, May 8 at 7 pm" in reply.text, reply.text
