@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+import inflect
+
 from cognition.offline import importance
 from cognition.offline.facts import Fact
 from cognition.offline.news import gathering
@@ -304,7 +306,14 @@ def _trimmed(clause: str) -> str:
     return _AFTERTHOUGHT.split(clause, maxsplit=1)[0].rstrip(" ,")
 
 
-_OWN_VERB = {"is": "am", "has": "have"}
+_SAYING = "says thinks reckons worries hopes fears believes knows doubts expects wants".split()  # noqa: SIM905
+_INFLECT = inflect.engine()
+_OWN_VERB = {
+    "is": "am",
+    "has": "have",
+    **{verb: str(_INFLECT.plural_verb(verb)) for verb in _SAYING},  # "says" → "say"
+}
+"""A verb after one's own name, said after "I": "Dai Pritchard says" is "I say"."""
 _PAST = r"\w+ed|saw|rang|told|found|heard|got|went|came|said|thought|knew|took|gave|met|ran"
 """A verb after a name the speaker can say of themselves unchanged ("noticed", "rang")."""
 
@@ -313,7 +322,8 @@ def in_own_words(line: str, speaker: str) -> str:
     """The speaker's own name as the subject of a joined sentence said as "I" ("…, and Dennis
     Fairweather noticed the scum" → "…, and I noticed the scum"): who says their own name
     so? `_read` reads it back as the name, so the news is the same news."""
-    pattern = re.compile(rf"(,\s+and\s+){re.escape(speaker)} (?P<verb>is|has|was|{_PAST})\b")
+    verbs = "|".join(_OWN_VERB)
+    pattern = re.compile(rf"(,\s+and\s+){re.escape(speaker)} (?P<verb>{verbs}|was|{_PAST})\b")
     return pattern.sub(lambda m: f"{m[1]}I {_OWN_VERB.get(m['verb'], m['verb'])}", line)
 
 
@@ -322,7 +332,8 @@ def _named_back(text: str, speaker: str | None) -> str:
     if speaker is None:
         return text
     back = {mine: theirs for theirs, mine in _OWN_VERB.items()}
-    pattern = re.compile(rf"(,\s+and\s+)I (?P<verb>am|have|was|{_PAST})\b")
+    mine = "|".join(back)
+    pattern = re.compile(rf"(,\s+and\s+)I (?P<verb>{mine}|was|{_PAST})\b")
     return pattern.sub(lambda m: f"{m[1]}{speaker} {back.get(m['verb'], m['verb'])}", text)
 
 

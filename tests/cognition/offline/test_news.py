@@ -645,3 +645,19 @@ def test_asking_nothing_of_whoever_comes_opens_a_gathering_but_turning_up_alone_
         assert open_to_all(text), text
     for text in ("There are no tickets left.", "Foot passengers can still just turn up."):
         assert not open_to_all(text), text
+
+
+def test_ones_own_name_before_a_saying_verb_is_said_as_i_and_read_back() -> None:
+    from cognition.offline.news import report
+
+    seed = (
+        "The council has sold the old lido to a developer, and Owain Rees says the divers "
+        "will have to train in the sea."
+    )
+    fact = only(seed)
+    line = report.in_own_words(
+        kind_of(fact).retell(fact, source=None, variant=0, firsthand=True), "Owain Rees"
+    )
+    assert "and I say the divers will" in line, line
+    (heard,) = knowledge.spoken_news(line, speaker="Owain Rees", now=MONDAY)
+    assert heard.key == fact.key, line
