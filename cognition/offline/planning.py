@@ -165,8 +165,12 @@ def routine(day: Day, summary: str) -> list[Slot]:
     work = _work_slots(day, [d for d in duties if d.start != EVENING and not d.flexible], summary)
     first = min((s.start for s in work), default=wake + ROUTINE_MINUTES + BREAKFAST_MINUTES)
     slots = _morning(day, first) + work
-    slots = _with_lunch(day, slots, at_home=plan.lunch_at_home, long=plan.long_lunch)
+    midday_meal = next((s for s in work if _EATS.search(s.description) and _midday(s)), None)
+    if midday_meal is None:  # "has his dinner at home at one" is the day's lunch
+        slots = _with_lunch(day, slots, at_home=plan.lunch_at_home, long=plan.long_lunch)
     dinner = _dinner_slot(day, slots)
+    if dinner is not None and midday_meal is not None and "dinner" in midday_meal.description:
+        dinner = replace(dinner, description=dinner.description.replace("dinner", "supper"))
     slots = slots if dinner is None else insert(slots, dinner)
     evening = [d for d in duties if d.start == EVENING]
     after = max(s.end for s in slots if s.kind in (ROUTINE, MEAL))
@@ -195,6 +199,20 @@ def _eaten(slots: Sequence[Slot]) -> list[Slot]:
             slot = replace(before, start=slot.start, end=slot.end)
         result.append(slot)
     return result
+
+
+_EATS = re.compile(
+    r"\b(?:ha(?:ve|s|ving)|eats?|eating|takes?|taking)\s+(?:(?:his|her|their|a|an|the|some)\s+)?"
+    r"(?:[\w'’-]+\s+)?(?:lunch|dinner|supper|tea|meal)\b|\b(?:dines?|dining)\b",
+    re.I,
+)
+"""A duty that is eating, not serving ("has his dinner at home", not "serve lunch")."""
+MIDDAY = (11 * 60, 15 * 60)
+"""A meal that starts within these minutes is the day's lunch, whatever it is called."""
+
+
+def _midday(slot: Slot) -> bool:
+    return MIDDAY[0] <= slot.start < MIDDAY[1]
 
 
 _DINING = re.compile(r"\b(?:eats?|eating|dines?|dining|dinner|supper|meal)\b", re.I)

@@ -4,6 +4,7 @@ times, appointments from planning notes kept, 5–8 contiguous items from wake-u
 from __future__ import annotations
 
 import itertools
+import re
 from datetime import datetime, timedelta
 
 import pytest
@@ -372,3 +373,21 @@ def test_walks_are_in_a_park_never_in_a_pubs_beer_garden() -> None:
         if item.description.startswith("take a walk")
     ]
     assert walks and all(w.location == "Willow Park" for w in walks), walks
+
+
+def test_a_midday_meal_duty_is_the_days_lunch_and_the_evening_meal_is_supper() -> None:
+    retired = Persona(
+        name="Emlyn Hughes",
+        background="Emlyn Hughes is a retired signalman",
+        lifestyle="Emlyn goes to bed around 10pm and wakes up around 6am",
+        living_area="Riverside Apartments: apartment 1",
+        daily_plan_requirement=(
+            "Emlyn reads in Willow Park in the morning, has his dinner at home at 1pm, and "
+            "potters in the afternoon"
+        ),
+    )
+    items = plan(retired)
+    said = [(i.start.strftime("%H:%M"), i.description) for i in items]
+    meals = [d for _, d in said if re.search(r"\b(lunch|dinner|supper)\b", d)]
+    assert not any("lunch" in d for d in meals), said
+    assert sum("dinner" in d for d in meals) == 1 and "have supper at home" in meals, said
