@@ -46,11 +46,15 @@ def locate(
     home: str | None = None,
     name: str = "",
     keep_area: bool = False,
+    outlined: bool = False,
 ) -> str | None:
     """The known place where `action` happens (module docstring); `here` is where the agent
-    is (for a task: its hour chunk's place), `home` its living area."""
+    is (for a task: its hour chunk's place), `home` its living area. With `outlined`, `here`
+    is where the outline put the item: when the action names it among other areas ("buy
+    groceries at the Stores; then volunteer at the Engine Shed", outlined at the shed, where
+    most of it is spent), it stays there."""
     here_known, home_known = places.canonical(here), places.canonical(home)
-    area = _named_area(action, places, here=here_known, home=home_known)
+    area = _named_area(action, places, here=here_known, home=home_known, stay=outlined)
     if area is None and keep_area and here_known is not None:
         area = area_of(here_known)
     ask = ChooseLocation(
@@ -88,7 +92,9 @@ def _leaf(path: str) -> str:
     return parse_path(path)[-1]
 
 
-def _named_area(action: str, places: KnownMap, *, here: str | None, home: str | None) -> str | None:
+def _named_area(
+    action: str, places: KnownMap, *, here: str | None, home: str | None, stay: bool = False
+) -> str | None:
     """The known area the action names (module docstring, rule 1), or None."""
     said = _words(action)
     named = [
@@ -99,6 +105,8 @@ def _named_area(action: str, places: KnownMap, *, here: str | None, home: str | 
     if home is not None and HOME_WORDS & set(said):
         named.append((min(said.index(w) for w in HOME_WORDS & set(said)), 0, area_of(home)))
     current = area_of(here) if here else None
+    if stay and any(n[2] == current for n in named):
+        return current
     elsewhere = sorted(n for n in named if n[2] != current)
     ranked = elsewhere or sorted(named)
     return ranked[0][2] if ranked else None

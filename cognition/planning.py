@@ -347,6 +347,7 @@ def _located(
             home=persona.living_area,
             name=persona.name,
             keep_area=outlined is not None,
+            outlined=outlined is not None,
         )
         located.append(replace(item, location=place or item.location))
         here = place or here

@@ -245,3 +245,15 @@ def test_the_descent_never_invents_a_place(
     )
     assert chosen is not None and chosen in places
     assert chosen == places.canonical(chosen)
+
+
+def test_an_item_the_outline_placed_stays_there_when_it_names_it_among_others() -> None:
+    """A folded "A; then B" is outlined where most of it is spent: it names both places."""
+    folded = "buy coffee beans at Hobbs Cafe; then have a picnic in Willow Park"
+    outline = "Willow Park"
+    kept = locate(
+        OfflineMind(), action=folded, places=TOWN, at=MORNING, here=outline, outlined=True
+    )
+    assert kept is not None and kept.startswith("Willow Park"), kept
+    moved = locate(OfflineMind(), action=folded, places=TOWN, at=MORNING, here=outline)
+    assert moved is not None and moved.startswith("Hobbs Cafe"), moved  # a task goes elsewhere
