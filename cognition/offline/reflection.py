@@ -149,11 +149,25 @@ def _relationship(statements: Sequence[str], name: str, other: str) -> list[Insi
     if len(seen) >= MIN_SUPPORT:
         doings = [_seen_doing_apart(statements[i - 1], other, name) for i in seen]
         common, count = Counter(d for d in doings if d).most_common(1)[0]
-        if count >= MIN_SUPPORT:
+        if count >= MIN_SUPPORT and not _PRIVATE.search(common):
             found.append(Insight(f"{name} often sees {other} {common}.", seen))
         else:
             found.append(Insight(f"{name} has been seeing a lot of {other}.", seen))
     return found
+
+
+_PRIVATE = re.compile(
+    r"\b(?:shower(?:ing)?|bath(?:ing)?|toilet|bathroom|dressed|undress(?:ing)?|asleep|sleeping|"
+    r"in bed|napping|brushing (?:his|her|their) teeth)\b"
+)
+"""What one sees of a person at home and does not remark on ("often sees Ruth taking a
+shower"): seeing a lot of them is said instead."""
+_MOMENTARY = re.compile(
+    r"^(?:picking up|putting (?:on|down|away)|opening|closing|grabbing|turning (?:on|off)|"
+    r"switching (?:on|off)|locking|unlocking|taking (?:off|out)|setting down)\b"
+)
+"""An act of a moment, seen at several steps of a task ("picking up a basket"): not what
+anyone spends much of the time doing."""
 
 
 def _time_spent(statements: Sequence[str], name: str) -> list[Insight]:
@@ -164,7 +178,7 @@ def _time_spent(statements: Sequence[str], name: str) -> list[Insight]:
     found: list[Insight] = []
     for doing, count in counts.most_common(2):
         cited = tuple(i for d, i in activities if d == doing)
-        if count >= MIN_SUPPORT:
+        if count >= MIN_SUPPORT and not _MOMENTARY.match(doing):
             found.append(Insight(f"{name} has spent much of the time {doing}.", cited))
     if not found:
         cited = tuple(i for _, i in activities)

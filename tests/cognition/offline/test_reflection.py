@@ -112,3 +112,18 @@ def test_insights_cite_only_numbered_statements_and_read_as_sentences(
             assert all(1 <= i <= len(statements) for i in insight.cited_indices)
             assert insight.text.startswith(JUNIE) and insight.text.endswith(".")
             assert not re.search(r"\bis (?:sleep|have|say)\b", insight.text)
+
+
+def test_private_doings_and_acts_of_a_moment_are_not_remarked_on() -> None:
+    stream = [
+        "Owen Lloyd is taking a shower",
+        "Owen Lloyd is taking a shower",
+        "Mari Lloyd is picking up a basket",
+        "Mari Lloyd is picking up a basket",
+    ]
+    about = insights(
+        "What is Mari Lloyd's relationship with Owen Lloyd?", stream, 5, name="Mari Lloyd"
+    )
+    assert [i.text for i in about] == ["Mari Lloyd has been seeing a lot of Owen Lloyd."]
+    [time] = insights("How has Mari Lloyd been spending the time?", stream, 5, name="Mari Lloyd")
+    assert "picking up" not in time.text, time.text
