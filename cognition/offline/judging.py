@@ -57,5 +57,12 @@ def _opening(answer: str) -> str:
 
 
 def _names(text: str, cues: Sequence[str]) -> bool:
-    lowered = text.lower()
-    return any(re.search(rf"\b{re.escape(cue.lower())}\b", lowered) for cue in cues if cue)
+    """Whether the text names a cue: a phrase as written, a single word by its stem too
+    ("telescope" names the cue "telescopes")."""
+    lowered, said = text.lower(), stems(text)
+    return any(
+        re.search(rf"\b{re.escape(cue.lower())}\b", lowered)
+        or (" " not in cue.strip() and stems(cue) <= said and bool(stems(cue)))
+        for cue in cues
+        if cue
+    )

@@ -60,3 +60,10 @@ def test_the_offline_ranking_puts_doubts_last_and_remembered_words_first() -> No
     memories = ["Walter Brigg said he is running for the town council"]
     assert rank(answers=answers, memories=memories) == [3, 2, 1]
     assert sorted(rank(answers=answers, memories=[])) == [1, 2, 3]
+
+
+def test_a_cue_word_is_named_in_any_of_its_forms_but_a_phrase_only_as_written() -> None:
+    said = "Yes. The telescope evening is at the playing field on Wednesday."
+    assert knows(answer=said, cues=["telescopes"])
+    assert not knows(answer=said, cues=["dark skies"])
+    assert not knows(answer="Yes. The ceilidh is on Friday.", cues=["telescopes"])
