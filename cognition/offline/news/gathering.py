@@ -953,12 +953,21 @@ def _activity_purpose(rest: str) -> str | None:
     return purpose["purpose"].strip() if purpose else None
 
 
+_NOBODY_NAMED = frozenset(
+    """everyone everybody anyone anybody someone somebody they he she it there this that people
+    folk you""".split()  # noqa: SIM905
+)
+"""Subjects that name no one to organise a doing."""
+
+
 def _doer(who: str, *, text: str, speaker: str | None) -> str | None:
     """Who does it, by the fullest name the text gives: "I" is the speaker, "Walter" is the
     "Walter Greaves" named before, "the society" the "Kirkby Dark Skies Society"."""
     if who in ("I", "We", "we"):
         return speaker
     words = who.split()
+    if words[0].lower() in _NOBODY_NAMED:
+        return None  # "Everyone is bringing a dish", "They are unveiling it"
     if words[0].lower() == "the":
         noun = words[-1].lower()
         if noun not in GROUP_NOUNS:

@@ -661,3 +661,10 @@ def test_ones_own_name_before_a_saying_verb_is_said_as_i_and_read_back() -> None
     assert "and I say the divers will" in line, line
     (heard,) = knowledge.spoken_news(line, speaker="Owain Rees", now=MONDAY)
     assert heard.key == fact.key, line
+
+
+def test_a_doing_by_everyone_or_by_a_pronoun_has_no_organiser() -> None:
+    dish = only("Everyone is bringing a dish to the green on Friday at 6 pm, all welcome.")
+    statue = only("They are unveiling the statue in the square on Saturday at noon. All welcome.")
+    assert (dish.what, dish.who) == ("dish evening", None)
+    assert (statue.what, statue.who, statue.place) == ("statue unveiling", None, "the square")
