@@ -171,6 +171,8 @@ def _affirm(
         if heard is not None and not same_person(heard.speaker, persona.name):
             cited = [index, *(i for i in indices if i != index)][:MAX_CITED]
             return f"Yes. {stated} I heard about it from {heard.speaker}.", cited
+    if news.source and not same_person(news.source, persona.name):  # "X heard from Y that …"
+        return f"Yes. {stated} I heard about it from {news.source}.", indices[:MAX_CITED]
     return f"Yes. {stated}", indices[:MAX_CITED]
 
 

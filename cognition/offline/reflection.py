@@ -112,7 +112,7 @@ def _forward(statements: Sequence[str], name: str) -> list[Insight]:
             # the comma ends the gathering's purpose when this insight is read again
             text = f"{name} is hosting {what}, and hopes that everyone will come."
         else:
-            text = f"{name} knows that {gathering.named(event)} is{event.details()}."
+            text = _known(name, f"{gathering.named(event)} is{event.details()}", statements, cited)
         found.append(Insight(text, cited))
     return found
 
@@ -123,7 +123,8 @@ def _election(statements: Sequence[str], name: str) -> list[Insight]:
         if running.about(name):
             text = f"{name} is running for {running.what} and is asking people for support."
         else:
-            text = f"{name} knows that {running.who} is running for {running.what}."
+            said = f"{running.who} is running for {running.what}"
+            text = _known(name, said, statements, cited)
         found.append(Insight(text, cited))
     return found
 
@@ -131,10 +132,20 @@ def _election(statements: Sequence[str], name: str) -> list[Insight]:
 def _news(statements: Sequence[str], name: str) -> list[Insight]:
     """What the agent has heard, each report once, citing every statement of it."""
     return [
-        Insight(f"{name} knows that {fact.what}.", cited)
+        Insight(_known(name, fact.what, statements, cited), cited)
         for fact, cited in _facts(statements, report.NAME).values()
         if not fact.about(name)
     ]
+
+
+def _known(name: str, clause: str, statements: Sequence[str], cited: Sequence[int]) -> str:
+    """ "X heard from Y that …" when a cited line is Y telling it, else "X knows that …": the
+    insight keeps its source, so it is never read later as news X knew first."""
+    for index in cited:
+        heard = knowledge.said(statements[index - 1])
+        if heard is not None and not same_person(heard.speaker, name):
+            return f"{name} heard from {heard.speaker} that {clause}."
+    return f"{name} knows that {clause}."
 
 
 def _relationship(statements: Sequence[str], name: str, other: str) -> list[Insight]:

@@ -255,3 +255,12 @@ def test_a_date_in_an_answer_is_said_with_its_weekday() -> None:
         now=datetime(2024, 5, 10, 9, 0),  # two days after: it is remembered as Wednesday
     )
     assert "on Wednesday, May 8 at 7 pm" in reply.text, reply.text
+
+
+def test_news_remembered_as_heard_from_someone_names_them() -> None:
+    memo = (
+        "Priya Raman heard from Gwen Talbot that the moth evening is at Millers Meadow on "
+        "May 10 at 8 pm."
+    )
+    reply = ask("Did you hear about the moth evening?", [memo])
+    assert reply.text.endswith("I heard about it from Gwen Talbot."), reply.text

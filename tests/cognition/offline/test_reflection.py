@@ -127,3 +127,19 @@ def test_private_doings_and_acts_of_a_moment_are_not_remarked_on() -> None:
     assert [i.text for i in about] == ["Mari Lloyd has been seeing a lot of Owen Lloyd."]
     [time] = insights("How has Mari Lloyd been spending the time?", stream, 5, name="Mari Lloyd")
     assert "picking up" not in time.text, time.text
+
+
+def test_an_insight_about_news_heard_keeps_who_told_it() -> None:
+    """Read again without the line it came from, it is never news the agent knew first."""
+    from cognition.offline import knowledge
+
+    stream = [
+        'Gwen Talbot said to Ivor Price: "The moth evening is at Millers Meadow on May 10 at '
+        '8 pm. Everyone is welcome!"',
+        "Ivor Price is mending a fence",
+    ]
+    [event] = insights("What is Ivor Price looking forward to?", stream, 5, name="Ivor Price")
+    assert event.text.startswith("Ivor Price heard from Gwen Talbot that the moth evening is")
+    assert knowledge.firsthand([event.text], name="Ivor Price") == []
+    (fact,) = knowledge.news_in(event.text)
+    assert fact.source == "Gwen Talbot"
