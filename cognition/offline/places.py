@@ -41,7 +41,8 @@ SYNONYMS: dict[str, frozenset[str]] = {
         ("coffee espresso latte brew barista", "cafe counter coffee machine"),
         ("sleep nap asleep rest", "bed bedroom couch"),
         ("cook fry bake boil", "kitchen stove oven"),
-        ("breakfast lunch dinner eat meal supper", "kitchen table dining"),
+        # a meal is at a table: at home the kitchen's, in a cafe the floor's, not its kitchen
+        ("breakfast lunch dinner eat meal supper", "table dining"),
         ("study homework exam lecture class", "library college desk classroom"),
         ("read book", "library bookshelf shelf desk"),
         ("write research paper draft email", "desk library computer"),
@@ -61,6 +62,8 @@ SYNONYMS: dict[str, frozenset[str]] = {
         ("restaurant diner", "dining kitchen table booth"),
         ("pharmacy", "dispensary medicine pill"),
         ("party celebrate celebration guest guests", "dining seating lounge hall stage"),
+        # asking people along is done where people are: the public room, not its kitchen
+        ("invite invitation chat mingle", "floor dining seating lounge bar hall room table"),
         ("mail letter letters post parcel", "mailbox lobby"),
         ("dress dressed clothes", "bedroom wardrobe closet"),
     )

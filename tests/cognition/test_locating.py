@@ -257,3 +257,24 @@ def test_an_item_the_outline_placed_stays_there_when_it_names_it_among_others() 
     assert kept is not None and kept.startswith("Willow Park"), kept
     moved = locate(OfflineMind(), action=folded, places=TOWN, at=MORNING, here=outline)
     assert moved is not None and moved.startswith("Hobbs Cafe"), moved  # a task goes elsewhere
+
+
+def test_a_meal_out_and_an_invitation_are_in_the_public_room_not_the_kitchen() -> None:
+    cafe = KnownMap(
+        [
+            "The Copper Kettle: cafe floor: window table",
+            "The Copper Kettle: kitchen: oven",
+            "Home: kitchen: kitchen table",
+            "Home: kitchen: stove",
+            "Home: bedroom: bed",
+        ]
+    )
+    for action in ("have lunch", "have lunch out and invite people to the ceilidh"):
+        placed = offline(action, here="The Copper Kettle", places=cafe, keep_area=True)
+        assert placed == "The Copper Kettle: cafe floor: window table", action
+    assert offline("cook lunch", here="The Copper Kettle", places=cafe, keep_area=True) == (
+        "The Copper Kettle: kitchen: oven"
+    )
+    assert offline("have lunch at home", here="Home: bedroom: bed", places=cafe) == (
+        "Home: kitchen: kitchen table"
+    )
