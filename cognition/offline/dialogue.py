@@ -440,8 +440,15 @@ def _small_talk(talk: Talk) -> str:
     status = _yours(progressive(talk.status)) if _about_oneself(talk.status, talk) else ""
     seen = status and status in said
     if status and not status.startswith("busy with") and not seen:
-        return talk.choose(
-            [f"I see you're {status}.", f"Looks like you're {status}.", f"You're {status}, I see."],
+        return talk.choose(  # half open with the doing itself, so no opening is a habit
+            [
+                f"I see you're {status}.",
+                f"Looks like you're {status}.",
+                f"You're {status}, I see.",
+                f"{status[:1].upper()}{status[1:]}, are you?",
+                f"Oh, {status}?",
+                f"{status[:1].upper()}{status[1:]}, I see.",
+            ],
             "seen",
         )
     return ""
