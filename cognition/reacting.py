@@ -87,9 +87,12 @@ def decide(
     k: int = DEFAULT_CONTEXT_K,
     person: bool = True,
     observed_person: str | None = None,
+    on_mind: Sequence[str] = (),
 ) -> Decision:
     """React or carry on, with the context and the reason (see the module docstring).
-    `observed_person`: the agent the observation is of, when known to be one."""
+    `observed_person`: the agent the observation is of, when known to be one. `on_mind`: its
+    memories of gatherings soon and news heard lately, added to what the observation recalls
+    (a host at lunch invites whom it sees, whatever "eating" recalls)."""
     statements = reaction_context(
         store,
         mind,
@@ -100,6 +103,8 @@ def decide(
         k=k,
         person=person,
     )
+    if person:
+        statements = list(dict.fromkeys([*statements, *on_mind]))
     context = "\n".join(statements)
     reaction = mind.think(
         React(

@@ -53,7 +53,7 @@ from db.queries import conversations, reactions
 from db.queries.agents import to_persona
 from db.queries.due import due_for_agent
 from db.queries.events import emit
-from db.queries.memory_rows import gatherings_on, reports_since
+from db.queries.memory_rows import on_mind
 from db.queries.places import known_places
 from db.queries.plans import current_action, live_from
 from db.queries.relationships import recent_views, set_relationship
@@ -243,27 +243,9 @@ def _speaker(
         listener_status=theirs,
         doing=doing,
         known_by_world=_acquainted(session, conversation, me, other),
-        on_mind=_on_mind(session, me.id, game_now(world)),
+        on_mind=on_mind(session, me.id, game_now(world)),
     )
     return side, store
-
-
-ON_MIND_K = 3
-"""Memories of each kind a speaker has on its mind (`Speaker.on_mind`): per day of gatherings,
-and of reports."""
-REPORTS_LOOKBACK = timedelta(days=1)
-"""Plain news heard this long ago is still on one's mind to tell."""
-
-
-def _on_mind(session: Session, agent_id: uuid.UUID, now: datetime) -> tuple[str, ...]:
-    """The speaker's memories of gatherings today and tomorrow and of the news it heard in
-    the last day, by their stored fields."""
-    days = (now.date(), (now + timedelta(days=1)).date())
-    found = [
-        *(m for day in days for m in gatherings_on(session, agent_id, day, limit=ON_MIND_K)),
-        *reports_since(session, agent_id, now - REPORTS_LOOKBACK, limit=ON_MIND_K),
-    ]
-    return tuple(m.recalled() for m in found)
 
 
 def _before(session: Session, conversation: Conversation, agent: Agent) -> str:

@@ -27,6 +27,7 @@ from db.jobs import Job
 from db.models import Memory
 from db.queries import reactions
 from db.queries.due import due_for_agent
+from db.queries.memory_rows import on_mind
 from db.queries.plans import current_action
 from db.queries.relationships import recent_views, set_relationship
 
@@ -83,6 +84,7 @@ def _decide(scope: AgentScope, memory: Memory, status: str) -> Decision:
         observed_entity=subject_name(memory.subject or "") or memory.description,
         person=SEPARATOR not in (memory.subject or ""),
         observed_person=(seen.name if seen is not None else "") if subject else None,
+        on_mind=on_mind(scope.session, scope.agent.id, scope.now),
     )
     for other, view in mind.learned.items():
         other_agent = reactions.agent_named(scope.session, scope.agent.world_id, other)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Protocol, cast
 
 import numpy as np
@@ -201,3 +201,22 @@ def reports_since(
     is on one's mind at noon, whatever the morning's chatter."""
     params = {"agent_id": agent_id, "since": since, "limit": limit}
     return [to_memory(row) for row in rows(session, _REPORTS_SINCE, params, prepare=True)]
+
+
+ON_MIND_K = 3
+"""Memories of each kind a speaker has on its mind (`Speaker.on_mind`): per day of gatherings,
+and of reports."""
+REPORTS_LOOKBACK = timedelta(days=1)
+"""Plain news heard this long ago is still on one's mind to tell."""
+
+
+def on_mind(session: Session, agent_id: uuid.UUID, now: datetime) -> tuple[str, ...]:
+    """The agent's memories of gatherings today and tomorrow and of the news it heard in the
+    last day, by their stored fields: what it has on its mind to tell whoever it meets,
+    whatever a retrieval for the moment ranks higher."""
+    days = (now.date(), (now + timedelta(days=1)).date())
+    found = [
+        *(m for day in days for m in gatherings_on(session, agent_id, day, limit=ON_MIND_K)),
+        *reports_since(session, agent_id, now - REPORTS_LOOKBACK, limit=ON_MIND_K),
+    ]
+    return tuple(m.recalled() for m in found)

@@ -222,3 +222,29 @@ def test_after_a_reaction_nothing_live_overlaps_it_and_the_day_has_no_gap(
     plan = replan.plan
     assert plan[0].start == at(6) and plan[-1].end == max(at(17), until)
     assert all(a.end == b.start for a, b in pairwise(plan))
+
+
+def test_a_host_invites_whom_it_sees_when_its_gathering_is_only_on_its_mind(
+    store: RecordingStore,
+) -> None:
+    """Eating lunch recalls the meal, not the ceilidh the agent holds tomorrow: what it has on
+    its mind (`on_mind`, its memories of gatherings soon) comes to the decision too."""
+    remember(store, MEMORIES, start=NOW - timedelta(hours=3))
+    brewer = replace(ROSA, currently="Rosa Delgado is brewing a dark ale", background="")
+    seed = (
+        "Rosa Delgado is putting on a ceilidh in the taproom at Millrace Brewery tomorrow at "
+        "7 pm, and the whole town's invited."
+    )
+    kwargs = {
+        "persona": brewer,
+        "summary": "",
+        "status": "eating",
+        "observation": "Mara Quist is looking at the menu and ordering",
+        "observed_entity": "Mara Quist",
+        "now": NOW,
+    }
+    without = decide(store, OfflineMind(), **kwargs)  # type: ignore[arg-type]
+    assert "ceilidh" not in without.what
+    decision = decide(store, OfflineMind(), on_mind=[seed], **kwargs)  # type: ignore[arg-type]
+    assert decision.react and decision.what == "invite Mara to the ceilidh"
+    assert seed in decision.context
