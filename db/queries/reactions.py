@@ -15,6 +15,7 @@ No hour chunk or task is carried over: the new items are decomposed just in time
 from __future__ import annotations
 
 import uuid
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -125,6 +126,13 @@ def _last_reacted(session: Session, agent_id: uuid.UUID) -> datetime | None:
     )
 
 
+def _salience(memory: Observation) -> tuple[int, int]:
+    """Importance first; among equals, a choice that differs from step to step (by the
+    observation's id, so it is the same on a redelivery): the first of seven diners seen at
+    every step would be the only one a host ever considers, and always a busy one."""
+    return memory.importance, zlib.crc32(f"{memory.agent_id}|{memory.id}".encode())
+
+
 def candidates(
     session: Session,
     *,
@@ -160,7 +168,7 @@ def candidates(
             continue
         every.append((memory.agent_id, memory.id))
         kept = best.get(memory.agent_id)
-        if kept is None or (memory.importance, -memory.id) > (kept.importance, -kept.id):
+        if kept is None or _salience(memory) > _salience(kept):
             best[memory.agent_id] = memory
     if not focal:
         return every
