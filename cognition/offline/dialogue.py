@@ -445,8 +445,8 @@ def _small_talk(talk: Talk) -> str:
                 f"I see you're {status}.",
                 f"Looks like you're {status}.",
                 f"You're {status}, I see.",
-                f"{status[:1].upper()}{status[1:]}, are you?",
-                f"Oh, {status}?",
+                f"{status[:1].upper()}{status[1:]}, by the look of it.",
+                f"Busy {status}, I see.",
                 f"{status[:1].upper()}{status[1:]}, I see.",
             ],
             "seen",
@@ -515,11 +515,13 @@ def _first_activity(text: str) -> str:
 
 
 def _worth_telling(news: Fact, talk: Talk) -> bool:
-    """Not news about the listener themselves (they know their own party), nor a gathering
-    that is over, nor news the two already raised in an earlier conversation."""
+    """Not news about the listener themselves (they know their own party), nor news heard
+    from them ("Carys told me that …", said to Carys), nor a gathering that is over, nor news
+    the two already raised in an earlier conversation."""
     about_them = news.about(talk.you)
+    from_them = same_person(talk.sources.get(news.key, ""), talk.you)
     over = gathering.is_over(news, talk.now)
-    return not about_them and not over and topic_of(news) not in talk.shared
+    return not about_them and not from_them and not over and topic_of(news) not in talk.shared
 
 
 def topic_of(news: Fact) -> str:

@@ -495,3 +495,16 @@ def test_remarks_on_what_someone_is_doing_open_in_many_ways() -> None:
         remark = next((s for s in re.split(r"(?<=[.?!]) ", said.text) if "groceries" in s), "")
         openings.add(" ".join(remark.lower().split()[:3]))
     assert len(openings) >= 4, openings
+
+
+def test_news_is_not_told_back_to_whom_it_was_heard_from() -> None:
+    heard = (  # a memo of the talk, without the line itself (retrieval did not bring it)
+        "Owen Price heard from Carys Lloyd that the choir's spring concert is at the Institute "
+        "on February 14 at 7:30 pm, and everyone is invited."
+    )
+    owen = Persona(name="Owen Price", speaking_style="")
+    carys = Persona(name="Carys Lloyd", speaking_style="")
+    lines = talk(owen, carys, memories={owen.name: [heard]})
+    assert not any("concert" in text for who, text in lines if who == owen.name), lines
+    others = talk(owen, PRIYA, memories={owen.name: [heard]})
+    assert any("concert" in text for who, text in others if who == owen.name), others
