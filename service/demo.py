@@ -60,6 +60,9 @@ def choose_target(settings: Settings) -> Target:
 def demo(settings: Settings, config: DemoConfig, *, keep: bool = False) -> int:
     target = choose_target(settings)
     signal.signal(signal.SIGTERM, _interrupt)  # stop the children as Ctrl-C would
+    # Ctrl-C stops it even when a script started it in the background, where the shell has
+    # SIGINT ignored and Python then never raises KeyboardInterrupt (`hearth up` traps it too)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return _joined(target, config) if target.join else _launched(target, config, keep=keep)
     except KeyboardInterrupt:

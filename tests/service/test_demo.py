@@ -95,6 +95,11 @@ def test_the_report_says_how_to_serve_the_town_again(tmp_path: Path) -> None:
     assert hearth_env(Settings(home=Path.home() / ".hearth", api_port=8000)) == ""
 
 
+def _ignore_ctrl_c() -> None:
+    """As a shell's background job starts: SIGINT ignored (the test run may itself be one)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _hearth(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
     full = {**os.environ, "PYTHONPATH": str(REPO), **env}
     for name in ("HEARTH_DATABASE_URL", "HEARTH_REDIS_URL", "HEARTH_ADMIN_KEY"):
@@ -107,6 +112,7 @@ def _hearth(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        preexec_fn=_ignore_ctrl_c,  # Ctrl-C must stop `--keep` even so
     )
 
 
