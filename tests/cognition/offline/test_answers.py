@@ -16,9 +16,16 @@ ELECTION = "Do you know who is running for the town council?"
 MISSED = "Why didn't you come to Junie Halvorsen's Valentine's Day party?"
 
 
-def ask(question: str, memories: list[str], persona: Persona = PRIYA) -> Answer:
+def ask(
+    question: str, memories: list[str], persona: Persona = PRIYA, now: datetime | None = None
+) -> Answer:
     return answer(
-        question=question, persona=persona, summary="", asker="an interviewer", memories=memories
+        question=question,
+        persona=persona,
+        summary="",
+        asker="an interviewer",
+        memories=memories,
+        now=now,
     )
 
 
@@ -226,19 +233,13 @@ def test_an_occasion_asked_after_by_a_bare_kind_is_known_by_its_place_and_day() 
         "Tomas Ferreira said to Priya Raman: \"Did you hear about Morwenna Pascoe's lamp "
         'lighting at the lighthouse on May 11 at 9 pm? Everyone is welcome, you should come!"'
     )
-    now = datetime(2024, 5, 6, 9, 0)
     asked = "Have you heard anything about a ceremony at the lighthouse on Saturday?"
-    reply = answer(
-        question=asked, persona=PRIYA, summary="", asker="an interviewer", memories=[told], now=now
-    )
+    reply = ask(asked, [told], now=datetime(2024, 5, 6, 9, 0))
     assert reply.text.startswith("Yes. Morwenna Pascoe's lamp lighting is at the lighthouse")
     assert reply.cited == (1,)
     others = ("Did you hear about the wedding?", "Have you heard about a ceremony at the mill?")
     for other in others:
-        no = answer(
-            question=other, persona=PRIYA, summary="", asker="an interviewer", memories=[told]
-        )
-        assert no.text.startswith("No"), other
+        assert ask(other, [told]).text.startswith("No"), other
 
 
 def test_a_date_in_an_answer_is_said_with_its_weekday() -> None:
@@ -246,14 +247,8 @@ def test_a_date_in_an_answer_is_said_with_its_weekday() -> None:
         'Tomas Ferreira said to Priya Raman: "The bell ringing is at the church on May 8 at '
         '7 pm. Everyone is welcome!"'
     )
-    reply = answer(
-        question="Did you hear about the bell ringing?",
-        persona=PRIYA,
-        summary="",
-        asker="an interviewer",
-        memories=[told],
-        now=datetime(2024, 5, 10, 9, 0),  # two days after: it is remembered as Wednesday
-    )
+    # two days after: it is remembered as Wednesday
+    reply = ask("Did you hear about the bell ringing?", [told], now=datetime(2024, 5, 10, 9, 0))
     assert "on Wednesday, May 8 at 7 pm" in reply.text, reply.text
 
 
