@@ -6,9 +6,9 @@
    None. A word alone is no emergency: "sits by the fire" is an evening at the inn.
 2. Asleep: an agent whose status says they are sleeping reacts to nothing else.
 3. Someone to talk to: a person named in the observation (outside a place path), unless the
-   context or the status already shows a recent conversation with them (talked, chatted,
-   greeted, spoke…). In order, each unless a line between the two in the context already
-   raised it:
+   context or the status already shows a recent conversation between the two (talked,
+   chatted, greeted, spoke…; someone chatting with others is no conversation with the
+   agent). In order, each unless a line between the two in the context already raised it:
    - an agent organising an upcoming gathering (its persona or its recalled news says so)
      invites them: "invite Tomas to the wedding";
    - an agent running for an office asks for their vote: "ask Tomas to vote in the election";
@@ -103,7 +103,7 @@ def react(
     for person in filter(None, named):
         if _is_self(person, persona.name):
             continue
-        if _talked_recently(person, context) or mentions(status, person):
+        if _talked_recently(persona.name, person, context) or mentions(status, person):
             continue
         lines = recalled or context.splitlines()
         talk = _reason_to_talk(persona, person, context, lines, summary, now)
@@ -190,9 +190,11 @@ def _knows(person: str, context: str, summary: str) -> bool:
     return mentions(summary, person) or any(mentions(line, person) for line in acquainted)
 
 
-def _talked_recently(person: str, context: str) -> bool:
-    """Whether any retrieved sentence about the person records a conversation with them."""
+def _talked_recently(name: str, person: str, context: str) -> bool:
+    """Whether a retrieved sentence records a conversation between the agent and the person.
+    Both must be named: "Helen is chatting over the meal" is Helen talking with someone else,
+    which once kept a host from inviting anyone at a full café table."""
     return any(
-        mentions(sentence, person) and _RECENT_TALK.search(sentence)
+        mentions(sentence, person) and mentions(sentence, name) and _RECENT_TALK.search(sentence)
         for sentence in sentences(context)
     )

@@ -42,6 +42,15 @@ def test_a_recent_conversation_suppresses_the_greeting() -> None:
     assert not _react("Tomas Okafor is entering Juniper Cafe", context=context).react
 
 
+def test_someone_chatting_with_others_is_still_greeted() -> None:
+    """ "Tomas is chatting over the meal" is Tomas talking with someone else: a host at a full
+    café table once invited nobody because every diner was "chatting"."""
+    context = CONTEXT + " Tomas Okafor is chatting over the meal. Ines talked with Tomas."
+    reaction = _react("Tomas Okafor is chatting over the meal", context=context)
+    assert reaction.react
+    assert reaction.talk_to == "Tomas Okafor"
+
+
 def test_a_conversation_already_under_way_suppresses_the_greeting() -> None:
     assert not _react("Tomas Okafor is at the counter", status="talking with Tomas").react
 
