@@ -466,8 +466,13 @@ def _yours(status: str) -> str:
 def _about_oneself(status: str, talk: Talk) -> bool:
     """A status worth remarking on: an activity of its own, not this very meeting."""
     text = status.strip()
-    social = INTENT_INVITE.search(text) or INTENT_TELL.search(text) or re.search(r"\bmeet\b", text)
+    social = INTENT_INVITE.search(text) or INTENT_TELL.search(text) or _TALKING.search(text)
     return bool(text) and not social and not mentions(text, talk.me.name)
+
+
+_TALKING = re.compile(r"\b(?:meet|chat\w*|talk\w*|greet\w*|convers\w*)\b", re.I)
+"""A status that is talk: the listener "chatting with the other guests" is talking to the
+speaker now, so remarking on it reads as if the speaker had not noticed."""
 
 
 def _these_days(persona: Persona) -> str:

@@ -49,9 +49,10 @@ CONTRACTIONS = {
 """Undone for formal speakers."""
 _PAST_PERFECT = re.compile(
     r"(?<![\w'])I'd (\w+(?:ed|en)|heard|been|seen|had|done|gone|told|known|met|got|thought|"
-    r"made|said|left|lost|found|read|felt|kept|sent|spent|brought|bought|caught|taught)\b"
+    r"made|said|left|lost|found|read|felt|kept|sent|spent|brought|bought|caught|taught|"
+    r"better|best)\b"
 )
-"""An "I'd" before a past participle, which is "I had", not "I would"."""
+"""An "I'd" before a past participle, which is "I had", not "I would"; so is "I'd better"."""
 _SENTENCE_END = re.compile("".join(rf"(?<!\b{a})" for a in ABBREVIATIONS) + r"\.(\s|$)")
 """A full stop that ends a sentence, not an abbreviation's ("St.", "Dr.")."""
 SHY_OPENERS = frozenset(

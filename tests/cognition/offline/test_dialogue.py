@@ -497,6 +497,24 @@ def test_remarks_on_what_someone_is_doing_open_in_many_ways() -> None:
     assert len(openings) >= 4, openings
 
 
+def test_no_remark_on_the_listener_talking() -> None:
+    """The listener "chatting with the other guests" is talking to the speaker: "Busy chatting
+    with the other guests, I see" was said to the very person chatting."""
+    grocer = Persona(name="Tomas Ferreira", speaking_style="")
+    for status, remarked in (("chatting with the other guests", False), ("pour the tea", True)):
+        said = next_utterance(
+            speaker=grocer,
+            listener="Visitor Number",
+            intent="",
+            memories=[],
+            history=[("Visitor Number", "Hi Tomas!"), (grocer.name, "Hello! How are you?")],
+            relationship="",
+            now=NOW,
+            listener_status=status,
+        )
+        assert (status.split()[0][:4] in said.text.lower()) is remarked, said.text
+
+
 def test_news_is_not_told_back_to_whom_it_was_heard_from() -> None:
     heard = (  # a memo of the talk, without the line itself (retrieval did not bring it)
         "Owen Price heard from Carys Lloyd that the choir's spring concert is at the Institute "

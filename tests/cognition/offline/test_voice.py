@@ -14,6 +14,7 @@ from cognition.offline.voice import styled
         ("I'd heard, yes.", "I had heard, yes."),
         ("I'd love to come!", "I would love to come!"),
         ("I'd met him before. I'd say so.", "I had met him before. I would say so."),
+        ("Well, I'd better get going.", "Well, I had better get going."),
     ],
 )
 def test_a_formal_speaker_undoes_i_d_as_had_before_a_participle(line: str, formal: str) -> None:
