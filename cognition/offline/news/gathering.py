@@ -609,6 +609,8 @@ def _named(
         mods.insert(0, word)
     if not determined and not (mods and all(m[:1].isupper() for m in mods)):
         return None
+    if determined and words and words[-1].lower() in _MEMBERSHIP:
+        return None  # "get the twins into the nursery class": a place in a group, no occasion
     if noun.lower() not in alone and (not mods or mods[-1].lower() in PLAIN_WORDS):
         return None
     if noun.lower() in DAY_PARTS and mods and mods[-1].lower() in _WHEN_WORDS:
@@ -621,6 +623,10 @@ def _named(
             who = speaker if host_name in ("I", "We", "we") else host_name
     start = match.start() - sum(len(m) + 1 for m in mods)
     return what, who, max(0, start)
+
+
+_MEMBERSHIP = frozenset({"into"})
+"""The word before an occasion's determiner that makes it a group one joins, not a date."""
 
 
 def _joined_modifier(before: list[str]) -> bool:

@@ -416,6 +416,15 @@ def test_an_occasion_noun_that_only_modifies_a_thing_names_no_occasion() -> None
     assert (dance.what, dance.place, dance.start_min) == ("dance", "the church hall", 20 * 60)
 
 
+def test_a_group_someone_gets_into_is_no_occasion() -> None:
+    """Held out: a mother "trying to get the twins into the nursery class at Heol Fawr School"
+    was retold for a day as "the nursery class is at Heol Fawr School lately"."""
+    text = "Carys is trying to get the twins into the nursery class at Heol Fawr School."
+    assert not [f for f in facts_in(text, now=MONDAY) if f.kind == "gathering"]
+    taught = only("Carys is teaching the nursery class at Heol Fawr School on Friday at 9 am.")
+    assert (taught.what, taught.start_min) == ("nursery class", 9 * 60)
+
+
 def test_a_gathering_at_a_place_named_with_a_capital_the_is_there() -> None:
     tea = only(
         "Sal has booked the snug of The Mermaid from 2 till 4 on Friday for Ma's funeral tea."
