@@ -49,6 +49,8 @@ from cognition.schedule import (
     active_at,
     around,
     covering,
+    in_turn,
+    parts,
     tile,
     whole_minutes,
     window_to_decompose,
@@ -242,11 +244,14 @@ def decompose_hours(
     summary: str,
     schedule: Sequence[PlanItem] = (),
     memories: Sequence[str] = (),
+    known_places: Sequence[str | KnownPlace] = (),
 ) -> list[PlanItem]:
     """Hour chunks (at most 60 minutes) covering the day item exactly, at the item's place.
 
     `schedule` (the day around the item) and `memories` (retrieved for it) give a model the
-    context the paper's decomposition prompt has."""
+    context the paper's decomposition prompt has. A chunk that is one part of an item doing
+    things in turn ("do the flowers at St. Aldhelm's Church") goes where its own words say,
+    given `known_places`; the others stay at the item's place."""
     steps = mind.think(
         Decompose(
             item=item,
@@ -257,7 +262,31 @@ def decompose_hours(
             memories=memories,
         )
     )
-    return tile(item, steps, Granularity.HOUR)
+    chunks = tile(item, steps, Granularity.HOUR)
+    if not known_places or len(parts(item.description)) == 1:
+        return chunks
+    places = KnownMap(known_places)
+    return [
+        chunk
+        if chunk.description == item.description
+        else replace(chunk, location=_placed(mind, chunk, places, persona) or chunk.location)
+        for chunk in chunks
+    ]
+
+
+def _placed(mind: Mind, chunk: PlanItem, places: KnownMap, persona: Persona) -> str | None:
+    """Where a chunk goes: in its item's area unless its words name another."""
+    return locate(
+        mind,
+        action=chunk.description,
+        places=places,
+        at=chunk.start,
+        until=chunk.end,
+        here=chunk.location,
+        home=persona.living_area,
+        name=persona.name,
+        keep_area=True,
+    )
 
 
 def decompose_tasks(
@@ -357,17 +386,7 @@ def _located(
 def _dressed(mind: Mind, task: PlanItem, places: KnownMap, persona: Persona) -> PlanItem:
     """A task with its place (in its hour chunk's area unless it names another), emoji, and
     the state of the object it uses."""
-    chosen = locate(
-        mind,
-        action=task.description,
-        places=places,
-        at=task.start,
-        until=task.end,
-        here=task.location,
-        home=persona.living_area,
-        name=persona.name,
-        keep_area=True,
-    )
+    chosen = _placed(mind, task, places, persona)
     location = chosen or task.location
     obj = _path(chosen)[-1] if chosen and places.is_object(chosen) else None
     state = mind.think(ObjectState(task.description, obj)) if obj else None
@@ -409,7 +428,7 @@ def _merged(a: PlanItem, b: PlanItem) -> PlanItem:
     return PlanItem(
         start=a.start,
         duration_min=a.duration_min + b.duration_min,
-        description=f"{a.description}; then {b.description}",
+        description=in_turn(a.description, b.description),
         location=longer.location or shorter.location,
     )
 

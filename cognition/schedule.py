@@ -32,6 +32,23 @@ DEFAULT_LEAD = timedelta(minutes=30)
 """How long before it starts the next item is decomposed (see the module docstring)."""
 
 
+THEN = "; then "
+"""How an outline item that does two things in turn is written ("have soup at The Copper
+Kettle; then do the flowers at St. Aldhelm's Church"): an outline holds at most eight items,
+so the shortest neighbours are joined. Hour chunks give each part its own hours
+(`cognition.offline.decomposition`), each located where its own words say."""
+
+
+def in_turn(first: str, second: str) -> str:
+    """One description of two things done in turn (`THEN`)."""
+    return f"{first}{THEN}{second}"
+
+
+def parts(description: str) -> list[str]:
+    """The things an item joined by `in_turn` does, in order (one for any other item)."""
+    return [part.strip() for part in description.split(THEN) if part.strip()] or [description]
+
+
 def whole_minutes(delta: timedelta) -> int:
     """A span in whole minutes (rounded down), the unit of `PlanItem.duration_min`."""
     return int(delta // MINUTE)

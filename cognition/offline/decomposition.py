@@ -6,7 +6,8 @@ gaps, no overlap) and the words come from activity templates (`activities`):
 
 - HOUR: the first chunk runs to the next full hour, then one chunk per hour, the last one what
   remains; every chunk is at most 60 minutes and is described as the parent item (the tasks
-  under it carry the detail).
+  under it carry the detail), or, for an item doing things in turn ("have soup at the café;
+  then do the flowers at the church"), as the part it is spent on.
 - TASK: the template's steps in order (cycling), each taking its typical 5–15 minutes give or
   take the person's pace (`PACES`), with the last two steps adjusted so every action stays
   within 5–15 minutes and the total is exact. A meal away from home is eaten out.
@@ -21,10 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
+from cognition import schedule
 from cognition.offline.activities import GENERIC, OCCUPATIONS, Template, template_for
 from cognition.offline.clock import MINUTES_PER_HOUR
 from cognition.offline.places import emoji
 from cognition.offline.text import as_clause, lower_first, proper_nouns, stable_index, stems
+from cognition.places import area_of
+from cognition.schedule import THEN
 from cognition.types import Granularity, Persona, PlanItem
 
 MIN_TASK = 5
@@ -110,9 +114,26 @@ def _task_lengths(total: int, template: Template, *, pace: int = 0) -> list[int]
 
 
 def _hour_texts(item: PlanItem, template: Template, count: int) -> list[str]:
-    """One description per hour chunk: the parent item's own (the tasks carry the detail)."""
+    """One description per hour chunk: the parent item's own (the tasks carry the detail);
+    an item doing things in turn (`schedule.parts`) gives each its own chunks, in order."""
     del template
-    return [as_clause(item.description)] * count
+    return [as_clause(text) for text in _shared_out(item, count)]
+
+
+def _shared_out(item: PlanItem, count: int) -> list[str]:
+    """`count` chunk texts for an item's parts: one chunk each and the rest to the part done
+    where the outline put the item (a joined item is placed where most of it is spent), else
+    to the last; more parts than chunks leave the last chunk the rest, still joined."""
+    parts = schedule.parts(item.description)
+    if len(parts) == 1:
+        return [item.description] * count
+    if count < len(parts):
+        return [*parts[: count - 1], THEN.join(parts[count - 1 :])]
+    area = set(stems(area_of(item.location))) if item.location else set()
+    there = [i for i, part in enumerate(parts) if area and area <= set(stems(part))]
+    main = there[0] if there else len(parts) - 1
+    shares = [1 + (count - len(parts) if i == main else 0) for i in range(len(parts))]
+    return [part for part, share in zip(parts, shares, strict=True) for _ in range(share)]
 
 
 def _task_texts(item: PlanItem, template: Template, count: int) -> list[str]:

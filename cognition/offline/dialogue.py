@@ -427,7 +427,8 @@ def _small_talk(talk: Talk) -> str:
     these_days = _these_days(talk.me)
     raised = {topic_of(n) for who, text in talk.history for n in talk.news_of(text, who)}
     retold = {topic_of(n) for n in talk.news_of(f"I'm {these_days}", talk.me.name)} & raised
-    if these_days and these_days not in said and not retold:  # an invitation says it all
+    about_you = mentions(these_days, talk.you)  # "keeping an eye on Jade", said to Jade
+    if these_days and these_days not in said and not retold and not about_you:
         return talk.choose(
             [
                 f"These days I'm {these_days}.",

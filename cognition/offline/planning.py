@@ -41,6 +41,7 @@ from cognition.offline.places import emoji
 from cognition.offline.routine import EVENING, MORNING, Duty, rhythm
 from cognition.offline.text import PLACE_WORDS, stable_index, stems
 from cognition.places import JOINER, SEPARATOR
+from cognition.schedule import in_turn
 from cognition.types import Persona, PlanItem
 
 MIN_ITEMS = 5
@@ -705,7 +706,7 @@ def _folded(before: Slot, item: Slot) -> Slot:
     return replace(
         before,
         end=item.end,
-        description=f"{before.description}; then {item.description}",
+        description=in_turn(before.description, item.description),
         location=longer.location,
     )
 

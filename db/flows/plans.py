@@ -241,6 +241,7 @@ def _steps(scope: AgentScope, item: PlanItem, granularity: Granularity) -> list[
             summary=scope.summary,
             schedule=schedule,
             memories=memories,
+            known_places=_known_places(scope),
         )
     return planning.decompose_tasks(
         scope.mind,

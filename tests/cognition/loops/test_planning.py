@@ -22,6 +22,7 @@ from cognition.planning import (
     previous_day_summary,
     repair_day_plan,
 )
+from cognition.schedule import in_turn
 from cognition.testing import ScriptedMind
 from cognition.types import Granularity, MemoryKind, PlanItem
 
@@ -216,6 +217,28 @@ def test_hour_chunks_from_the_offline_mind_cover_the_item() -> None:
     chunks = decompose_hours(OfflineMind(), parent, persona=ROSA, summary="")
     assert_tiles(parent, chunks, 1, 60)
     assert all(c.location == parent.location for c in chunks)
+
+
+def test_an_item_doing_two_things_in_turn_spends_hours_on_each_where_each_is_done() -> None:
+    """Held out: "have soup at The Copper Kettle; then do the flowers at St. Aldhelm's Church"
+    kept its agent four hours at the café, away from everyone at the church."""
+    parent = PlanItem(
+        at(13),
+        240,
+        in_turn("have coffee at Juniper Cafe", "read at the Brookside College library"),
+        "Fernbrook: Brookside College: library: desk",  # where most of it is spent
+    )
+    chunks = decompose_hours(
+        OfflineMind(), parent, persona=ROSA, summary="", known_places=KNOWN_PLACES
+    )
+    assert_tiles(parent, chunks, 1, 60)
+    said = [(c.description, c.location.split(": ")[1] if c.location else "") for c in chunks]
+    assert said == [
+        ("have coffee at Juniper Cafe", "Juniper Cafe"),
+        *[("read at the Brookside College library", "Brookside College")] * 3,
+    ]
+    whole = decompose_hours(OfflineMind(), parent, persona=ROSA, summary="")  # no places known
+    assert {c.location for c in whole} == {parent.location}
 
 
 def test_bad_hour_chunks_are_laid_out_again() -> None:

@@ -515,6 +515,21 @@ def test_no_remark_on_the_listener_talking() -> None:
         assert (status.split()[0][:4] in said.text.lower()) is remarked, said.text
 
 
+def test_what_one_is_up_to_about_the_listener_is_not_told_to_them() -> None:
+    """ "Lately I've been keeping an eye on Jade Oakes, who is doing work experience" was
+    said to Jade Oakes."""
+    maureen = Persona(
+        name="Maureen Hollis",
+        currently="Maureen is keeping an eye on Jade Oakes, who is doing work experience",
+        speaking_style="",
+    )
+    jade = Persona(name="Jade Oakes", speaking_style="")
+    told = " ".join(text for who, text in talk(maureen, jade, memories={}) if who != jade.name)
+    assert "keeping an eye" not in told
+    others = talk(maureen, PRIYA, memories={})
+    assert any("keeping an eye on Jade" in text for _, text in others), others
+
+
 def test_news_is_not_told_back_to_whom_it_was_heard_from() -> None:
     heard = (  # a memo of the talk, without the line itself (retrieval did not bring it)
         "Owen Price heard from Carys Lloyd that the choir's spring concert is at the Institute "
