@@ -89,6 +89,9 @@ class Speaker:
     in the last day, looked up by their fields: what one holds or goes to soon, or was told
     this morning, is on one's mind however the day's chatter ranks (a host's own sheepdog
     trial, seeded at dawn, was outranked by talk of a concert and never mentioned)."""
+    exchanged: tuple[str, ...] = ()
+    """The lines of news the two already told each other, looked up by their fields: told
+    once is enough, whatever retrieval brings."""
 
 
 UTTERANCE_PREDICATE = "said"
@@ -158,7 +161,10 @@ def turn(
             summary=speaker.summary,
             relationship=speaker.relationship,
             intent=speaker.intent,
-            memories=[*_descriptions(retrieved), *_unrecalled(speaker.on_mind, retrieved)],
+            memories=[
+                *_descriptions(retrieved),
+                *_unrecalled((*speaker.on_mind, *speaker.exchanged), retrieved),
+            ],
             history=[(line.speaker, line.text) for line in history],
             now=now,
             place=speaker.place,

@@ -53,7 +53,7 @@ from db.queries import conversations, reactions
 from db.queries.agents import to_persona
 from db.queries.due import due_for_agent
 from db.queries.events import emit
-from db.queries.memory_rows import on_mind
+from db.queries.memory_rows import EXCHANGED_K, news_exchanged, on_mind
 from db.queries.places import known_places
 from db.queries.plans import current_action, live_from
 from db.queries.relationships import recent_views, set_relationship
@@ -244,6 +244,10 @@ def _speaker(
         doing=doing,
         known_by_world=_acquainted(session, conversation, me, other),
         on_mind=on_mind(session, me.id, game_now(world)),
+        exchanged=tuple(
+            m.recalled()
+            for m in news_exchanged(session, me.id, me=me.name, other=other.name, limit=EXCHANGED_K)
+        ),
     )
     return side, store
 

@@ -203,6 +203,33 @@ def reports_since(
     return [to_memory(row) for row in rows(session, _REPORTS_SINCE, params, prepare=True)]
 
 
+_EXCHANGED_NEWS = """
+SELECT * FROM (
+    SELECT DISTINCT ON (f->>'kind', f->>'what') m.id, m.kind, m.description, m.created_at,
+           m.last_accessed_at, m.importance, m.depth, vector_send(m.embedding) AS embedding,
+           m.subject, m.predicate, m.object, m.source, m.detail
+    FROM memories m CROSS JOIN LATERAL jsonb_array_elements(m.detail->'news') AS f
+    WHERE m.agent_id = %(agent_id)s AND m.subject = ANY(%(names)s) AND m.kind = 'utterance'
+      AND m.detail IS NOT NULL
+      AND ARRAY[m.detail->'said'->>'speaker', m.detail->'said'->>'listener'] <@ %(names)s
+      AND (f->>'kind' <> 'gathering' OR COALESCE(f->>'place', f->>'day', f->>'weekday') IS NOT NULL)
+    ORDER BY f->>'kind', f->>'what', m.created_at DESC, m.id DESC
+) latest ORDER BY created_at DESC, id DESC LIMIT %(limit)s"""
+
+
+def news_exchanged(
+    session: Session, agent_id: uuid.UUID, *, me: str, other: str, limit: int
+) -> list[Memory]:
+    """The agent's latest line of each piece of news it and `other` told each other, by the
+    lines' stored fields (`ix_memories_agent_subject_latest`): news is told to each listener
+    once, however long ago and however the day's talk ranks that line (a lock keeper told the
+    same girl of the algae three times in two days)."""
+    params = {"agent_id": agent_id, "names": [me, other], "limit": limit}
+    return [to_memory(row) for row in rows(session, _EXCHANGED_NEWS, params, prepare=True)]
+
+
+EXCHANGED_K = 6
+"""Pieces of news exchanged with the other side a speaker keeps in mind (`news_exchanged`)."""
 ON_MIND_K = 3
 """Memories of each kind a speaker has on its mind (`Speaker.on_mind`): per day of gatherings,
 and of reports."""

@@ -151,3 +151,61 @@ def test_the_gatherings_on_a_day_are_looked_up_by_their_fields(
         none_on_monday = memory_rows.gatherings_on(session, agent.id, heard.date(), limit=10)
     assert {m.id for m in found} == {trial.id, fair.id}
     assert none_on_monday == []
+
+
+def test_news_the_two_told_each_other_is_looked_up_by_the_lines_fields(
+    sessions: sessionmaker[Session],
+) -> None:
+    """However long ago and however retrieval ranks it: a lock keeper told the same girl of
+    the algae three times in two days."""
+    agent = committed_agent(sessions)
+    me, friend, stranger = agent.name, "Jade Oakes", "Priya Chandran"
+    lines = [
+        said_memory(
+            me,
+            friend,
+            "The old mill bridge is cracked and unsafe.",
+            at=GAME_START,
+            source=MemorySource.AGENT,
+        ),
+        said_memory(
+            friend,
+            me,
+            "The ceilidh is at the brewery on Thursday at 7 pm.",
+            at=GAME_START,
+            source=MemorySource.AGENT,
+        ),
+        said_memory(
+            friend,
+            me,
+            "Having lunch, I see.",
+            at=GAME_START,  # no news
+            source=MemorySource.AGENT,
+        ),
+        said_memory(
+            me,
+            stranger,
+            "The old mill bridge is cracked and unsafe.",  # another listener
+            at=GAME_START,
+            source=MemorySource.AGENT,
+        ),
+        said_memory(
+            me,
+            friend,
+            "The old mill bridge is cracked and unsafe.",  # the same news again
+            at=GAME_START + timedelta(hours=1),
+            source=MemorySource.AGENT,
+        ),
+    ]
+    with sessions.begin() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        _, ceilidh, _, _, again = store.add(lines, now=GAME_START + timedelta(hours=1))
+    with sessions() as session:
+        found = memory_rows.news_exchanged(session, agent.id, me=me, other=friend, limit=10)
+        with_stranger = memory_rows.news_exchanged(
+            session, agent.id, me=me, other=stranger, limit=10
+        )
+    assert [m.id for m in found] == [again.id, ceilidh.id]  # the latest line of each
+    assert len(with_stranger) == 1 and stranger in with_stranger[0].description

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -227,3 +228,18 @@ def test_a_memo_cites_the_lines_that_carry_its_news() -> None:
     [memo] = [m for m in taken.memories if m.kind is MemoryKind.REFLECTION]
     assert "sea wall" in memo.description
     assert memo.evidence_ids == (heard[1].id,)
+
+
+def test_news_the_two_already_exchanged_is_not_told_again() -> None:
+    """The lines of news the two told each other come with the speaker (looked up by their
+    fields), so however far back retrieval would rank them, told once is enough."""
+    rosa, _ = speakers("say hello to Tomas and chat")
+    invited = "I'm organising a Valentine's Day party at Juniper Cafe! Would you like to come?"
+    told = said_memory(
+        ROSA.name, TOMAS.name, invited, at=NOW - timedelta(days=1), source=MemorySource.AGENT
+    )
+    first = turn(speaker=rosa, listener=TOMAS.name, mind=OfflineMind(), history=[], now=NOW)
+    assert "party" in first.text, first.text  # news she has not told him yet
+    again = replace(rosa, exchanged=(told.description,))
+    second = turn(speaker=again, listener=TOMAS.name, mind=OfflineMind(), history=[], now=NOW)
+    assert "party" not in second.text, second.text
