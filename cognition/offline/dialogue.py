@@ -471,7 +471,9 @@ def _about_oneself(status: str, talk: Talk) -> bool:
     return bool(text) and not social and not mentions(text, talk.me.name)
 
 
-_TALKING = re.compile(r"\b(?:meet|chat\w*|talk\w*|greet\w*|convers\w*)\b", re.I)
+_TALKING = re.compile(
+    r"\b(?:meet|chat\w*|talk\w*|greet\w*|convers\w*|say(?:ing)? (?:hello|hi))\b", re.I
+)
 """A status that is talk: the listener "chatting with the other guests" is talking to the
 speaker now, so remarking on it reads as if the speaker had not noticed."""
 

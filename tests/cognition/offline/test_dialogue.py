@@ -501,7 +501,11 @@ def test_no_remark_on_the_listener_talking() -> None:
     """The listener "chatting with the other guests" is talking to the speaker: "Busy chatting
     with the other guests, I see" was said to the very person chatting."""
     grocer = Persona(name="Tomas Ferreira", speaking_style="")
-    for status, remarked in (("chatting with the other guests", False), ("pour the tea", True)):
+    for status, remarked in (
+        ("chatting with the other guests", False),
+        ("arriving and saying hello to the host", False),
+        ("pour the tea", True),
+    ):
         said = next_utterance(
             speaker=grocer,
             listener="Visitor Number",
