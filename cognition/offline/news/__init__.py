@@ -101,13 +101,15 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     """Cached by the day (the facts of a text change only with the day that "Friday" means):
     the same memories are read again at every turn of every conversation."""
     found: list[Fact] = []
+    origins: list[int] = []  # the sentence each fact was read from
     parts = _joined(sentences(numeric_times(text)))
     reported = False  # the sentence before stated a report: the next may go on with it
-    for sentence in parts:
+    for index, sentence in enumerate(parts):
         for kind in KINDS:
             facts = kind.recognise(sentence, speaker=speaker, now=now)
             if facts:
                 found.extend(facts)
+                origins.extend([index] * len(facts))
                 reported = kind is report.KIND
                 break
         else:
@@ -118,15 +120,34 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
                 found[-1] = more
             reported = False
     if not found and len(parts) > 1 and (led := report.lead(parts, speaker)) is not None:
-        found = [report.continued(led, parts[1]) or led]
+        found, origins = [report.continued(led, parts[1]) or led], [0]
     if gathering.open_to_all(text):
         if not any(f.kind == gathering.NAME for f in found):  # a doing everyone may come to
-            done = (gathering.activity(p, text=text, speaker=speaker, now=now) for p in parts)
-            doing = next((f for f in done if f is not None), None)
-            if doing is not None:
-                found.append(doing)
+            found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
     return tuple(found)
+
+
+def _with_activity(
+    found: list[Fact],
+    origins: list[int],
+    parts: Sequence[str],
+    text: str,
+    speaker: str | None,
+    now: datetime | None,
+) -> list[Fact]:
+    """The facts with the first doing everyone may come to (`gathering.activity`) added; a
+    sentence that only gave it its hours ("Fire goes on around 6 … packed up by 9") is part
+    of it, not news of its own."""
+    for index, sentence in enumerate(parts):
+        after = parts[index + 1] if index + 1 < len(parts) else ""
+        doing = gathering.activity(sentence, text=text, speaker=speaker, now=now, after=after)
+        if doing is None:
+            continue
+        alone = gathering.activity(sentence, text=text, speaker=speaker, now=now)
+        kept = [f for f, o in zip(found, origins, strict=True) if alone or o != index + 1]
+        return [*kept, doing]
+    return found
 
 
 _ASKS_IF_HEARD = re.compile(

@@ -192,11 +192,15 @@ _OPEN = re.compile(
     # nothing asked of whoever comes: no ticket, nothing to pay, just turn up
     r"\bno tickets? (?:needed|required|necessary)\b|\bnothing to pay\b|"
     r"\byou (?:can )?(?:just|simply) (?:turn up|show up|come along)\b|"
+    r"\bfor (?:any|every)(?:one|body) who (?:stops|comes|calls|drops|pops|turns up|wants)\b|"
+    # said to whoever hears it: "Come early, the jam ones always go first."
+    r"(?:^|[.!?]\s+)come (?:early|along|down|by|over|and)\b|"
     # a price at the door or a ticket sold is a welcome to anyone who pays
     r"\b(?:\d+|free|euros?|pounds?|dollars?|quid|a head|each) (?:on|at) the door\b|"
     r"\bpay(?:s|ing)? (?:on|at) the door\b|\bno need to book\b|"
     r"\b(?:£|\$|€)?[\w.]+ (?:pounds?|euros?|dollars?|quid)? ?(?:a|per) (?:head|person|bowl|plate|"
-    r"ticket|adult|family)\b|\b(?:free|no) (?:entry|admission)\b|"
+    r"ticket|adult|family|dozen|slice|cup|jar|bag|box|bunch|loaf|bottle)\b|"
+    r"\b(?:free|no) (?:entry|admission)\b|"
     r"\b(?:entry|admission|entrance|tickets?) (?:is |are )?(?:free|£|\$|€|\d|costs?|from|at)|"
     r"\bpublic (?:meeting|talk|lecture|screening|consultation|debate|hearing)s?\b",
     re.I,
@@ -816,7 +820,7 @@ NOT_GERUNDS = frozenset(
 )
 """Words ending in "-ing" that are no activity's name."""
 _ACTIVITY = re.compile(
-    rf"(?P<who>\bI|\b[Ww]e|\b[Tt]he(?:\s+[a-z][\w'’-]*){{1,3}}|{_NAME})"
+    rf"(?P<who>\bI|\b[Ww]e|\b[HhSs]h?e|\b[Tt]he(?:\s+[a-z][\w'’-]*){{1,3}}|{_NAME})"
     r"(?:'m|’m|'s|’s|'re|’re| am| is| are| will be|'ll be|’ll be)\s+"
     r"(?:(?:also|busy|all|out|off|now)\s+)?(?P<verb>[a-z]{3,}ing)\b"
 )
@@ -843,7 +847,18 @@ def _object_noun(rest: str) -> str | None:
         words.append(word)
     if not words and found["words"].split()[0] in _PRONOUNS:
         return found["words"].split()[0]
+    if words and words[-1] in _MEASURES:  # "a huge sack of potatoes": the potatoes
+        of = re.search(rf"\b{re.escape(words[-1])}\s+of\b", rest)
+        inner = _object_noun(rest[of.end() :]) if of else None
+        return inner or words[-1]
     return words[-1] if words else None
+
+
+_MEASURES = frozenset(
+    """sack bag box crate basket bucket pile heap load lot dozen bunch tray pot jar tin
+    barrel plate bowl""".split()  # noqa: SIM905
+)
+"""Words that measure out what the object is: "a sack of potatoes" is named by the potatoes."""
 
 
 _DAY_PART = re.compile(
@@ -856,13 +871,17 @@ _GERUND_NAMED = re.compile(
 """An activity told back by its name ("Walter Greaves's unveiling is at the station …")."""
 
 
-def activity(sentence: str, *, text: str, speaker: str | None, now: datetime | None) -> Fact | None:
+def activity(
+    sentence: str, *, text: str, speaker: str | None, now: datetime | None, after: str = ""
+) -> Fact | None:
     """A timed activity open to all that names no occasion ("Walter is unveiling it himself
     on Thursday at twelve noon", in a text that says anyone is welcome), named by what is
     done ("the unveiling", "the plaque unveiling") or, for a verb that says little, by its
     object and the part of the day ("the telescope evening"); its doer organises it. Read
     only where the whole `text` says everyone may come: "I'm opening the shop on Friday at
-    9" is no occasion. None when it says no day or no hour."""
+    9" is no occasion. A sentence that says the day but not the hour ("tonight he's putting
+    it on the spit") takes the hours from the sentence `after` it ("Fire goes on around 6
+    … packed up by 9"). None when neither says a day and an hour."""
     found = _ACTIVITY.search(sentence)
     if found is None or found["verb"] in NOT_GERUNDS:
         return None
@@ -878,6 +897,11 @@ def activity(sentence: str, *, text: str, speaker: str | None, now: datetime | N
     fact = _fact(
         sentence, what=verb, who=None, before=found.start(), after=found.end("verb"), now=now
     )
+    if not fact.timed and after and (fact.day is not None or fact.weekday is not None):
+        both = f"{sentence} {after}"
+        fact = _fact(
+            both, what=verb, who=None, before=found.start(), after=found.end("verb"), now=now
+        )
     if not fact.timed:
         return None
     if verb in LIGHT_VERBS:
@@ -907,18 +931,17 @@ _NOUN_PHRASE = re.compile(r"\b(?:[Aa]n?|[Tt]he)\s+(?P<noun>[a-z][a-z'’-]+)\b")
 def _antecedent(before: str) -> str | None:
     """What "it" stands for, in the clause before: what was done to ("the trust has restored
     the old lamp, and Morwenna is lighting it" → "lamp"), else what the clause is about ("a
-    plaque … is going up, and Walter is unveiling it" → "plaque")."""
-    clauses = [c for c in _CLAUSES.split(before) if c.strip()]
-    if not clauses:
-        return None
-    done_to = _DONE_TO.search(clauses[-1])
-    if done_to is not None and (noun := _object_noun(" " + done_to["object"])):
-        return noun
-    for found in _NOUN_PHRASE.finditer(clauses[-1]):
-        noun = _object_noun(" " + clauses[-1][found.start("noun") :])
-        if noun is not None and noun not in PLAIN_WORDS:
+    plaque … is going up, and Walter is unveiling it" → "plaque"), looking back a clause at a
+    time."""
+    for clause in reversed([c for c in _CLAUSES.split(before) if c.strip()]):
+        done_to = _DONE_TO.search(clause)
+        if done_to is not None and (noun := _object_noun(" " + done_to["object"])):
             return noun
-    return None
+        for found in _NOUN_PHRASE.finditer(clause):
+            noun = _object_noun(" " + clause[found.start("noun") :])
+            if noun is not None and noun not in PLAIN_WORDS:
+                return noun
+    return None  # a clause with no thing in it ("so tonight he's putting it") looks further
 
 
 _DONE_TO = re.compile(
@@ -971,6 +994,14 @@ def _doer(who: str, *, text: str, speaker: str | None) -> str | None:
     "Walter Greaves" named before, "the society" the "Kirkby Dark Skies Society"."""
     if who in ("I", "We", "we"):
         return speaker
+    if who.lower() in ("he", "she"):  # the person the text is about: the name it opens with
+        opening = re.match(rf"\s*(?P<name>{_NAME})\b", text)
+        if opening is None or opening["name"].split()[0].lower() in _NOBODY_NAMED:
+            return None
+        named = opening["name"]
+        if speaker and named.split()[0] == speaker.split()[0]:
+            return speaker
+        return _doer(named, text=text, speaker=speaker)
     words = who.split()
     if words[0].lower() in _NOBODY_NAMED:
         return None  # "Everyone is bringing a dish", "They are unveiling it"

@@ -208,6 +208,8 @@ def test_news_heard_from_its_organiser_is_retold_without_naming_them_twice() -> 
         "the rest of the village is welcome to come along",
         "anyone from the valley can turn up",
         "anybody with a boat is free to join",
+        "there will be tea for anyone who stops",
+        "scones are $4 a dozen",
     ],
 )
 def test_more_ways_of_welcoming_all_open_a_gathering_and_are_no_report(welcome: str) -> None:
@@ -673,3 +675,25 @@ def test_a_doing_by_everyone_or_by_a_pronoun_has_no_organiser() -> None:
     statue = only("They are unveiling the statue in the square on Saturday at noon. All welcome.")
     assert (dish.what, dish.who) == ("dish evening", None)
     assert (statue.what, statue.who, statue.place) == ("statue unveiling", None, "the square")
+
+
+def test_a_doing_told_over_two_sentences_by_he_or_she_is_the_doers_gathering() -> None:
+    """Held out: "tonight he's putting it on the spit … at The Royal Hotel. Fire goes on around
+    6 …" said the day in one sentence and the hours in the next, its doer as "he"; read as a
+    report that a fire goes on."""
+    text = (
+        "Ruth dug up a huge sack of potatoes from her allotment, more than she could ever eat, so "
+        "on Friday she's roasting them in the big oven at the Miners' Institute. The oven goes on "
+        "at 5 and the last tray comes out by 8. Come along and help yourselves."
+    )
+    [roast] = facts_in(text, speaker="Ruth Evans", now=MONDAY)
+    assert roast.kind == "gathering" and roast.open_to_all
+    assert (roast.who, roast.place, roast.day, roast.start_min) == (
+        "Ruth Evans",
+        "Miners' Institute",
+        10,
+        17 * 60,
+    )
+    assert "potato" in roast.what
+    alone = facts_in(text.replace(" Come along and help yourselves.", ""), now=MONDAY)
+    assert not [f for f in alone if f.kind == "gathering"]  # no welcome: her own cooking
