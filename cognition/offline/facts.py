@@ -143,9 +143,11 @@ _MONTH_DAY = re.compile(
 )
 _WEEKDAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)})\b")
 _RECURRING = re.compile(
-    rf"\b(?:every|each)\s+(?:{'|'.join(WEEKDAYS)})\b|\b(?:{'|'.join(WEEKDAYS)})s\b"
+    rf"\b(?:every|each)\s+(?:(?:other|second|third|fourth|last|first)\s+)?"
+    rf"(?:{'|'.join(WEEKDAYS)})\b|\b(?:{'|'.join(WEEKDAYS)})s\b"
 )
-"""A day that comes back every week ("every Friday", "on Fridays"): a habit, not a date."""
+"""A day that comes back every week or so ("every Friday", "every second Tuesday", "on
+Fridays"): a habit, not a date."""
 _RELATIVE_DAY = re.compile(
     r"\b(?:today|tonight|tomorrow|this (?:evening|afternoon|morning))\b", re.I
 )

@@ -615,6 +615,8 @@ def _named(
         return None
     if determined and words and words[-1].lower() in _MEMBERSHIP:
         return None  # "get the twins into the nursery class": a place in a group, no occasion
+    if determined and _organisation(noun, mods, words):
+        return None  # "a letter from the Royal Flying Doctor Service": who sent it
     if noun.lower() not in alone and (not mods or mods[-1].lower() in PLAIN_WORDS):
         return None
     if noun.lower() in DAY_PARTS and mods and mods[-1].lower() in _WHEN_WORDS:
@@ -627,6 +629,13 @@ def _named(
             who = speaker if host_name in ("I", "We", "we") else host_name
     start = match.start() - sum(len(m) + 1 for m in mods)
     return what, who, max(0, start)
+
+
+def _organisation(noun: str, mods: list[str], before: list[str]) -> bool:
+    """A capitalised name ending in an occasion noun, after "from" or "by": the body that
+    sends or does something ("a letter from the Royal Flying Doctor Service"), not a date."""
+    named = noun[:1].isupper() and len(mods) >= 2 and all(m[:1].isupper() for m in mods)
+    return named and bool(before) and before[-1].lower() in ("from", "by")
 
 
 _MEMBERSHIP = frozenset({"into"})

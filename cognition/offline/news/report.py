@@ -51,6 +51,11 @@ _FRAMES = (
         r"suspects|worries|warns|warned|claims|insists|swears)"
         rf"(?: from (?P<source>{_NAME}))?\s+(?:that\s+)?(?P<clause>.+)$"
     ),
+    re.compile(  # "Kirsty got a letter from the Flying Doctor Service yesterday: …"
+        rf"^(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?P<verb>got|had|received|"
+        r"has had|has got)\s+(?:a|an|the)\s+(?:letter|call|phone call|message|email|e-mail|"
+        r"text|note|visit|notice|warning)\s+from\s+[^:;]{1,60}?[:;]\s+(?P<clause>.+)$"
+    ),
     re.compile(
         r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!?]?|word is that|"
         r"apparently,?|it seems that)\s*(?P<clause>.+?)\??$",
@@ -68,6 +73,7 @@ _VIEWS = frozenset(
 _TELLING = frozenset(
     {"heard", "found", "learned", "learnt", "told", "said", "says", "mentioned", "noticed"}
     | {"was", "has", "were"}  # "was told", "has been told"
+    | {"got", "had", "received"}  # "got a letter from … :"
 )
 """Verbs of news passed on ("Tom told me that …"); "knows" and "saw" are not."""
 _STATES = re.compile(

@@ -697,3 +697,19 @@ def test_a_doing_told_over_two_sentences_by_he_or_she_is_the_doers_gathering() -
     assert "potato" in roast.what
     alone = facts_in(text.replace(" Come along and help yourselves.", ""), now=MONDAY)
     assert not [f for f in alone if f.kind == "gathering"]  # no welcome: her own cooking
+
+
+def test_news_in_a_letter_from_a_body_is_told_news_and_the_body_no_occasion() -> None:
+    """Held out: "Kirsty got a letter from the Royal Flying Doctor Service yesterday: from
+    February the doctor's plane will only come … every second Tuesday" was read as a
+    service on Tuesday, and its news not at all."""
+    text = (
+        "Amir had a call from the County Bus Service this morning: from June the number 9 bus "
+        "will only stop in the village every other Monday."
+    )
+    [change] = facts_in(text, speaker="Nell Hart", now=MONDAY)
+    assert change.kind == "report" and change.source == "Amir"
+    assert change.what.startswith("from June the number 9 bus will only stop")
+    assert not [f for f in facts_in("The carol service is every second Sunday.", now=MONDAY)]
+    [festival] = facts_in("Come back from the Harvest Festival on Friday at 2 pm.", now=MONDAY)
+    assert festival.what == "Harvest Festival"  # an occasion after "from", without "the"
