@@ -13,6 +13,7 @@ recall, the paper's conditions: no reflection; no reflection and no planning; no
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -21,7 +22,7 @@ from cognition.mind import Mind
 from cognition.requests import AnswerQuestion
 from cognition.store import MemoryStore
 from cognition.summary import summarize_agent
-from cognition.types import Answer, MemoryKind, Persona, ScoredMemory
+from cognition.types import Answer, Component, Memory, MemoryKind, Persona, ScoredMemory
 
 DEFAULT_INTERVIEW_K = 50
 """Memories put before the agent for one question, as the paper's reference code retrieves for
@@ -46,6 +47,10 @@ def retrieval_query(question: str) -> str:
     asking = _ASKING.match(question)
     subject = question[asking.end() :].strip().rstrip("?").strip() if asking else ""
     return subject or question
+
+
+_NOT_SCORED = Component(0.0, 0.0)
+"""The score terms of a memory looked up rather than retrieved."""
 
 
 class InterviewMode(StrEnum):
@@ -89,11 +94,23 @@ def interview(
     mode: InterviewMode,
     now: datetime,
     k: int = DEFAULT_INTERVIEW_K,
+    looked_up: Sequence[Memory] = (),
 ) -> InterviewAnswer:
-    """Ask `question` as `interviewer`; the answer cites the memories it used."""
+    """Ask `question` as `interviewer`; the answer cites the memories it used.
+
+    `looked_up`: memories found by their stored fields (the news of the last days), put before
+    the agent after the retrieved ones: asked on Thursday night about "the pub tonight", the
+    goat roast of Wednesday evening was news the agent knew, but fifty memories of Thursday
+    outranked it."""
     allowed = frozenset(MemoryKind) - ABLATED[mode]
     query = retrieval_query(question)
     retrieved = store.retrieve(query, k=k, now=now, kinds=allowed, touch=False) if allowed else []
+    seen = {s.memory.id for s in retrieved}
+    retrieved += [
+        ScoredMemory(memory, 0.0, _NOT_SCORED, _NOT_SCORED, _NOT_SCORED)
+        for memory in dict((m.id, m) for m in looked_up).values()
+        if memory.id not in seen and memory.kind in allowed
+    ]
     if mode is InterviewMode.NO_MEMORY:
         summary = persona_summary(persona)
     elif mode is not InterviewMode.FULL:

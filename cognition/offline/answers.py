@@ -56,6 +56,9 @@ _PLAN_ITEM = re.compile(r"\d+\) (?P<what>.+?) at (?P<time>\d{1,2}:\d{2} [ap]m)")
 _DAY_PARTS = ((EVENING_START, "evening night tonight"), (NOON, "afternoon"), (0, "morning"))
 """Words of the part of the day a time falls in, latest first."""
 
+_TONIGHT = re.compile(r"\btonight\b", re.I)
+"""A word the stemmer drops as common, asking after the evening ("at the pub tonight?")."""
+
 Found = list[tuple[int, Fact]]
 """Mentions of one piece of news: (1-based memory index, the news as that memory tells it)."""
 
@@ -89,7 +92,7 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
     """Every mention of the news that shares most words with the question (words any
     question about news has do not count); else of news in a memory that holds every word
     the question asks by; else nothing."""
-    wanted = stems(question) - QUESTION_WORDS
+    wanted = stems(_TONIGHT.sub("evening night", question)) - QUESTION_WORDS
     asked = [[stem(w) for w in content_words(name)] for name in gathering.names_in(question)]
     known: Found = [
         (index, fact)

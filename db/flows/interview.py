@@ -10,7 +10,11 @@ from cognition.interview import InterviewAnswer, InterviewMode, interview
 from db.flows.faculties import Faculties
 from db.models import Agent, World
 from db.queries.agents import to_persona
+from db.queries.memory_rows import news_around
 from db.queries.worlds import game_now
+
+NEWS_DAYS_BEFORE = 1
+"""Gatherings from yesterday on are looked up for an interview, beside what it retrieves."""
 
 
 def ask(
@@ -38,4 +42,5 @@ def ask(
             interviewer=interviewer,
             mode=mode,
             now=now,
+            looked_up=news_around(session, agent.id, now, days_before=NEWS_DAYS_BEFORE),
         )

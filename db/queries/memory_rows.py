@@ -241,9 +241,17 @@ def on_mind(session: Session, agent_id: uuid.UUID, now: datetime) -> tuple[str, 
     """The agent's memories of gatherings today and tomorrow and of the news it heard in the
     last day, by their stored fields: what it has on its mind to tell whoever it meets,
     whatever a retrieval for the moment ranks higher."""
-    days = (now.date(), (now + timedelta(days=1)).date())
-    found = [
+    return tuple(m.recalled() for m in news_around(session, agent_id, now))
+
+
+def news_around(
+    session: Session, agent_id: uuid.UUID, now: datetime, *, days_before: int = 0
+) -> list[Memory]:
+    """The memories `on_mind` reads: gatherings from `days_before` days ago to tomorrow, and
+    the latest of each report heard since the day before the first of those days."""
+    days = [(now + timedelta(days=n)).date() for n in range(-days_before, 2)]
+    since = now - REPORTS_LOOKBACK - timedelta(days=days_before)
+    return [
         *(m for day in days for m in gatherings_on(session, agent_id, day, limit=ON_MIND_K)),
-        *reports_since(session, agent_id, now - REPORTS_LOOKBACK, limit=ON_MIND_K),
+        *reports_since(session, agent_id, since, limit=ON_MIND_K),
     ]
-    return tuple(m.recalled() for m in found)

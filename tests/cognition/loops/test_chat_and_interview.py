@@ -155,3 +155,51 @@ def test_retrieval_query_drops_only_the_asking() -> None:
     assert retrieval_query("Did you know that the bridge is cracked?") == "the bridge is cracked"
     assert retrieval_query("Do you know who is running for mayor?") == "who is running for mayor"
     assert retrieval_query("Did you hear?") == "Did you hear?"
+
+
+def test_news_looked_up_by_its_fields_is_before_the_agent_after_what_it_retrieves() -> None:
+    """Asked on Thursday night about "the pub tonight", fifty memories of Thursday outranked
+    Wednesday's goat roast: news looked up by its fields comes too, and can be cited."""
+    store = _store()
+    [roast] = remember(
+        store,
+        ["Shane told me his barbecue is at The Royal Hotel on Wednesday at 6 pm"],
+        start=NOW - timedelta(days=1),
+    )
+    retrieved_only = interview(
+        store,
+        OfflineMind(),
+        persona=ROSA,
+        summary="",
+        question="What's on at the pub tonight?",
+        interviewer="a reporter",
+        mode=InterviewMode.FULL,
+        now=NOW,
+        k=1,
+    )
+    assert roast.id not in {s.memory.id for s in retrieved_only.used}
+    both = interview(
+        store,
+        OfflineMind(),
+        persona=ROSA,
+        summary="",
+        question="What's on at the pub tonight?",
+        interviewer="a reporter",
+        mode=InterviewMode.FULL,
+        now=NOW,
+        k=1,
+        looked_up=[roast],
+    )
+    assert "barbecue" in both.answer.text and roast.id in {s.memory.id for s in both.used}
+    ablated = interview(
+        store,
+        OfflineMind(),
+        persona=ROSA,
+        summary="",
+        question="What's on at the pub tonight?",
+        interviewer="a reporter",
+        mode=InterviewMode.NO_MEMORY,
+        now=NOW,
+        looked_up=[roast],
+    )
+    assert "barbecue" not in ablated.answer.text  # a mode without memory looks nothing up
