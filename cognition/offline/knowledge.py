@@ -103,12 +103,15 @@ def _facts_in(memory: str, *, now: datetime | None) -> list[Fact]:
     return facts_in(_PLANNING.sub("", memory), now=now)
 
 
-def read_detail(text: str, *, now: datetime | None) -> MemoryDetail:
+def read_detail(text: str, *, now: datetime | None, told: bool = False) -> MemoryDetail:
     """A memory's fields, read once as it is stored (`now`: when it happened, so "tomorrow"
-    is its own tomorrow): the line it records, the news it carries."""
+    is its own tomorrow): the line it records, the news it carries. `told`: the memory is
+    news by how it came (an admin's seed), whatever its words weigh."""
     heard = _said_in(text)
     line = None if heard is None else LineSaid(heard.speaker, heard.listener, heard.text)
-    return MemoryDetail(said=line, news=tuple(f.record() for f in _facts_in(text, now=now)))
+    found = facts_in(text, now=now, told=True) if told and heard is None else None
+    news = found if found is not None else _facts_in(text, now=now)
+    return MemoryDetail(said=line, news=tuple(f.record() for f in news))
 
 
 def line_detail(speaker: str, listener: str, quote: str, *, now: datetime) -> MemoryDetail:

@@ -45,7 +45,7 @@ from cognition.offline import OfflineMind, knowledge
 from cognition.offline.mind import OFFLINE_MODEL
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
-from cognition.types import Persona
+from cognition.types import MemoryKind, Persona
 from db import jobs, memory_detail
 from db.audit import recorded_calls
 from db.budget import Budgets
@@ -349,4 +349,5 @@ def _enrichment(
 
 def _detail(p: Pending) -> dict[str, Any] | None:
     """The memory's fields, read from its words on its own day (`knowledge.read_detail`)."""
-    return memory_detail.to_json(knowledge.read_detail(p.description, now=p.created_at))
+    told = p.kind == MemoryKind.SEED  # an admin's news: news by how it came
+    return memory_detail.to_json(knowledge.read_detail(p.description, now=p.created_at, told=told))

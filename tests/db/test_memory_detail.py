@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.dialogue import said_memory
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.offline import OfflineMind, knowledge
-from cognition.types import FactRecord, LineSaid, MemoryDetail, MemorySource, NewMemory
+from cognition.types import FactRecord, LineSaid, MemoryDetail, MemoryKind, MemorySource, NewMemory
 from db import memory_detail
 from db.flows.enrichment import enrich
 from db.models import Memory
@@ -209,3 +209,34 @@ def test_news_the_two_told_each_other_is_looked_up_by_the_lines_fields(
         )
     assert [m.id for m in found] == [again.id, ceilidh.id]  # the latest line of each
     assert len(with_stranger) == 1 and stranger in with_stranger[0].description
+
+
+def test_news_an_admin_seeds_is_news_whatever_its_words_weigh(
+    sessions: sessionmaker[Session],
+) -> None:
+    """ "Old Mr Jenkins passed away last night." seeded by an admin was no news to the mind (a
+    plain sentence, scored under the bar), so nobody passed it on; as an observation it is
+    still only a sight."""
+    agent = committed_agent(sessions)
+    text = "Old Mr Jenkins passed away last night."
+    with sessions.begin() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        seeded, seen = store.add(
+            [
+                NewMemory(description=text, kind=MemoryKind.SEED, created_at=GAME_START),
+                NewMemory(description=text, created_at=GAME_START),
+            ],
+            now=GAME_START,
+        )
+    enrich(sessions, [seeded.id, seen.id], embedder=HashingEmbedder(), mind=OfflineMind())
+    with sessions() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        read_seeded, read_seen = store.get([seeded.id, seen.id])
+    assert read_seeded.detail is not None and read_seen.detail is not None
+    [death] = read_seeded.detail.news
+    assert death.kind == "report" and death.what == "Old Mr Jenkins passed away last night"
+    assert read_seen.detail.news == ()

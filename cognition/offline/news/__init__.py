@@ -90,10 +90,18 @@ def kind_of(fact: Fact) -> NewsKind:
     return _BY_NAME[fact.kind]
 
 
-def facts_in(text: str, *, speaker: str | None = None, now: datetime | None = None) -> list[Fact]:
-    """Every fact the text states, in order; spoken words are read as `speaker`'s."""
+def facts_in(
+    text: str, *, speaker: str | None = None, now: datetime | None = None, told: bool = False
+) -> list[Fact]:
+    """Every fact the text states, in order; spoken words are read as `speaker`'s. With
+    `told`, the text is known to be news (an admin's seed), so a plain statement with nothing
+    else in it is a report whatever its importance ("Old Mr Jenkins passed away last night")."""
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) if now else None
-    return list(_facts_in(text, speaker, midnight))
+    found = list(_facts_in(text, speaker, midnight))
+    if told and not any(_news(f) for f in found):
+        plain = report.told(_joined(sentences(numeric_times(text))), speaker)
+        found = [*found, plain] if plain is not None else found
+    return found
 
 
 @lru_cache(maxsize=8192)

@@ -76,9 +76,16 @@ _TELLING = frozenset(
     | {"got", "had", "received"}  # "got a letter from … :"
 )
 """Verbs of news passed on ("Tom told me that …"); "knows" and "saw" are not."""
+IRREGULAR_PASTS = (
+    *("broke", "took", "fell", "burst", "went", "came", "ran", "stole", "sold", "shut"),
+    *("lost", "won", "left", "blew", "froze", "caught", "struck", "sank", "split", "spent"),
+    *("found", "told", "said", "got", "gave", "made", "saw", "hit", "bought", "built", "swept"),
+    *("drove", "threw", "tore", "wore", "rose", "shook", "bit", "hid", "sent", "began", "grew"),
+)
+"""Past forms without "-ed" that state what happened ("somebody broke into the hall")."""
 _STATES = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|can|could|may|might|must|should|would|does|did|do)"
-    r"\b|\w(?:ed|n't)\b"
+    r"\b|\w(?:ed|n't)\b|\b(?:" + "|".join(IRREGULAR_PASTS) + r")\b"
 )
 """A clause that states something has a verb ("the wall has cracked"); "every gully and
 cornice on the mountain", what someone knows, states nothing to retell."""
@@ -202,6 +209,16 @@ def lead(parts: Sequence[str], speaker: str | None) -> Fact | None:
         return None
     found = _read(parts[0], speaker, news=True)
     return found[0] if found else None
+
+
+def told(parts: Sequence[str], speaker: str | None) -> Fact | None:
+    """The news of a text known to be news (what an admin seeds: "Old Mr Jenkins passed away
+    last night."): its first sentence as a report whatever its importance, joined by the next
+    when that goes on with it; None when it states nothing."""
+    found = _read(parts[0], speaker, news=True) if parts else []
+    if not found:
+        return None
+    return (continued(found[0], parts[1]) if len(parts) > 1 else None) or found[0]
 
 
 class Report:

@@ -713,3 +713,22 @@ def test_news_in_a_letter_from_a_body_is_told_news_and_the_body_no_occasion() ->
     assert not [f for f in facts_in("The carol service is every second Sunday.", now=MONDAY)]
     [festival] = facts_in("Come back from the Harvest Festival on Friday at 2 pm.", now=MONDAY)
     assert festival.what == "Harvest Festival"  # an occasion after "from", without "the"
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        "The post office is going to close at the end of the month.",
+        "Somebody broke into the church hall on Sunday night and took the urn.",
+        "The canal has blue-green algae in it.",
+    ],
+)
+def test_a_plain_sentence_known_to_be_news_is_a_report_and_stays_one_retold(seed: str) -> None:
+    """Seeded by an admin, a plain sentence is news whatever its words weigh; passed on, its
+    frame ("Word is that …") keeps it news at the next hop."""
+    assert not [f for f in facts_in(seed, now=MONDAY) if f.kind == "report"]
+    [told] = facts_in(seed, now=MONDAY, told=True)
+    assert told.kind == "report" and told.what.lower() == seed.rstrip(".").lower()
+    retold = kind_of(told).retell(told, source="Ann Lee", variant=4)
+    [again] = facts_in(retold, speaker="Bo Kemp", now=MONDAY)
+    assert again.key == told.key
