@@ -62,7 +62,7 @@ def lay_out_day(
             starts[index] = stated
     placed = sorted(zip(starts, kept, strict=True), key=lambda pair: pair[0])
     minutes = _apart([start for start, _ in placed], first=first, bed=bed)
-    plan = [_item(midnight, wake, first, WAKE_UP, home)]
+    plan = [_item(midnight, wake, minutes[0] if minutes else first, WAKE_UP, home)]
     ends = [*minutes[1:], bed]
     for start, end, (_, item) in zip(minutes, ends, placed, strict=True):
         plan.append(_item(midnight, start, end, item.description, item.location))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 from cognition.adapters.llm import LLMConfig, LLMMind
@@ -154,7 +155,24 @@ def test_a_day_by_parts_is_laid_between_the_personas_wake_up_and_bedtime(
         ("19:00", "meet Bob at the cafe at 7pm"),
         ("23:00", "goes to bed"),
     ]
-    assert plan[1].end == plan[2].start and plan[-1].end.hour == 7  # asleep until tomorrow
+    assert all(a.end == b.start for a, b in pairwise(plan))
+    assert plan[-1].end.hour == 7  # asleep until tomorrow
+
+
+def test_the_wake_up_lasts_until_the_first_item_a_time_stated_in_it_sets(
+    fake_openai: FakeOpenAI,
+) -> None:
+    fake_openai.script_chat(
+        parts(
+            ("morning", "Ada wakes up at 7:00 am and goes to bed at 11:00 pm", "Ada's house"),
+            ("afternoon", "works at Hobbs Cafe from 9am to 5pm", "Hobbs Cafe"),
+            ("evening", "reads at home", "Ada's house"),
+        )
+    )
+    mind, _ = make_mind(fake_openai)
+    plan = mind.think(plan_day())
+    laid = [(i.start.strftime("%H:%M"), i.end.strftime("%H:%M")) for i in plan]
+    assert laid == [("07:00", "09:00"), ("09:00", "18:00"), ("18:00", "23:00"), ("23:00", "07:00")]
 
 
 def test_choices_are_enums(fake_openai: FakeOpenAI) -> None:
