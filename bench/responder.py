@@ -142,6 +142,8 @@ class OfflineResponder:
         return {"insights": [{"text": i.text, "because": list(i.cited_indices)} for i in found]}
 
     def plan_day(self, p: Prompt) -> dict[str, Any]:
+        """The offline outline at its own clock times (the parser still reads an answer with
+        times), so the LLM path lives exactly the offline day."""
         persona, summary = p.character()
         items = self._mind.think(
             rq.PlanDay(
@@ -168,13 +170,13 @@ class OfflineResponder:
 
     def decompose(self, p: Prompt) -> dict[str, Any]:
         persona, summary = p.character()
-        found = re.search(r"From (.+?) to .+? \(total duration in minutes: (\d+)\)", p.text)
+        found = re.search(r"From (.+?) to .+? \((\d+) minutes\)", p.text)
         assert found is not None, p.text
         start = datetime.combine(
             self._today(p).date(), datetime.strptime(found.group(1), "%I:%M %p").time()
         )
         item = PlanItem(start, int(found.group(2)), p.block("plan"), p.block("place") or None)
-        level = Granularity.TASK if "increments of 5 to 15" in p.text else Granularity.HOUR
+        level = Granularity.TASK if "each 5 to 15 minutes long" in p.text else Granularity.HOUR
         steps = self._mind.think(
             rq.Decompose(item=item, granularity=level, persona=persona, summary=summary)
         )

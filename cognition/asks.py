@@ -17,10 +17,13 @@ from pydantic import BaseModel
 
 from cognition import parsing, prompt_budget, prompting, requests
 from cognition.clamps import STEP_BOUNDS, lay_out_steps, order_day_plan
+from cognition.errors import InvalidOutput
 from cognition.grammar import progressive
+from cognition.offline.clock import wake_and_bed
 from cognition.offline.importance import rate as provisional
 from cognition.parsing import plan_checks, repairs, schemas, shapes
-from cognition.parsing.plans import NOTES_SEPARATOR, read_plan_day, read_steps
+from cognition.parsing.day_parts import OWNED_ITEMS, lay_out_day
+from cognition.parsing.plans import NOTES_SEPARATOR, read_day_parts, read_plan_day, read_steps
 from cognition.places import PlaceOption
 from cognition.types import (
     Answer,
@@ -117,6 +120,8 @@ def plan_day(r: requests.PlanDay) -> Ask[list[PlanItem]]:
     persona, summary, now = r.persona, r.summary, r.now
     previous_day, directives = r.previous_day, r.directives
     places = prompting.areas(r.known_places)
+    wake, bed = wake_and_bed(persona.lifestyle)
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     prompt = prompting.render(
         "plan_day",
         character=prompting.character(persona, summary),
@@ -127,10 +132,20 @@ def plan_day(r: requests.PlanDay) -> Ask[list[PlanItem]]:
         notes=prompting.numbered(r.notes),
         places=prompting.bulleted(places),
         today=prompting.day(now.date()),
+        wake=prompting.clock(midnight + timedelta(minutes=wake)),
+        bed=prompting.clock(midnight + timedelta(minutes=bed)),
     )
 
     def parse(raw: str) -> list[PlanItem]:
-        """The outline in time order, once it reads as a day (`plan_checks.check_day`)."""
+        """The outline laid over the persona's hours (`day_parts`), or, when the answer gives
+        clock times, in time order once it reads as a day (`plan_checks.check_day`)."""
+        parts = read_day_parts(raw)
+        if parts is not None:
+            home = persona.living_area or None
+            plan = lay_out_day(parts, persona=persona, now=now, home=home)
+            if len(plan) <= len(OWNED_ITEMS):
+                raise InvalidOutput("the plan has nothing between waking up and bed", raw=raw)
+            return plan
         written = read_plan_day(raw, now=now)
         plan = order_day_plan(written)
         plan_checks.check_day(plan, persona=persona, written=[i.start for i in written], raw=raw)
@@ -152,7 +167,7 @@ def decompose(r: requests.Decompose) -> Ask[list[PlanItem]]:
         start=prompting.clock(item.start),
         end=prompting.clock(item.end),
         total=item.duration_min,
-        description=prompting.text_or_empty(item.description),
+        description=prompting.text_or_empty(plan_checks.without_times(item.description)),
         location=prompting.text_or_empty(item.location or ""),
         step_min=step_min,
         step_max=step_max,

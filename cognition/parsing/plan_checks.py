@@ -95,33 +95,30 @@ def check_steps(
     raw: str,
     granularity: Granularity,
 ) -> list[tuple[str, int]]:
-    """Steps that break the item down: none is another item of the day copied in or a copied
-    wake-up, and 5–15 minute tasks are not all the item (hour chunks may all be: a chunk is
-    the item's hour, its tasks carry the detail). A clock time in a step ("works at the cafe from
-    8am to 8pm") is cut out, as a repair: a step's time is its place in the list."""
-    own = _key(parent.description)  # hour chunks of one item share its description
-    outline = {_key(item.description) for item in schedule} - {own}
+    """Steps that break the item down: another item of the day copied in or a copied wake-up
+    is dropped, as a repair, while other steps remain (the call is re-asked when none do), and
+    5–15 minute tasks are not all the item (hour chunks may all be: a chunk is the item's hour,
+    its tasks carry the detail). A clock time in a step ("works at the cafe from 8am to 8pm")
+    is cut out, as a repair: a step's time is its place in the list."""
+    own = _key(without_times(parent.description))  # hour chunks of one item share it
+    outline = {_key(without_times(item.description)) for item in schedule} - {own}
     mended: list[tuple[str, int]] = []
+    problems: list[str] = []
     for position, (written, minutes) in enumerate(steps, start=1):
-        description = _without_times(written)
+        description = without_times(written)
+        problem = _copied(description, parent=parent, outline=outline)
+        if problem:
+            problems.append(f"step {position} ({written!r}) {problem}")
+            continue
         if description != written:
             repairs.note(f"step {position}: clock times cut from {written!r}")
-        if {_key(written), _key(description)} & outline:
-            raise InvalidOutput(
-                f"step {position} ({written!r}) is another item of the day's plan: list "
-                f"what {parent.description!r} is made of",
-                raw=raw,
-            )
-        copied_wake = WAKE.search(description) and not WAKE.search(parent.description)
-        if copied_wake or not description:
-            raise InvalidOutput(
-                f"step {position} ({written!r}) restates the day's outline: describe an "
-                "action only, without clock times",
-                raw=raw,
-            )
         mended.append((description, minutes))
+    if not mended:
+        raise InvalidOutput(f"{problems[0]}: list what {parent.description!r} is made of", raw=raw)
+    for problem in problems:
+        repairs.note(f"{problem}: dropped")
     repeats_only = granularity is Granularity.TASK and len(mended) > 1
-    if repeats_only and all(_key(d) == _key(parent.description) for d, _ in mended):
+    if repeats_only and all(_key(d) == own for d, _ in mended):
         raise InvalidOutput(
             f"every step repeats {parent.description!r}: list the smaller actions it is made of",
             raw=raw,
@@ -129,7 +126,18 @@ def check_steps(
     return mended
 
 
-def _without_times(text: str) -> str:
+def _copied(description: str, *, parent: PlanItem, outline: set[str]) -> str:
+    """Why a step is no part of its parent ("" when it is one)."""
+    if not description:
+        return "restates the day's outline: describe an action only, without clock times"
+    if _key(description) in outline:
+        return "is another item of the day's plan"
+    if WAKE.search(description) and not WAKE.search(parent.description):
+        return "restates the day's outline (a wake-up): describe an action only"
+    return ""
+
+
+def without_times(text: str) -> str:
     """`text` without its clock-time phrases ("from 8am to 8pm", "at 7:15 am")."""
     cut = TIME_PHRASE.sub("", text)
     return " ".join(cut.split()).strip(" ,;:-–") if cut != text else text

@@ -9,6 +9,7 @@ from datetime import date, datetime, time, timedelta
 from cognition.clamps import lay_out_steps, order_day_plan
 from cognition.errors import InvalidOutput
 from cognition.parsing import repairs
+from cognition.parsing.day_parts import PARTS, DayPart
 from cognition.parsing.extract import load
 from cognition.parsing.schemas import (
     DayPlanOut,
@@ -81,6 +82,27 @@ def read_plan_day(raw: str, *, now: datetime) -> list[PlanItem]:
     if not plan:
         raise InvalidOutput("the plan has no items", raw=raw)
     return plan
+
+
+def read_day_parts(raw: str) -> list[DayPart] | None:
+    """The outline's items by part of day, or None when the answer gives clock times instead
+    (`read_plan_day` reads those)."""
+    items = load(raw, DayPlanOut, list_key="items").items
+    if any(item.start.strip() and not item.part.strip() for item in items):
+        return None
+    parts: list[DayPart] = []
+    for position, item in enumerate(items, start=1):
+        part = item.part.strip().lower()
+        if part not in PARTS:
+            raise InvalidOutput(
+                f"item {position} needs a part of day: one of {', '.join(PARTS)}", raw=raw
+            )
+        if item.description.strip():
+            location = (item.location or "").strip() or None
+            parts.append(DayPart(part, one_line(item.description), location))
+    if not parts:
+        raise InvalidOutput("the plan has no items", raw=raw)
+    return parts
 
 
 def parse_decompose(raw: str, *, parent: PlanItem, granularity: Granularity) -> list[PlanItem]:

@@ -43,7 +43,11 @@ class InsightsOut(Output):
 
 
 class DayItemOut(Output):
-    start: str
+    """An outline item: by part of day (what Hearth asks for) or at a clock time (older
+    answers and models that write times; still read)."""
+
+    start: str = ""
+    part: str = ""
     duration_min: int = 0
     description: str
     location: str | None = None

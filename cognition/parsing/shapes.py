@@ -17,9 +17,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from cognition.clamps import IMPORTANCE_MAX, IMPORTANCE_MIN
+from cognition.parsing.day_parts import PARTS
 from cognition.parsing.schemas import (
     AnswerOut,
-    DayPlanOut,
     InsightsOut,
     LocationOut,
     QuestionsOut,
@@ -30,9 +30,9 @@ from cognition.parsing.schemas import (
 
 Schema = dict[str, Any]
 
-MIN_DAY_ITEMS = 4
-MAX_DAY_ITEMS = 12
-"""A day outline of 5 to 8 items is asked for; the bounds leave a model some slack."""
+MIN_DAY_ITEMS = 3
+MAX_DAY_ITEMS = 6
+"""The items between the wake-up and the bedtime Hearth places: with them, 5 to 8."""
 MIN_STEPS = 2
 """A decomposition of one step repeats its parent instead of breaking it down."""
 
@@ -66,13 +66,15 @@ def insights(n: int, statement_count: int) -> Schema:
 
 
 def day_plan(places: Sequence[str]) -> Schema:
-    """4 to 12 items, each at one of the known places (when the agent knows any)."""
-    schema = _with_array(of(DayPlanOut), "items", low=MIN_DAY_ITEMS, high=MAX_DAY_ITEMS)
-    item = schema["properties"]["items"]["items"]
-    item["properties"]["duration_min"] = {"type": "integer"}
-    if places:
-        item["properties"]["location"] = {"type": "string", "enum": list(places)}
-    return schema
+    """3 to 6 items by part of day, no clock times (Hearth places them: `day_parts`), each
+    at one of the known places (when the agent knows any)."""
+    location: Schema = {"type": "string", "enum": list(places)} if places else {"type": "string"}
+    item = _object(
+        part={"type": "string", "enum": list(PARTS)},
+        description={"type": "string"},
+        location=location,
+    )
+    return _object(items=_array(item, low=MIN_DAY_ITEMS, high=MAX_DAY_ITEMS))
 
 
 def steps(max_steps: int) -> Schema:

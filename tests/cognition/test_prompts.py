@@ -163,9 +163,9 @@ Places Eddy Lin knows:
 - Hobbs Cafe
 - Oak Hill College
 >>>
-Today is Monday February 13. Here is Eddy Lin's plan today in broad strokes: 1)
+Today is Monday February 13. Eddy Lin wakes up at 7:00 am and goes to bed at 11:00 pm. Between the two, what does Eddy Lin do today? List 3 to 6 different activities of Eddy Lin's own day in the order they happen, each with its part of the day (morning, afternoon or evening), as a short verb phrase without clock times. What Eddy Lin has to take into account and any appointment recalled above keep their time, written in the phrase.
 
-Answer with a JSON object {"items": [{"start": "HH:MM", "duration_min": <minutes>, "description": "<what Eddy Lin does, a short verb phrase>", "location": "<one of the places above, or null>"}, ...]} holding 5 to 8 items in time order, the first at Eddy Lin's wake-up time, the last going to bed, with 24-hour times (after midnight, such as going to bed at 01:00, is written 01:00 and still comes last)."""
+Answer with a JSON object {"items": [{"part": "<morning, afternoon or evening>", "description": "<what Eddy Lin does>", "location": "<one of the places above>"}, ...]}."""
     )
 
 
@@ -208,7 +208,7 @@ What Eddy Lin remembers that matters here:
 <<<memories
 1. Eddy Lin is composing a piano piece
 >>>
-Today is Monday February 13. From 1:00 pm to 2:00 pm (total duration in minutes: 60), Eddy Lin plans this, at the place named below:
+Today is Monday February 13. From 1:00 pm to 2:00 pm (60 minutes), Eddy Lin does this, at the place named below:
 <<<plan
 work on his music composition
 >>>
@@ -216,9 +216,9 @@ work on his music composition
 Lin family house: Eddy's room: desk
 >>>
 
-In increments of 5 to 15 minutes, list the subtasks Eddy Lin does in that time, in order, with durations adding up to 60 minutes.
+Break it down into the smaller actions Eddy Lin does in that time, in order, each 5 to 15 minutes long, their durations adding up to 60 minutes. Each action is a short verb phrase of its own, without clock times, different from the plan above and from the other items of the day. For example, "works at the bakery" breaks down into "unlocks the door and turns on the ovens", "kneads the dough for the morning bread", "serves the first customers".
 
-Answer with a JSON object {"steps": [{"description": "<subtask>", "duration_min": <minutes>}, ...]}."""
+Answer with a JSON object {"steps": [{"description": "<action>", "duration_min": <minutes>}, ...]}."""
     )
 
 

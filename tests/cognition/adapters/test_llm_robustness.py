@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 from cognition.adapters.llm import LLMConfig, LLMMind
@@ -106,8 +107,72 @@ def test_day_plan_locations_are_required_and_chosen_from_the_known_areas(
     location = items["items"]["properties"]["location"]
     assert location == {"type": "string", "enum": ["Ada's house", "Hobbs Cafe", "Johnson Park"]}
     assert "location" in items["items"]["required"]
-    assert items["minItems"] >= 4
     assert "$defs" not in schema  # inlined: simpler for a grammar
+
+
+def test_the_day_plan_asks_for_parts_of_day_not_clock_times(fake_openai: FakeOpenAI) -> None:
+    # a 1.5B model asked for times went to bed at 11 am and listed 7 am after 11 am
+    fake_openai.script_chat(GOOD_DAY)
+    mind, _ = make_mind(fake_openai)
+    mind.think(plan_day())
+    items = sent_schema(fake_openai)["properties"]["items"]
+    item = items["items"]
+    assert item["properties"]["part"] == {
+        "type": "string",
+        "enum": ["morning", "afternoon", "evening"],
+    }
+    assert set(item["required"]) == {"part", "description", "location"}
+    assert (items["minItems"], items["maxItems"]) == (3, 6)  # with wake-up and bed: 5 to 8
+    prompt = fake_openai.requests()[0]["messages"][-1]["content"]
+    assert "wakes up at 7:00 am and goes to bed at 11:00 pm" in prompt
+
+
+def parts(*items: tuple[str, str, str]) -> str:
+    return json.dumps(
+        {"items": [{"part": p, "description": d, "location": where} for p, d, where in items]}
+    )
+
+
+def test_a_day_by_parts_is_laid_between_the_personas_wake_up_and_bedtime(
+    fake_openai: FakeOpenAI,
+) -> None:
+    fake_openai.script_chat(
+        parts(
+            ("afternoon", "walk in the park", "Johnson Park"),
+            ("morning", "work at the cafe", "Hobbs Cafe"),
+            ("evening", "meet Bob at the cafe at 7pm", "Hobbs Cafe"),
+            ("evening", "go to bed", "Ada's house"),  # Hearth places the bedtime itself
+        )
+    )
+    mind, audit = make_mind(fake_openai)
+    plan = mind.think(plan_day())
+    assert fake_openai.calls() == 1 and not any(call.degraded for call in audit.calls)
+    laid = [(i.start.strftime("%H:%M"), i.description) for i in plan]
+    assert laid == [
+        ("07:00", "wakes up, gets ready and has breakfast"),
+        ("08:00", "work at the cafe"),
+        ("12:00", "walk in the park"),
+        ("19:00", "meet Bob at the cafe at 7pm"),
+        ("23:00", "goes to bed"),
+    ]
+    assert all(a.end == b.start for a, b in pairwise(plan))
+    assert plan[-1].end.hour == 7  # asleep until tomorrow
+
+
+def test_the_wake_up_lasts_until_the_first_item_a_time_stated_in_it_sets(
+    fake_openai: FakeOpenAI,
+) -> None:
+    fake_openai.script_chat(
+        parts(
+            ("morning", "Ada wakes up at 7:00 am and goes to bed at 11:00 pm", "Ada's house"),
+            ("afternoon", "works at Hobbs Cafe from 9am to 5pm", "Hobbs Cafe"),
+            ("evening", "reads at home", "Ada's house"),
+        )
+    )
+    mind, _ = make_mind(fake_openai)
+    plan = mind.think(plan_day())
+    laid = [(i.start.strftime("%H:%M"), i.end.strftime("%H:%M")) for i in plan]
+    assert laid == [("07:00", "09:00"), ("09:00", "18:00"), ("18:00", "23:00"), ("23:00", "07:00")]
 
 
 def test_choices_are_enums(fake_openai: FakeOpenAI) -> None:
@@ -344,7 +409,7 @@ def test_steps_that_only_repeat_the_item_or_copy_a_wake_up_are_sent_back(
     fake_openai.script_chat(
         steps("have breakfast", "have breakfast"),
         steps("make coffee", "eat"),
-        steps("wake up", "eat"),
+        steps("wake up", "wake up"),
         steps("make coffee", "eat"),
     )
     mind, _ = make_mind(fake_openai)
@@ -352,6 +417,27 @@ def test_steps_that_only_repeat_the_item_or_copy_a_wake_up_are_sent_back(
     assert "every step repeats" in correction(fake_openai)
     mind.think(decompose())
     assert "restates the day's outline" in fake_openai.requests()[3]["messages"][-1]["content"]
+
+
+def test_a_copied_step_among_real_ones_is_dropped_as_a_repair(fake_openai: FakeOpenAI) -> None:
+    # the 1.5B model broke "wake up" into "wake up", "get ready" (the next hour chunk), ...
+    fake_openai.script_chat(steps("wake up", "make coffee", "work at Hobbs Cafe", "eat"))
+    repairs: list[str] = []
+    mind, _ = make_mind(fake_openai, repairs)
+    tasks = mind.think(decompose())
+    assert fake_openai.calls() == 1
+    assert [t.description for t in tasks][:2] == ["make coffee", "eat"]
+    assert len(repairs) == 2 and all(r.endswith("dropped") for r in repairs)
+
+
+def test_the_item_is_shown_without_its_clock_times(fake_openai: FakeOpenAI) -> None:
+    # "works at Hobbs Cafe from 8am to 8pm" shown for 8–9 am was copied as "... 8am to 8am"
+    fake_openai.script_chat(steps("make coffee", "eat"))
+    mind, _ = make_mind(fake_openai)
+    item = replace(HOUR, description="works at Hobbs Cafe from 8am to 8pm")
+    mind.think(replace(decompose(), item=item))
+    prompt = fake_openai.requests()[0]["messages"][-1]["content"]
+    assert "<<<plan\nworks at Hobbs Cafe\n>>>" in prompt
 
 
 def test_hour_chunks_may_all_carry_their_item(fake_openai: FakeOpenAI) -> None:
