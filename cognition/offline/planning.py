@@ -257,16 +257,41 @@ def _work_slots(day: Day, duties: Sequence[Duty], summary: str) -> list[Slot]:
             spans.append((start, end, duty))
     spans.sort(key=lambda s: s[0])
     slots: list[Slot] = []
+    rests: list[Slot] = []  # what a duty has left after one inside it ("a break from 2pm")
     workplace = _workplace(day, summary)
     for index, (start, end, duty) in enumerate(spans):
         start = max(start, slots[-1].end if slots else start)
         following = spans[index + 1][0] if index + 1 < len(spans) else None
         stop = end if end is not None else _open_end(start, following, day, duty.activity)
         stop = min(stop, following) if following is not None and following > start else stop
+        place = resolve_place(duty.context, day, fallback=_fallback(duty, day, workplace))
         if stop - start >= MIN_ITEM:
-            place = resolve_place(duty.context, day, fallback=_fallback(duty, day, workplace))
             slots.append(Slot(start, stop, duty.activity, place))
-    return slots
+        if end is not None and stop < end:
+            rests.append(Slot(max(stop, start), end, duty.activity, place))
+    resumed = [piece for rest in rests for piece in _uncovered(rest, slots)]
+    return sorted([*slots, *(p for p in resumed if p.length >= MIN_ITEM)], key=lambda s: s.start)
+
+
+def _uncovered(rest: Slot, slots: Sequence[Slot]) -> list[Slot]:
+    """The parts of `rest` no slot covers: a counter worked from 10am to 5:30pm, with a break
+    from 2pm to 2:30pm, is worked again from 2:30pm (it used to end at the break)."""
+    pieces = [rest]
+    for slot in slots:
+        pieces = (
+            [
+                part
+                for piece in pieces
+                for part in (
+                    replace(piece, end=min(piece.end, slot.start)),
+                    replace(piece, start=max(piece.start, slot.end)),
+                )
+                if part.length > 0
+            ]
+            if any(s.start < slot.end and slot.start < s.end for s in pieces)
+            else pieces
+        )
+    return pieces
 
 
 def _open_end(start: int, following: int | None, day: Day, activity: str) -> int:

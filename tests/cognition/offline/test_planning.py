@@ -391,3 +391,23 @@ def test_a_midday_meal_duty_is_the_days_lunch_and_the_evening_meal_is_supper() -
     meals = [d for _, d in said if re.search(r"\b(lunch|dinner|supper)\b", d)]
     assert not any("lunch" in d for d in meals), said
     assert sum("dinner" in d for d in meals) == 1 and "have supper at home" in meals, said
+
+
+def test_a_duty_with_a_break_inside_it_is_taken_up_again_after_the_break() -> None:
+    """Held out: "works the counter at Tindara Roadhouse from 10am to 5:30pm, takes her break
+    at Tindara General Store from 2pm to 2:30pm" ended the shift at the break, and the break
+    ran on until evening."""
+    clerk = Persona(
+        name="Ivy Marsh",
+        lifestyle="Ivy goes to bed around 11pm and wakes up around 7am",
+        living_area="Riverside Apartments: apartment 1",
+        daily_plan_requirement=(
+            "Ivy shelves books at the Wren College library from 9am to 5pm and takes her break "
+            "in Willow Park from 2pm to 2:30pm."
+        ),
+    )
+    items = plan(clerk)
+    assert "take her break in Willow Park" in at(items, 14, 10).description
+    for hour, minute in ((15, 0), (16, 30)):
+        assert "shelve books" in at(items, hour, minute).description
+        assert "Wren College" in (at(items, hour, minute).location or "")
