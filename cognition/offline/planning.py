@@ -277,20 +277,16 @@ def _uncovered(rest: Slot, slots: Sequence[Slot]) -> list[Slot]:
     """The parts of `rest` no slot covers: a counter worked from 10am to 5:30pm, with a break
     from 2pm to 2:30pm, is worked again from 2:30pm (it used to end at the break)."""
     pieces = [rest]
-    for slot in slots:
-        pieces = (
-            [
-                part
-                for piece in pieces
-                for part in (
-                    replace(piece, end=min(piece.end, slot.start)),
-                    replace(piece, start=max(piece.start, slot.end)),
-                )
-                if part.length > 0
-            ]
-            if any(s.start < slot.end and slot.start < s.end for s in pieces)
-            else pieces
-        )
+    for slot in slots:  # each piece minus the slot: what is before it and what is after it
+        pieces = [
+            part
+            for piece in pieces
+            for part in (
+                replace(piece, end=min(piece.end, slot.start)),
+                replace(piece, start=max(piece.start, slot.end)),
+            )
+            if part.length > 0
+        ]
     return pieces
 
 

@@ -6,11 +6,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 from cognition.dialogue import Speaker
-from cognition.interview import InterviewMode, interview, persona_summary, retrieval_query
+from cognition.interview import (
+    InterviewAnswer,
+    InterviewMode,
+    interview,
+    persona_summary,
+    retrieval_query,
+)
 from cognition.offline import OfflineMind
 from cognition.player_chat import own_line, player_claim, player_label, reply_to_player
 from cognition.testing import ScriptedMind
-from cognition.types import Answer, MemoryKind, MemorySource, Utterance
+from cognition.types import Answer, Memory, MemoryKind, MemorySource, Utterance
 
 from ..offline.personas import NOW, ROSA
 from .support import RecordingStore, remember
@@ -166,40 +172,24 @@ def test_news_looked_up_by_its_fields_is_before_the_agent_after_what_it_retrieve
         ["Shane told me his barbecue is at The Royal Hotel on Wednesday at 6 pm"],
         start=NOW - timedelta(days=1),
     )
-    retrieved_only = interview(
-        store,
-        OfflineMind(),
-        persona=ROSA,
-        summary="",
-        question="What's on at the pub tonight?",
-        interviewer="a reporter",
-        mode=InterviewMode.FULL,
-        now=NOW,
-        k=1,
-    )
+
+    def asked(mode: InterviewMode, looked_up: list[Memory]) -> InterviewAnswer:
+        return interview(
+            store,
+            OfflineMind(),
+            persona=ROSA,
+            summary="",
+            question="What's on at the pub tonight?",
+            interviewer="a reporter",
+            mode=mode,
+            now=NOW,
+            k=1,
+            looked_up=looked_up,
+        )
+
+    retrieved_only = asked(InterviewMode.FULL, [])
     assert roast.id not in {s.memory.id for s in retrieved_only.used}
-    both = interview(
-        store,
-        OfflineMind(),
-        persona=ROSA,
-        summary="",
-        question="What's on at the pub tonight?",
-        interviewer="a reporter",
-        mode=InterviewMode.FULL,
-        now=NOW,
-        k=1,
-        looked_up=[roast],
-    )
+    both = asked(InterviewMode.FULL, [roast])
     assert "barbecue" in both.answer.text and roast.id in {s.memory.id for s in both.used}
-    ablated = interview(
-        store,
-        OfflineMind(),
-        persona=ROSA,
-        summary="",
-        question="What's on at the pub tonight?",
-        interviewer="a reporter",
-        mode=InterviewMode.NO_MEMORY,
-        now=NOW,
-        looked_up=[roast],
-    )
+    ablated = asked(InterviewMode.NO_MEMORY, [roast])
     assert "barbecue" not in ablated.answer.text  # a mode without memory looks nothing up
