@@ -9,13 +9,12 @@ lifestyle fixes and spreads the items over their part's hours. A time the item s
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from cognition.offline.clock import MINUTES_PER_DAY, find_times, wake_and_bed
-from cognition.parsing import repairs
+from cognition.parsing import plan_checks, repairs
 from cognition.types import Persona, PlanItem
 
 PARTS = ("morning", "afternoon", "evening")
@@ -28,12 +27,6 @@ MIN_GAP_MIN = 15
 WAKE_UP = "wakes up, gets ready and has breakfast"
 GO_TO_BED = "goes to bed"
 OWNED_ITEMS = (WAKE_UP, GO_TO_BED)
-OWNED = re.compile(
-    r"\b(wakes? up|waking up|gets? up|go(?:es|ing)? to bed|go(?:es|ing)? to sleep|"
-    r"bedtime|falls? asleep)\b|^sleeps?\b",
-    re.I,
-)
-"""What Hearth places itself: an item the model wrote for it is left out."""
 
 
 @dataclass(frozen=True)
@@ -70,13 +63,19 @@ def lay_out_day(
     return plan
 
 
+def _owned(description: str) -> bool:
+    """What Hearth places itself, the wake-up and the bedtime as the plan checks read them: an
+    item the model wrote for either is left out."""
+    return bool(plan_checks.BED.search(description) or plan_checks.WAKE.search(description))
+
+
 def _kept(items: Sequence[DayPart]) -> list[DayPart]:
     """The items in part order without Hearth's own wake-up and bedtime or repeats."""
     seen: set[tuple[str, str]] = set()
     kept: list[DayPart] = []
     for item in sorted(items, key=lambda i: PARTS.index(i.part)):
         key = (item.part, " ".join(item.description.lower().split()))
-        if OWNED.search(item.description):
+        if _owned(item.description):
             continue
         if key in seen:
             repairs.note(f"repeated item {item.description!r} dropped")
