@@ -40,7 +40,11 @@ so the shortest neighbours are joined. Hour chunks give each part its own hours
 
 
 def in_turn(first: str, second: str) -> str:
-    """One description of two things done in turn (`THEN`)."""
+    """One description of two things done in turn (`THEN`); a part already said last is not
+    said again (a duty taken up after a break, folded with itself, read "serve dinners at the
+    school; then serve dinners at the school")."""
+    if parts(first)[-1] == second.strip():
+        return first
     return f"{first}{THEN}{second}"
 
 

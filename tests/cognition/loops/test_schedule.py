@@ -129,3 +129,13 @@ def test_around_lays_items_around_what_is_already_planned() -> None:
         (at(18), 720, "evening and sleep"),
     ]
     assert around(DAY, []) == DAY
+
+
+def test_a_thing_done_again_in_turn_is_said_once() -> None:
+    """A duty taken up after a break and folded with itself read "serve dinners at the
+    school; then serve dinners at the school; then do her shopping"."""
+    from cognition.schedule import in_turn, parts
+
+    again = in_turn(in_turn("serve dinners", "serve dinners"), "do her shopping")
+    assert parts(again) == ["serve dinners", "do her shopping"]
+    assert in_turn("serve dinners", "do her shopping") == "serve dinners; then do her shopping"
