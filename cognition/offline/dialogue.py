@@ -468,7 +468,8 @@ def _about_oneself(status: str, talk: Talk) -> bool:
     """A status worth remarking on: an activity of its own, not this very meeting."""
     text = status.strip()
     social = INTENT_INVITE.search(text) or INTENT_TELL.search(text) or _TALKING.search(text)
-    return bool(text) and not social and not mentions(text, talk.me.name)
+    private = _PRIVATE.search(text)
+    return bool(text) and not social and not private and not mentions(text, talk.me.name)
 
 
 _TALKING = re.compile(
@@ -476,6 +477,14 @@ _TALKING = re.compile(
 )
 """A status that is talk: the listener "chatting with the other guests" is talking to the
 speaker now, so remarking on it reads as if the speaker had not noticed."""
+
+_PRIVATE = re.compile(
+    r"\b(?:shower\w*|bath(?:e|es|ing)?|bathroom|toilet|getting (?:un)?dressed|sleep\w*|"
+    r"asleep|nap(?:s|ping)?|(?:to|in|for) bed)\b",
+    re.I,
+)
+"""A status nobody remarks on to one's face: "Busy taking a shower, I see" was said across a
+kitchen at 7 am."""
 
 
 def _these_days(persona: Persona) -> str:
@@ -523,10 +532,11 @@ def _first_activity(text: str) -> str:
 
 
 def _worth_telling(news: Fact, talk: Talk) -> bool:
-    """Not news about the listener themselves (they know their own party), nor news heard
+    """Not news about the listener themselves (they know their own party, and what they are
+    named saying: "Dai Pritchard says the museum must move", said to Dai), nor news heard
     from them ("Carys told me that …", said to Carys), nor a gathering that is over, nor news
     the two already raised in an earlier conversation."""
-    about_them = news.about(talk.you)
+    about_them = news.about(talk.you) or mentions(news.what, talk.you)
     from_them = same_person(talk.sources.get(news.key, ""), talk.you)
     over = gathering.is_over(news, talk.now)
     return not about_them and not from_them and not over and topic_of(news) not in talk.shared
@@ -591,14 +601,25 @@ def _closing(talk: Talk) -> str:
 
 
 def _agreed_event(talk: Talk) -> Fact | None:
-    """The gathering someone in this conversation agreed to come to."""
+    """The soonest gathering someone in this conversation agreed to come to: each acceptance
+    answers the invitation just before it, and of a supper tonight and a concert tomorrow,
+    both accepted, the parting names the supper."""
+    agreed: list[Fact] = []
     for index, (_, text) in enumerate(talk.history):
         if ACCEPTED.search(text) and index > 0:
-            for who, earlier in reversed(talk.history[:index]):
-                events = [n for n in talk.news_of(earlier, who) if n.kind == gathering.NAME]
-                if events:
-                    return events[0]
-    return None
+            who, invitation = talk.history[index - 1]
+            agreed += [n for n in talk.news_of(invitation, who) if n.kind == gathering.NAME]
+    return min(agreed, key=_when_sort_key, default=None)
+
+
+def _when_sort_key(fact: Fact) -> tuple[int, int, int]:
+    """Orders gatherings of known dates by date and hour; unknown parts come last."""
+    unknown = 10_000
+    return (
+        fact.month if fact.month is not None else unknown,
+        fact.day if fact.day is not None else unknown,
+        fact.start_min if fact.start_min is not None else unknown,
+    )
 
 
 def _known_news(

@@ -545,3 +545,58 @@ def test_news_is_not_told_back_to_whom_it_was_heard_from() -> None:
     assert not any("concert" in text for who, text in lines if who == owen.name), lines
     others = talk(owen, PRIYA, memories={owen.name: [heard]})
     assert any("concert" in text for who, text in others if who == owen.name), others
+
+
+def test_news_naming_the_listener_is_not_told_to_them() -> None:
+    """ "… and Dai Pritchard says the museum will have to be out by Christmas" was told to Dai
+    Pritchard, who had said it."""
+    heard = (
+        'Carys Lloyd said to Owen Price: "The council has sold the old baths to a supermarket '
+        'chain, and Dai Pritchard says the museum will have to be out by Christmas."'
+    )
+    owen = Persona(name="Owen Price", speaking_style="")
+    dai = Persona(name="Dai Pritchard", speaking_style="")
+    to_dai = talk(owen, dai, memories={owen.name: [heard]})
+    assert not any("museum" in text for who, text in to_dai if who == owen.name), to_dai
+    to_priya = talk(owen, PRIYA, memories={owen.name: [heard]})
+    assert any("museum" in text for who, text in to_priya if who == owen.name), to_priya
+
+
+def test_the_parting_names_the_soonest_gathering_agreed_to() -> None:
+    """Invited to a concert tomorrow, then to a supper tonight, and saying yes to both, one
+    parts with "see you at the supper", not "until the concert"."""
+    concert = (
+        "Tomas Ferreira is organising a choir concert at the Institute on February 14 at 7:30 pm, "
+        "and everyone is welcome."
+    )
+    supper = (
+        "Priya Raman is organising a soup supper at the chapel vestry on February 13 at 6 pm, "
+        "and everyone is welcome."
+    )
+    lines = talk(TOMAS, PRIYA, memories={TOMAS.name: [concert], PRIYA.name: [supper]})
+    said = " ".join(text for _, text in lines)
+    assert "concert" in said and "supper" in said, lines  # both invitations were made
+    parting = lines[-1][1]
+    assert "supper" in parting and "concert" not in parting, lines
+
+
+def test_no_remark_on_the_listener_washing_or_dressing() -> None:
+    """ "Busy taking a shower, I see" was said across a kitchen at 7 am."""
+    grocer = Persona(name="Tomas Ferreira", speaking_style="")
+    for status, word, remarked in (
+        ("taking a shower", "shower", False),
+        ("getting dressed for work", "dressed", False),
+        ("getting ready for bed", "bed", False),
+        ("dressing the shop window", "window", True),
+    ):
+        said = next_utterance(
+            speaker=grocer,
+            listener=PRIYA.name,
+            intent="",
+            memories=[],
+            history=[(PRIYA.name, "Hi Tomas!"), (grocer.name, "Hello! How are you?")],
+            relationship="",
+            now=NOW,
+            listener_status=status,
+        )
+        assert (word in said.text.lower()) is remarked, (status, said.text)
