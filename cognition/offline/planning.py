@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -399,7 +399,10 @@ def fill_gaps(day: Day, slots: Sequence[Slot]) -> list[Slot]:
     for slot in sorted(slots, key=lambda s: s.start):
         if result and slot.start - result[-1].end >= MIN_GAP:
             start = result[-1].end
-            outing = _outing(day, start, min(slot.start, start + MAX_OUTING), len(result))
+            done = {s.description for s in result if s.kind == OUTING}
+            beside = {_area_name(s.location or "") for s in (result[-1], slot)}
+            end = min(slot.start, start + MAX_OUTING)
+            outing = _outing(day, start, end, len(result), done=done, beside=beside)
             result.append(outing)
             if slot.start - outing.end >= MIN_GAP:
                 result.append(Slot(outing.end, slot.start, AT_HOME, day.home, OUTING))
@@ -407,19 +410,37 @@ def fill_gaps(day: Day, slots: Sequence[Slot]) -> list[Slot]:
     return _contiguous(result, close_gaps=True)
 
 
-def _outing(day: Day, start: int, end: int, index: int) -> Slot:
-    """An errand or pastime for free time at a known public place open then, else home."""
+def _outing(
+    day: Day,
+    start: int,
+    end: int,
+    index: int,
+    *,
+    done: Collection[str] = (),
+    beside: Collection[str] = (),
+) -> Slot:
+    """An errand or pastime for free time at a known public place open then, else home; none
+    done already that day (groceries bought before each half of a split shift read as
+    filler), none where the agent is just before or after ("have a drink at The Colliers
+    Arms; then have a half of bitter at The Colliers Arms")."""
     evening = start >= USUAL_DINNER
     options = [
         (text, place)
         for text, words, when in ERRANDS
         if (when == "evening") == evening
         and (place := _public_place(day, [words], start, unless=_unless(text))) is not None
+        and text.format(place=_area_name(place)) not in done
+        and place not in beside
     ]
     if not options:
         return Slot(start, end, AT_HOME, day.home, OUTING)
     text, place = options[stable_index(f"{day.persona.name}|{day.date:%F}|{index}", len(options))]
     return Slot(start, end, text.format(place=_area_name(place)), place, OUTING)
+
+
+_DWELLING = stems("bed bedroom")
+_LODGING = stems("hotel inn hostel lodge")
+"""Somebody's house (a bed in it) is no place for an errand or a walk, unless it lets rooms."""
 
 
 def _unless(errand: str) -> str:
@@ -439,6 +460,7 @@ def _public_place(day: Day, kinds: Sequence[str], at: int, *, unless: str = "") 
             named.setdefault(parts[0], set()).update(stems(" ".join(parts[:2])))
             furnished.setdefault(parts[0], set()).update(stems(path))
     barred = {area for area, words in named.items() if words & stems(unless)}
+    barred |= {a for a, words in furnished.items() if words & _DWELLING and not words & _LODGING}
     named = {a: w for a, w in named.items() if a not in barred}
     furnished = {a: w for a, w in furnished.items() if a not in barred}
     for areas in (named, furnished):

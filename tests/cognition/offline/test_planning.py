@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cognition.offline.planning import plan_day
+from cognition.offline.planning import ERRANDS, plan_day
+from cognition.schedule import parts
 from cognition.types import Persona, PlanItem
 
 MONDAY = datetime(2023, 2, 13, 5, 0)
@@ -411,3 +412,59 @@ def test_a_duty_with_a_break_inside_it_is_taken_up_again_after_the_break() -> No
     for hour, minute in ((15, 0), (16, 30)):
         assert "shelve books" in at(items, hour, minute).description
         assert "Wren College" in (at(items, hour, minute).location or "")
+
+
+@pytest.mark.parametrize(
+    "duty",
+    [
+        "Ivy repairs radios at home from 9am to 12pm and practises the piano at home from 2pm "
+        "to 4pm.",
+        "Ivy cleans the Wren College library from 7am to 9am and again from 3pm to 6pm.",
+    ],
+)
+def test_no_errand_is_run_twice_in_a_day(duty: str) -> None:
+    """Held out: a caretaker with a split shift "bought groceries at the Co-op" before each
+    half of his day."""
+    ivy = Persona(
+        name="Ivy Marsh",
+        lifestyle="Ivy goes to bed around 11pm and wakes up around 6am",
+        living_area="Riverside Apartments: apartment 1",
+        daily_plan_requirement=duty,
+    )
+    items = plan(ivy)
+    errands = tuple(text.split(" {place}")[0] for text, _, _ in ERRANDS)
+    done = [p for i in items for p in parts(i.description) if p.startswith(errands)]
+    assert done, [i.description for i in items]  # the day has free time to fill
+    assert len(done) == len(set(done)), [i.description for i in items]
+
+
+def test_no_outing_where_the_agent_goes_next_nor_in_somebodys_house() -> None:
+    """Held out: "have a drink at The Colliers Arms; then have a half of bitter at The
+    Colliers Arms", and a walk in the garden of Ty Gwyn, a neighbour's house."""
+    retired = Persona(
+        name="Ivy Marsh",
+        lifestyle="Ivy goes to bed around 11pm and wakes up around 6:30am",
+        living_area="Riverside Apartments: apartment 1",
+        daily_plan_requirement=(
+            "Ivy repairs radios at home from 9am to 12pm and has a half of bitter at The "
+            "Lantern Tavern from 8pm to 9pm."
+        ),
+    )
+    house = ("Ty Gwyn: garden: bench", "Ty Gwyn: bedroom: bed", "Ty Gwyn: kitchen: stove")
+    parks = [p for p in PLACES if not p.startswith("Willow Park")]
+    items = plan_day(
+        persona=retired,
+        summary="",
+        previous_day="",
+        directives=(),
+        now=MONDAY,
+        known_places=(*parks, *house),
+    )
+    well_formed(items)
+    said = [i.description for i in items]
+    assert not any(
+        "Ty Gwyn" in text or "Ty Gwyn" in (i.location or "")
+        for i, text in zip(items, said, strict=True)
+    ), said
+    assert not any(text.count("The Lantern Tavern") > 1 for text in said), said
+    assert any("half of bitter at The Lantern Tavern" in text for text in said), said
