@@ -9,7 +9,7 @@ fall back to named defaults rather than guessing wildly.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import inflect
 
@@ -37,6 +37,7 @@ _TIME_RE = re.compile(
 )
 _HOURS: dict[str, int] = {str(_WORDS.number_to_words(str(n))): n for n in range(1, 13)}
 _HOUR = rf"(?P<h>{'|'.join(sorted(_HOURS, key=len, reverse=True))}|\d{{1,2}})"
+_ANY_HOUR = _HOUR.replace("?P<h>", "?:")
 _PAST_TO = {"half": 30, "a quarter": 15, "quarter": 15, "twenty": 20, "ten": 10, "five": 5}
 _SPELLED = (
     (
@@ -49,6 +50,14 @@ _SPELLED = (
             if m["rel"].lower() in ("past", "after")
             else 60 - _PAST_TO[m["m"].lower()],
         ),
+    ),
+    (  # a bare hour opening a span: "9 till noon", "nine until one"
+        re.compile(
+            rf"(?<![\w:])(?<!at )(?<!from )(?<!by )(?<!about )(?<!around )(?<!between )"
+            rf"{_HOUR}\s+(?P<rel>till|until)\s+(?=(?:{_ANY_HOUR}|noon|midnight)\b)",
+            re.I,
+        ),
+        lambda m: f"from {_hour(m['h'])} {m['rel']} ",
     ),
     (  # British "half seven" is half past seven, only as a time ("at half seven")
         re.compile(rf"\b(?P<p>at|from|until|till|by|around)\s+half\s+{_HOUR}\b", re.I),
@@ -195,6 +204,9 @@ def event_span(text: str) -> tuple[int, int | None] | None:
     if not times:
         return None
     start, end = times[0], times[1] if len(times) > 1 else None
+    parts = {m[0].lower() for m in _SAID_PART.finditer(text)}
+    start = _in_part_of_day(start, parts)
+    end = _in_part_of_day(end, parts) if end is not None else None
     start_minutes = _event_minutes(start, end)
     end_minutes = _event_minutes(end, None) if end is not None else None
     late = end_minutes is not None and end_minutes <= start_minutes < end_minutes + NOON
@@ -203,13 +215,32 @@ def event_span(text: str) -> tuple[int, int | None] | None:
     return start_minutes, end_minutes
 
 
+EARLIEST_PART_HOUR = 5
+"""Bare hours from this one are read in a part of the day the text says; earlier ones are
+the afternoon's whatever it says."""
+_SAID_PART = re.compile(r"\b(?:morning|tonight|evening|night)\b", re.I)
+"""A part of the day said anywhere in the text: the meridiem of its bare hours."""
+
+
+def _in_part_of_day(time: ClockTime, parts: set[str]) -> ClockTime:
+    """A bare hour of a text that says one part of the day, read in it: "tonight from about
+    eight" is 8 pm, "Saturday morning at 7" is 7 am."""
+    hour = time.minutes // MINUTES_PER_HOUR
+    if not time.ambiguous or len(parts) != 1 or not EARLIEST_PART_HOUR <= hour < 12:
+        return time  # "Good morning! It's at 2" is still the afternoon's 2
+    evening = parts != {"morning"}
+    return replace(time, minutes=time.minutes + NOON * evening, ambiguous=False)
+
+
 def _event_minutes(time: ClockTime, partner: ClockTime | None) -> int:
-    """Resolve a bare hour, borrowing the meridiem of a partner time when there is one."""
+    """Resolve a bare hour, borrowing the meridiem of a partner time when there is one (not
+    when that would start it after the partner: "9 till noon" is the morning's 9)."""
     if not time.ambiguous:
         return time.minutes
     hour = time.minutes // MINUTES_PER_HOUR
-    if partner is not None and not partner.ambiguous and partner.minutes >= NOON and hour < 12:
-        return time.minutes + NOON
+    afternoon = partner is not None and not partner.ambiguous and partner.minutes >= NOON
+    if afternoon and partner is not None and hour < 12:
+        return time.minutes + NOON if time.minutes + NOON < partner.minutes else time.minutes
     if 1 <= hour <= LATEST_EVENING_GUESS:
         return time.minutes + NOON
     return time.minutes

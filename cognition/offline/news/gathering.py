@@ -93,7 +93,8 @@ _HOST = re.compile(
 )
 _MARRYING = re.compile(
     rf"(?P<who>\bI|{_NAME})(?: and (?:I|{_NAME}))?(?:'m|’m| am| is| are|'re| will be)?\s+"
-    r"(?:getting married|marrying|to be married|tying the knot)\b"
+    r"(?:getting married|gets married|get married|marrying|to be married|tying the knot|"
+    r"ties the knot|will marry)\b"
 )
 _PURPOSE = re.compile(
     r"\b(?P<purpose>(?:in order )?to (?:vote on|vote|decide|settle|discuss|debate|talk about|"
@@ -182,9 +183,10 @@ _OPEN = re.compile(
     r"\b(?:every(?:one|body)(?: in [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
     r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
     r"wants every(?:one|body)\b[^.;]* to come|inviting every(?:one|body)|"
-    r"the (?:whole|rest of the) (?:town|village|city|island|parish|valley|hollow|community|"
-    r"neighbou?rhood)(?:(?:'s|’s| is| are)? (?:invited|welcome)|"
+    r"the (?:whole|rest of the) [a-z]+(?:(?:'s|’s| is| are)? (?:invited|welcome)|"
     r" (?:can|may) (?:come|join|turn up))|"
+    r"\bevery(?:one|body) (?:come|bring)\b|\bthe more the merrier\b|"
+    r"\b(?:don't|don’t|do not|no) need to be a member\b|\bnon-members (?:welcome|too)\b|"
     r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?| who [^.;:]{1,60}?)? "
     r"(?:can|may|is welcome to|"
     r"is free to) (?:come|go|turn up|join|attend|drop in|pop in)|"
@@ -194,7 +196,10 @@ _OPEN = re.compile(
     r"\byou (?:can )?(?:just|simply) (?:turn up|show up|come along)\b|"
     r"\bfor (?:any|every)(?:one|body) who (?:stops|comes|calls|drops|pops|turns up|wants)\b|"
     # said to whoever hears it: "Come early, the jam ones always go first."
-    r"(?:^|[.!?]\s+)come (?:early|along|down|by|over|and)\b|"
+    r"(?:^|[.!?]\s+)come (?:early|along|down|by|over|and|to)\b|"
+    # what to bring, said to whoever comes: "bring something to burn", "Bring gloves."
+    r"(?:^|[.!?,;]\s+)bring (?:a|an|some|something|anything|your|yer|the kids|the family|"
+    r"friends|gloves|a chair|a plate|a dish)\b|"
     # a price at the door or a ticket sold is a welcome to anyone who pays
     r"\b(?:\d+|free|euros?|pounds?|dollars?|quid|a head|each) (?:on|at) the door\b|"
     r"\bpay(?:s|ing)? (?:on|at) the door\b|\bno need to book\b|"
@@ -215,6 +220,13 @@ _PLACE_STOP = frozenset(
     which who that starting beginning after before around about so but or if because is are
     was were will would has have had""".split()  # noqa: SIM905
 )
+_WHEN_STOP = frozenset(
+    [
+        *(w.lower() for w in WEEKDAYS),
+        *"morning afternoon evening night afterwards afterward later then first".split(),  # noqa: SIM905
+    ]
+)
+"""Words of when that end a place named without "on" ("at the chapel Friday morning")."""
 _NOT_A_PLACE = frozenset(
     [
         *(w.lower() for w in MONTHS + WEEKDAYS),
@@ -250,11 +262,21 @@ _WHEN_WORDS = frozenset(
     [*(w.lower() for w in WEEKDAYS + MONTHS), "tomorrow", "tonight", "next", "last", "this"]
 )
 _LEADING_PLACE = re.compile(r"^\s*(?:at|in)\s", re.I)
+_HELP = re.compile(
+    r"\b(?:any|every)(?:one|body) (?:who|that) (?:wants|can|would like) to help\b", re.I
+)
+"""A call for hands is open to whoever answers it."""
 _TITLED = re.compile(
     r"\b[Tt]he\s+(?P<name>(?:[A-Z][\w'’-]+\s+){0,3}[A-Z][\w'’-]+)\s+"
     r"(?:is|will be|takes place|starts|begins|opens)\b"
 )
 """An occasion known by its own name: "the Harvest Moot is on Saturday at 2 pm"."""
+_STARTS = re.compile(
+    r"\b[Tt]he\s+(?P<name>[a-z][\w'’-]*(?:\s+(?!starts|begins)[\w'’.-]+){0,5}?)\s+"
+    r"(?:starts|begins|kicks off|gets going|gets under way|sets off|leaves)\b"
+)
+"""Anything said to start at an hour of a day is a gathering by its own words: "the search
+for Mrs Doyle's dog starts at the post office at 10 this morning"."""
 _CLAUSE_END = re.compile(
     "".join(rf"(?<!\b{a})" for a in ABBREVIATIONS)
     + r"\.\s|;|,\s*\d+\)|,\s*(?:and |but |so )|\band (?:she|he|they|I|we) \b"
@@ -379,6 +401,24 @@ class Gathering:
             )
             if fact.start_min is not None and (fact.day is not None or fact.weekday is not None):
                 found.append(fact)
+        starts = _STARTS.search(sentence) if not found else None
+        if starts is not None:
+            fact = _fact(
+                sentence,
+                what=starts["name"],
+                who=None,
+                before=starts.start(),
+                after=starts.end(),
+                now=now,
+            )
+            if fact.day is None and fact.weekday is None and now is not None:
+                fact = replace(fact, month=now.month, day=now.day)  # "at 10 this morning"
+            if fact.timed and fact.place is not None:
+                found.append(
+                    replace(
+                        fact, open_to_all=fact.open_to_all or _HELP.search(sentence) is not None
+                    )
+                )
         meets = _GROUP_MEETS.search(sentence)
         if meets is not None and not found:
             what = f"{meets['group']} meeting"
@@ -431,7 +471,7 @@ class Gathering:
                     now=now,
                 )
             )
-        return found
+        return _afterwards(found, sentence)
 
     def key(self, fact: Fact) -> str:
         return f"{NAME}|{fact.what.casefold()}"
@@ -562,7 +602,7 @@ def _named(
     its modifiers to a determiner; None when the words before it are no occasion's name."""
     noun = match["noun"]
     alone, _ = occasions()
-    if _compounded(sentence[match.end() :]):
+    if _compounded(sentence[match.end() :]) or _in_proper_name(noun, sentence[match.end() :]):
         return None  # "a new launch trolley", "the concert hall": the noun names a thing
     if _with_object(noun, sentence[match.end() :]):
         return None  # "Just opening The Copper Kettle": a verb, not an opening
@@ -615,6 +655,8 @@ def _named(
         return None
     if determined and words and words[-1].lower() in _MEMBERSHIP:
         return None  # "get the twins into the nursery class": a place in a group, no occasion
+    if (words and words[-1].lower() in _ENDING) or _CALLED_OFF.match(sentence[match.end() :]):
+        return None  # "cutting the Tuesday service", "the fête is cancelled": news of it, a report
     if determined and _organisation(noun, mods, words):
         return None  # "a letter from the Royal Flying Doctor Service": who sent it
     if noun.lower() not in alone and (not mods or mods[-1].lower() in PLAIN_WORDS):
@@ -629,6 +671,19 @@ def _named(
             who = speaker if host_name in ("I", "We", "we") else host_name
     start = match.start() - sum(len(m) + 1 for m in mods)
     return what, who, max(0, start)
+
+
+_ENDING = frozenset(
+    """cutting cut cancelling canceling cancelled canceled scrapping scrapped axing axed
+    stopping stopped ending ended closing closed dropping dropped postponing postponed
+    losing lost""".split()  # noqa: SIM905
+)
+"""Verbs that end or change an occasion: what they are said of is no gathering to go to."""
+_CALLED_OFF = re.compile(
+    r"^(?:\s+[\w'’-]+){0,6}?\s+(?:is|are|was|were|has been|have been|'s|’s|got|will be)\s+"
+    r"(?:now\s+|been\s+)?(?:cancelled|canceled|called off|postponed|scrapped|axed|off)\b",
+    re.I,
+)
 
 
 def _organisation(noun: str, mods: list[str], before: list[str]) -> bool:
@@ -687,6 +742,48 @@ def _with_object(noun: str, after: str) -> bool:
         return False
     proper = following["proper"]
     return proper is None or proper.capitalize() not in (*WEEKDAYS, *MONTHS)
+
+
+_NEXT_NAME = re.compile(r"^[ \t]+(?P<word>[A-Z][\w'’-]*)")
+
+
+AFTER_CEREMONY = 60
+"""Minutes from the start of an occasion to what follows it "afterwards" when no end is said
+(a wedding service, then the reception)."""
+
+
+def _afterwards(found: list[Fact], sentence: str) -> list[Fact]:
+    """A gathering said to come "afterwards" starts when the other one of its sentence ends,
+    not at that one's hour: "married at St. Mary's at two …, the reception in the Memorial
+    Hall afterwards"."""
+    first = next((f for f in found if f.start_min is not None and not _follows(f, sentence)), None)
+    if first is None or first.start_min is None:
+        return found
+    begins = first.end_min if first.end_min is not None else first.start_min + AFTER_CEREMONY
+    return [
+        replace(f, start_min=begins, end_min=None)
+        if f is not first and _follows(f, sentence)
+        else f
+        for f in found
+    ]
+
+
+def _follows(fact: Fact, sentence: str) -> bool:
+    return (
+        re.search(rf"\b{re.escape(fact.what)}\b[^.;]*?\bafter(?:wards?| that)\b", sentence, re.I)
+        is not None
+    )
+
+
+def _in_proper_name(noun: str, after: str) -> bool:
+    """Whether a capitalised occasion noun is part of a place's name ("the Memorial Hall",
+    "Market Square"): another capitalised word follows that is no day or month."""
+    following = _NEXT_NAME.match(after)
+    return (
+        noun[:1].isupper()
+        and following is not None
+        and following["word"] not in (*WEEKDAYS, *MONTHS)
+    )
 
 
 def _compounded(after: str) -> bool:
@@ -797,6 +894,9 @@ def _place(text: str) -> str | None:
             within = word.lower() in ("at", "of") and follows[:1].isupper() and words
             if word.lower() in _PLACE_STOP and words and not within:
                 break  # "the taproom at Millrace Brewery" is one place; "the hall at 7" is not
+            named = word[:1].isupper() and follows[:1].isupper()  # "the Sunday School"
+            if word.lower().strip(".,;:!?") in _WHEN_STOP and words and not named:
+                break  # "the chapel Friday morning", "the Memorial Hall afterwards"
             words.append(word)
             if word[-1:] in ",;:":
                 break

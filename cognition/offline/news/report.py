@@ -83,9 +83,15 @@ IRREGULAR_PASTS = (
     *("drove", "threw", "tore", "wore", "rose", "shook", "bit", "hid", "sent", "began", "grew"),
 )
 """Past forms without "-ed" that state what happened ("somebody broke into the hall")."""
+CHANGES = (
+    *("starts", "begins", "opens", "reopens", "closes", "shuts", "ends", "stops", "moves"),
+    *("leaves", "retires", "arrives", "returns", "changes", "goes", "comes", "takes over"),
+)
+"""Present forms that tell of a change to come ("the new doctor starts at the surgery on
+Monday")."""
 _STATES = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|can|could|may|might|must|should|would|does|did|do)"
-    r"\b|\w(?:ed|n't)\b|\b(?:" + "|".join(IRREGULAR_PASTS) + r")\b"
+    r"\b|\w(?:ed|n't)\b|\b(?:" + "|".join((*IRREGULAR_PASTS, *CHANGES)) + r")\b"
 )
 """A clause that states something has a verb ("the wall has cracked"); "every gully and
 cornice on the mountain", what someone knows, states nothing to retell."""
@@ -96,7 +102,10 @@ _PERSONAL = re.compile(
     r"^(?:I|you|we|me|my|your|our|it|this|that|there|here|he|she|they|his|her|their)\b", re.I
 )
 """A clause about whoever "he" is cannot be retold: the listener would not know whom it means."""
-_BUSY = re.compile(rf"^{_NAME} (?:is|are|was|were|has been|have been) \w+ing\b")
+_BUSY = re.compile(
+    rf"^(?!(?:Some|No|Any|Every)(?:body|one)\b){_NAME} (?:is|are|was|were|has been|have been) "
+    r"\w+ing\b"
+)
 """Someone at an activity ("Tomas Okafor is preparing for his exam") is a sight, not news."""
 _IDENTITY = re.compile(
     rf"^{_NAME} (?:is|was|has been) (?:a|an|the)\b|^{_NAME} has (?:lived|worked)\b"
@@ -380,9 +389,14 @@ def _plain_noun(clause: str) -> bool:
     return second.islower() and second not in _VERB_AFTER_NAME and not second.endswith("ed")
 
 
+_INDEFINITE = frozenset(f"{a}{b}" for a in ("some", "no", "any", "every") for b in ("body", "one"))
+"""Nobody in particular: "Somebody has been stealing diesel" names no one it concerns."""
+
+
 def _common(clause: str) -> bool:
     """Its first word is an ordinary word capitalised only for starting the sentence."""
-    return clause.split()[0].lower() in STOPWORDS
+    first = clause.split()[0].lower()
+    return first in STOPWORDS or first in _INDEFINITE
 
 
 KIND = Report()

@@ -732,3 +732,102 @@ def test_a_plain_sentence_known_to_be_news_is_a_report_and_stays_one_retold(seed
     retold = kind_of(told).retell(told, source="Ann Lee", variant=4)
     [again] = facts_in(retold, speaker="Bo Kemp", now=MONDAY)
     assert again.key == told.key
+
+
+def test_a_wedding_told_by_its_verb_and_a_reception_afterwards_at_a_named_hall() -> None:
+    """ "Memorial Hall" is a hall, not a memorial; the reception follows the service."""
+    facts = facts_in(
+        "My daughter Ellie gets married at St. Mary's on Friday at two o'clock and the whole "
+        "village is invited to the reception in the Memorial Hall afterwards.",
+        speaker="Ann Hale",
+        now=MONDAY,
+    )
+    by_what = {f.what: f for f in facts}
+    assert set(by_what) == {"wedding", "reception"}, facts
+    wedding, reception = by_what["wedding"], by_what["reception"]
+    assert (wedding.who, wedding.place, wedding.start_min) == ("Ellie", "St. Mary's", 14 * 60)
+    assert reception.place == "the Memorial Hall"  # not "… afterwards"
+    assert reception.start_min is not None and reception.start_min > wedding.start_min
+    assert wedding.open_to_all and reception.open_to_all
+
+
+@pytest.mark.parametrize(
+    ("text", "place", "start", "end"),
+    [
+        ("There's a bonfire down on the beach tonight from about eight.", "the beach", 20, None),
+        (
+            "The working bee is at the community garden on Saturday morning, 9 till noon.",
+            "the community garden",
+            9,
+            12,
+        ),
+        ("The funeral is at the chapel Friday morning at eleven.", "the chapel", 11, None),
+        ("Good morning! The fete is at the green on Friday at 2.", "the green", 14, None),
+    ],
+)
+def test_a_part_of_the_day_said_anywhere_sets_the_hour_and_ends_no_place(
+    text: str, place: str, start: int, end: int | None
+) -> None:
+    fact = only(text)
+    assert fact.place == place
+    assert fact.start_min == start * 60
+    assert fact.end_min == (None if end is None else end * 60)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The bus company is cutting the Tuesday service from next month.",
+        "The fête on Saturday has been cancelled because of the flooding.",
+        "The Christmas market is postponed until next week.",
+    ],
+)
+def test_an_occasion_cut_or_called_off_is_plain_news_not_one_to_go_to(text: str) -> None:
+    facts = facts_in(text, now=MONDAY, told=True)  # as an admin seeds it
+    assert len(facts) == 1, facts
+    fact = facts[0]
+    assert fact.kind == "report" and not fact.timed, fact
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("Somebody has been stealing diesel from the tractors at Home Farm.", "somebody has"),
+        ("The new doctor starts at the surgery on Monday.", "the new doctor starts"),
+    ],
+)
+def test_news_of_nobody_in_particular_or_of_a_change_to_come_is_plain_news(
+    text: str, what: str
+) -> None:
+    facts = facts_in(text, now=MONDAY, told=True)
+    assert len(facts) == 1, facts
+    fact = facts[0]
+    assert fact.kind == "report" and fact.what.startswith(what) and fact.who is None, fact
+
+
+def test_anything_said_to_start_at_a_place_and_hour_is_a_gathering() -> None:
+    fact = only(
+        "Anyone who wants to help, the search for Mrs Doyle's dog starts at the post office at "
+        "10 this morning."
+    )
+    assert (fact.kind, fact.what, fact.place) == (
+        "gathering",
+        "search for Mrs Doyle's dog",
+        "the post office",
+    )
+    assert (fact.day, fact.start_min, fact.open_to_all) == (6, 10 * 60, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Come to the harvest supper at the church hall on Friday at 6:30.",
+        "There's a bonfire on the beach on Friday at 8, bring something to burn.",
+        "We're having a fish fry at the Legion Hall on Friday at 6, the whole harbour's welcome.",
+        "There's a boat launch at the wharf on Friday at 4, everybody come down to watch.",
+        "There's a ceilidh at the hall on Friday at 8, you don't need to be a member.",
+    ],
+)
+def test_bidding_whoever_hears_to_come_or_bring_something_opens_a_gathering(text: str) -> None:
+    facts = [f for f in facts_in(text, now=MONDAY) if f.kind == "gathering"]
+    assert facts and all(f.open_to_all for f in facts), facts
