@@ -59,8 +59,17 @@ _SPELLED = (
         ),
         lambda m: f"from {_hour(m['h'])} {m['rel']} ",
     ),
+    (  # a span after a day or part of it: "Saturday 8 to 11", "tonight 7 - 9"
+        re.compile(
+            r"\b(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|morning|afternoon|"
+            rf"evening|night),?\s+{_HOUR}\s*(?P<rel>to|till|until|-|–)\s*"
+            rf"(?=(?:{_ANY_HOUR}|noon|midnight)\b)",
+            re.I,
+        ),
+        lambda m: f"{m['d']} from {_hour(m['h'])} {'to' if m['rel'] in '-–' else m['rel']} ",
+    ),
     (  # British "half seven" is half past seven, only as a time ("at half seven")
-        re.compile(rf"\b(?P<p>at|from|until|till|by|around)\s+half\s+{_HOUR}\b", re.I),
+        re.compile(rf"\b(?P<p>at|from|until|till|by|around|about)\s+half\s+{_HOUR}\b", re.I),
         lambda m: f"{m['p']} {_clock(_hour(m['h']), 30)}",
     ),
     (

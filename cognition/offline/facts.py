@@ -202,6 +202,10 @@ def recurs(text: str) -> bool:
     return _RECURRING.search(text) is not None
 
 
+_ORDINAL_DAY = re.compile(r"\b(?:on )?the (?P<day>\d{1,2})(?:st|nd|rd|th)\b(?! (?:of )?[A-Z])")
+"""A day of the month said alone ("on the 24th"); "the 24th of May" is a date."""
+
+
 def read_day(text: str, *, now: datetime | None) -> dict[str, int | None]:
     """The day a text names: month and day when they can be fixed (a date, or a weekday or
     "tomorrow" read against `now` by parsedatetime), else a bare weekday; else nothing."""
@@ -212,6 +216,13 @@ def read_day(text: str, *, now: datetime | None) -> dict[str, int | None]:
         found.update(month=month, day=int(exact["day"] or exact["day2"]))
         return found
     if _RECURRING.search(text):
+        return found
+    ordinal = _ORDINAL_DAY.search(text)
+    if ordinal is not None and now is not None and 1 <= int(ordinal["day"]) <= 31:
+        month, year = now.month, now.year  # "on the 24th": this month's, or next month's
+        if int(ordinal["day"]) < now.day:
+            month, year = (1, year + 1) if month == 12 else (month + 1, year)
+        found.update(month=month, day=int(ordinal["day"]))
         return found
     weekday = _WEEKDAY.search(text)
     if weekday is None and not _RELATIVE_DAY.search(text):

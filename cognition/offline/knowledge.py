@@ -103,13 +103,16 @@ def _facts_in(memory: str, *, now: datetime | None) -> list[Fact]:
     return facts_in(_PLANNING.sub("", memory), now=now)
 
 
-def read_detail(text: str, *, now: datetime | None, told: bool = False) -> MemoryDetail:
+def read_detail(
+    text: str, *, now: datetime | None, told: bool = False, speaker: str | None = None
+) -> MemoryDetail:
     """A memory's fields, read once as it is stored (`now`: when it happened, so "tomorrow"
     is its own tomorrow): the line it records, the news it carries. `told`: the memory is
-    news by how it came (an admin's seed), whatever its words weigh."""
+    news by how it came (an admin's seed), whatever its words weigh, written by `speaker`
+    (its "I")."""
     heard = _said_in(text)
     line = None if heard is None else LineSaid(heard.speaker, heard.listener, heard.text)
-    found = facts_in(text, now=now, told=True) if told and heard is None else None
+    found = facts_in(text, now=now, told=True, speaker=speaker) if told and heard is None else None
     news = found if found is not None else _facts_in(text, now=now)
     return MemoryDetail(said=line, news=tuple(f.record() for f in news))
 

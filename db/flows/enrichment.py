@@ -349,5 +349,7 @@ def _enrichment(
 
 def _detail(p: Pending) -> dict[str, Any] | None:
     """The memory's fields, read from its words on its own day (`knowledge.read_detail`)."""
-    told = p.kind == MemoryKind.SEED  # an admin's news: news by how it came
-    return memory_detail.to_json(knowledge.read_detail(p.description, now=p.created_at, told=told))
+    told = p.kind == MemoryKind.SEED  # an admin's news, in the agent's own words
+    speaker = p.owner if told else None
+    detail = knowledge.read_detail(p.description, now=p.created_at, told=told, speaker=speaker)
+    return memory_detail.to_json(detail)

@@ -56,6 +56,8 @@ class Pending:
     created_at: datetime
     needs_detail: bool
     """Its fields not read yet (`memories.detail` is NULL)."""
+    owner: str
+    """The agent's name: the "I" of what it was told in its own words (a seed)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,7 @@ def pending(session: Session, ids: Sequence[int], *, lock: bool = False) -> list
         ~Memory.importance_scored,
         Memory.created_at,
         Memory.detail.is_(None),
+        _OWN_NAME,
     )
     batch = sa.literal(list(ids), ARRAY(sa.BigInteger))  # one array parameter, not one per id
     query = sa.select(*columns).where(Memory.id == sa.any_(batch)).order_by(Memory.id)

@@ -14,7 +14,7 @@ from cognition.offline import OfflineMind, knowledge
 from cognition.types import FactRecord, LineSaid, MemoryDetail, MemoryKind, MemorySource, NewMemory
 from db import memory_detail
 from db.flows.enrichment import enrich
-from db.models import Memory
+from db.models import Agent, Memory
 from db.queries import memory_rows
 from db.store import PgMemoryStore
 from tests.factories import GAME_START, committed_agent
@@ -240,3 +240,31 @@ def test_news_an_admin_seeds_is_news_whatever_its_words_weigh(
     [death] = read_seeded.detail.news
     assert death.kind == "report" and death.what == "Old Mr Jenkins passed away last night"
     assert read_seen.detail.news == ()
+
+
+def test_a_seed_in_the_first_person_is_the_agents_own_news(
+    sessions: sessionmaker[Session],
+) -> None:
+    """ "We're having a fish fry at the Legion tonight at 6" seeded into an agent is that
+    agent's gathering: its "we" is the agent."""
+    agent = committed_agent(sessions)
+    with sessions() as session:
+        name = session.get(Agent, agent.id).name  # type: ignore[union-attr]
+    text = "We're having a fish fry at the Legion Hall tonight at 6, all welcome."
+    with sessions.begin() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        [seeded] = store.add(
+            [NewMemory(description=text, kind=MemoryKind.SEED, created_at=GAME_START)],
+            now=GAME_START,
+        )
+    enrich(sessions, [seeded.id], embedder=HashingEmbedder(), mind=OfflineMind())
+    with sessions() as session:
+        store = PgMemoryStore(
+            session, world_id=agent.world_id, agent_id=agent.id, embedder=HashingEmbedder()
+        )
+        [read] = store.get([seeded.id])
+    assert read.detail is not None
+    [fry] = read.detail.news
+    assert (fry.what, fry.who, fry.place) == ("fish fry", name, "the Legion Hall")

@@ -98,9 +98,13 @@ def facts_in(
     else in it is a report whatever its importance ("Old Mr Jenkins passed away last night")."""
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) if now else None
     found = list(_facts_in(text, speaker, midnight))
-    if told and not any(_news(f) for f in found):
-        plain = report.told(_joined(sentences(numeric_times(text))), speaker)
-        found = [*found, plain] if plain is not None else found
+    if not told:
+        return found
+    parts = [with_subject(p) for p in _joined(sentences(numeric_times(text)))]
+    if not any(_news(f) for f in _facts_in(parts[0], speaker, midnight)) if parts else False:
+        plain = report.told(parts, speaker)  # news leads: its first sentence is the news
+        if plain is not None and plain.key not in {f.key for f in found}:
+            found = [plain, *found]
     return found
 
 
@@ -110,7 +114,7 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     the same memories are read again at every turn of every conversation."""
     found: list[Fact] = []
     origins: list[int] = []  # the sentence each fact was read from
-    parts = _joined(sentences(numeric_times(text)))
+    parts = [with_subject(p) for p in _joined(sentences(numeric_times(text)))]
     reported = False  # the sentence before stated a report: the next may go on with it
     for index, sentence in enumerate(parts):
         for kind in KINDS:
@@ -134,6 +138,26 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
             found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
     return tuple(found)
+
+
+_SUBJECTLESS_DOING = re.compile(r"^(?P<verb>[A-Z][a-z]{2,}ing)\s+(?=(?:my|our|the|a|an|some)\b)")
+_SUBJECTLESS_PAST = re.compile(
+    r"^(?P<verb>(?:Went|Came|Got|Saw|Heard|Found|Had|Took|Made|Put|Ran|Left|Bought|Sold|Caught|"
+    r"[A-Z][a-z]+ed))\s+(?=[a-z])"
+)
+
+
+def with_subject(sentence: str) -> str:
+    """A note in the writer's own shorthand with its "I" put back: "Putting my new boat in the
+    water Tuesday" is "I'm putting …", "Went to draw the curtains and …" is "I went to …"
+    (a gerund that is the subject, "Swimming is cancelled", is left alone)."""
+    doing = _SUBJECTLESS_DOING.match(sentence)
+    if doing is not None and not re.search(r"\b(?:is|was|are|were|has|will)\b", sentence[:60]):
+        return f"I'm {doing['verb'].lower()} {sentence[doing.end() :]}"
+    past = _SUBJECTLESS_PAST.match(sentence)
+    if past is not None:
+        return f"I {past['verb'].lower()} {sentence[past.end() :]}"
+    return sentence
 
 
 def _with_activity(

@@ -179,8 +179,10 @@ _TURNING = re.compile(
     r"(?P<age>a hundred|\d{1,3}|[a-z]+(?:[ -][a-z]+)?)\b"
 )
 """Someone's birthday told by their age ("Bridie turns a hundred on Thursday")."""
+_NTH = re.compile(rf"(?P<who>{_NAME})(?:'s|’s) (?P<age>\d{{1,3}}(?:st|nd|rd|th))\b(?! birthday)")
+"""A birthday by its number alone ("Mum's 70th is on Friday night")."""
 _OPEN = re.compile(
-    r"\b(?:every(?:one|body)(?: in [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
+    r"\b(?:every(?:one|body)(?: (?:in|from|at|on) [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
     r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
     r"wants every(?:one|body)\b[^.;]* to come|inviting every(?:one|body)|"
     r"the (?:whole|rest of the) [a-z]+(?:(?:'s|’s| is| are)? (?:invited|welcome)|"
@@ -206,6 +208,7 @@ _OPEN = re.compile(
     r"\b(?:£|\$|€)?[\w.]+ (?:pounds?|euros?|dollars?|quid)? ?(?:a|per) (?:head|person|bowl|plate|"
     r"ticket|adult|family|dozen|slice|cup|jar|bag|box|bunch|loaf|bottle)\b|"
     r"\b(?:free|no) (?:entry|admission)\b|"
+    r"\b(?:tickets?|entry|a head) (?:a|are|is) (?:fiver|tenner)\b|"
     r"\b(?:entry|admission|entrance|tickets?) (?:is |are )?(?:free|£|\$|€|\d|costs?|from|at)|"
     r"\bpublic (?:meeting|talk|lecture|screening|consultation|debate|hearing)s?\b",
     re.I,
@@ -388,7 +391,9 @@ class Gathering:
             for start, end, fact in spans
             if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in spans)
             and not any(o.who and o.who.lower() == fact.what.lower() for _, _, o in spans)
-        ]  # nor "the Rowing Club" of "the Rowing Club's regatta": it holds the occasion
+            and not any(o.place and fact.what.lower() in o.place.lower() for _, _, o in spans)
+        ]  # nor "the Rowing Club" of "the Rowing Club's regatta": it holds the occasion; nor
+        # "the cricket club" where "the retirement do" is
         titled = _TITLED.search(sentence)
         if titled is not None and not found:
             fact = _fact(
@@ -425,6 +430,19 @@ class Gathering:
             found.append(
                 _fact(
                     sentence, what=what, who=None, before=meets.start(), after=meets.end(), now=now
+                )
+            )
+        nth = _NTH.search(sentence) if not found else None
+        if nth is not None:
+            who = speaker if nth["who"] in ("My", "my") else nth["who"]
+            found.append(
+                _fact(
+                    sentence,
+                    what=f"{nth['age']} birthday",
+                    who=who,
+                    before=nth.start(),
+                    after=nth.end(),
+                    now=now,
                 )
             )
         turning = _TURNING.search(sentence)
@@ -651,8 +669,9 @@ def _named(
         ):
             break
         mods.insert(0, word)
-    if not determined and not (mods and all(m[:1].isupper() for m in mods)):
-        return None
+    opening = not words and not sentence[: match.start() - sum(len(m) + 1 for m in mods)].strip()
+    if not determined and not opening and not (mods and all(m[:1].isupper() for m in mods)):
+        return None  # "Open mic at the Bluebell tonight": a notice opens with its occasion
     if determined and words and words[-1].lower() in _MEMBERSHIP:
         return None  # "get the twins into the nursery class": a place in a group, no occasion
     if (words and words[-1].lower() in _ENDING) or _CALLED_OFF.match(sentence[match.end() :]):
@@ -712,14 +731,15 @@ _VERB_ENDING = re.compile(r"(?:s|ed|ing)$")
 
 
 def continued(fact: Fact, sentence: str, *, now: datetime | None) -> Fact | None:
-    """A gathering that says neither day nor time, with the next sentence's day, time and
+    """A gathering that says no time, with the next sentence's day, time and
     place ("Maureen has offered to teach CPR. Come to the library on Wednesday at 6 pm.");
     None when that sentence adds neither a day nor a time."""
-    if fact.kind != NAME or fact.day is not None or fact.weekday is not None:
+    if fact.kind != NAME or fact.timed:
         return None
     more = _fact(sentence, what=fact.what, who=fact.who, before=0, after=0, now=now)
-    if more.day is None and more.weekday is None and more.start_min is None:
-        return None
+    dated = fact.day is not None or fact.weekday is not None
+    if ((more.day is None and more.weekday is None) or dated) and more.start_min is None:
+        return None  # nothing it lacks: a dated one takes only hours ("Kicks off about half six")
     bidden = open_to_all(sentence) or _BIDDING.match(sentence) is not None
     return replace(fact.merged(more), open_to_all=fact.open_to_all or bidden)
 
@@ -795,8 +815,19 @@ def _compounded(after: str) -> bool:
         return False
     word = following["word"]
     return not (
-        word in STOPWORDS or word in _WHEN_WORDS or word in DAY_PARTS or _VERB_ENDING.search(word)
+        word in STOPWORDS
+        or word in _WHEN_WORDS
+        or word in DAY_PARTS
+        or word in _PREPOSITIONS
+        or _VERB_ENDING.search(word)
     )
+
+
+_PREPOSITIONS = frozenset(
+    """along across around round through past over under beside near behind towards toward
+    into onto outside inside between beyond up down off out""".split()  # noqa: SIM905
+)
+"""Words after an occasion noun that begin where it is ("a litter pick along the river")."""
 
 
 def _fact(
@@ -891,8 +922,8 @@ def _place(text: str) -> str | None:
         given = match["place"].split()
         for index, word in enumerate(given):
             follows = given[index + 1] if index + 1 < len(given) else ""
-            within = word.lower() in ("at", "of") and follows[:1].isupper() and words
-            if word.lower() in _PLACE_STOP and words and not within:
+            within = word.lower() in ("at", "of", "and", "&") and follows[:1].isupper() and words
+            if word.lower().rstrip(".,;:!?") in _PLACE_STOP and words and not within:
                 break  # "the taproom at Millrace Brewery" is one place; "the hall at 7" is not
             named = word[:1].isupper() and follows[:1].isupper()  # "the Sunday School"
             if word.lower().strip(".,;:!?") in _WHEN_STOP and words and not named:
@@ -902,6 +933,8 @@ def _place(text: str) -> str | None:
                 break
         place = " ".join(words).rstrip(".,;:!?")
         lowered = place.lower()
+        if lowered.split()[:1] in (["at"], ["in"], ["on"]):
+            continue  # "back on at the Fox": the next candidate reads "the Fox and Hounds"
         bare = re.sub(r"^the\s*", "", lowered)
         if not bare or lowered in _NOT_A_PLACE or lowered.split()[0] in _NOT_A_PLACE:
             continue

@@ -57,7 +57,8 @@ _FRAMES = (
         r"text|note|visit|notice|warning)\s+from\s+[^:;]{1,60}?[:;]\s+(?P<clause>.+)$"
     ),
     re.compile(
-        r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!?]?|word is that|"
+        r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!?]?|"
+        r"word is(?: that)?,?|"
         r"apparently,?|it seems that)\s*(?P<clause>.+?)\??$",
         re.I,
     ),
@@ -91,7 +92,7 @@ CHANGES = (
 Monday")."""
 _STATES = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|can|could|may|might|must|should|would|does|did|do)"
-    r"\b|\w(?:ed|n't)\b|\b(?:" + "|".join((*IRREGULAR_PASTS, *CHANGES)) + r")\b"
+    r"\b|\w(?:ed|n't)\b|\w['’]s \w+ing\b|\b(?:" + "|".join((*IRREGULAR_PASTS, *CHANGES)) + r")\b"
 )
 """A clause that states something has a verb ("the wall has cracked"); "every gully and
 cornice on the mountain", what someone knows, states nothing to retell."""
@@ -102,6 +103,17 @@ _PERSONAL = re.compile(
     r"^(?:I|you|we|me|my|your|our|it|this|that|there|here|he|she|they|his|her|their)\b", re.I
 )
 """A clause about whoever "he" is cannot be retold: the listener would not know whom it means."""
+_EXISTENTIAL = re.compile(
+    r"^there (?:is|was|are|were|has been|have been)\s+(?:now\s+)?(?:a|an|some|two|three|\d+)\s",
+    re.I,
+)
+"""Something there is, said of no one ("there was an iceberg as big as two houses …"): news."""
+_THERE_WAS = re.compile(
+    r",?\s+(?:and|but|when|so|then)\s+(?P<clause>there (?:is|was|are|were)\s+(?:a|an|some|two|"
+    r"three|\d+)\s.+)$",
+    re.I,
+)
+"""Where a teller's own doing gives way to what they found."""
 _BUSY = re.compile(
     rf"^(?!(?:Some|No|Any|Every)(?:body|one)\b){_NAME} (?:is|are|was|were|has been|have been) "
     r"\w+ing\b"
@@ -181,6 +193,9 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         source = source or frame.source
         worried, told = worried or frame.worried, told or frame.told
     clause = _trimmed(text.rstrip(".!;"))
+    seen = _THERE_WAS.search(clause)
+    if seen is not None and _FIRST_OR_SECOND.search(clause[: seen.start()]):
+        clause = seen["clause"]  # "I drew the curtains and there was an iceberg …": the iceberg
     credited = clause  # rated with its teller's name, as any news of a person is
     said_by = _ATTRIBUTED.search(clause)
     if said_by is not None:  # "…, Nora Flood says": she told it
@@ -189,7 +204,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         told = True
     if _PLACE_PATH.match(clause):
         return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
-    if len(clause) > MAX_CLAUSE or _PERSONAL.match(clause) or len(clause.split()) < 3:
+    personal = _PERSONAL.match(clause) and not _EXISTENTIAL.match(clause)
+    if len(clause) > MAX_CLAUSE or personal or len(clause.split()) < 3:
         return []
     if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause) or _NO_STATEMENT.match(clause):
         return []
@@ -389,7 +405,12 @@ def _plain_noun(clause: str) -> bool:
     return second.islower() and second not in _VERB_AFTER_NAME and not second.endswith("ed")
 
 
-_INDEFINITE = frozenset(f"{a}{b}" for a in ("some", "no", "any", "every") for b in ("body", "one"))
+_INDEFINITE = frozenset(
+    [
+        *(f"{a}{b}" for a in ("some", "no", "any", "every") for b in ("body", "one")),
+        *"two three four five six seven eight nine ten several many".split(),  # noqa: SIM905
+    ]
+)
 """Nobody in particular: "Somebody has been stealing diesel" names no one it concerns."""
 
 

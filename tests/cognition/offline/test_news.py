@@ -831,3 +831,137 @@ def test_anything_said_to_start_at_a_place_and_hour_is_a_gathering() -> None:
 def test_bidding_whoever_hears_to_come_or_bring_something_opens_a_gathering(text: str) -> None:
     facts = [f for f in facts_in(text, now=MONDAY) if f.kind == "gathering"]
     assert facts and all(f.open_to_all for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "place", "start", "end"),
+    [
+        (
+            "Pub quiz's back on at the Fox and Hounds this Thursday, 8pm start, two quid a head.",
+            "Pub quiz",
+            "the Fox and Hounds",
+            20,
+            None,
+        ),
+        (
+            "The Rotary are putting on a pancake breakfast at the fire station Saturday 8 to 11.",
+            "pancake breakfast",
+            "the fire station",
+            8,
+            11,
+        ),
+        (
+            "Mum's 70th is on Friday night at the Golden Lion from 7.",
+            "70th birthday",
+            "the Golden Lion",
+            19,
+            None,
+        ),
+        (
+            "We're throwing a leaving do for Sam at the Crown on Thursday from half seven.",
+            "leaving do for Sam",
+            "the Crown",
+            19.5,
+            None,
+        ),
+        (
+            "I've organised a litter pick along the river path for Sunday at 10, meeting at the "
+            "bridge.",
+            "litter pick",
+            "the bridge",
+            10,
+            None,
+        ),
+        (
+            "Open mic at the Bluebell Cafe on Friday, first act at 7.",
+            "open mic",
+            "the Bluebell Cafe",
+            19,
+            None,
+        ),
+    ],
+)
+def test_gatherings_as_notices_and_neighbours_word_them(
+    text: str, what: str, place: str, start: float, end: int | None
+) -> None:
+    fact = only(text)
+    assert (fact.kind, fact.what, fact.place) == ("gathering", what, place), fact
+    assert fact.timed and fact.start_min == int(start * 60), fact
+    assert fact.end_min == (None if end is None else end * 60), fact
+
+
+def test_a_day_of_the_month_said_alone_is_this_months() -> None:
+    fact = only("The carol service at St Peter's is on the 24th at 6 pm.")
+    assert (fact.month, fact.day, fact.start_min) == (5, 24, 18 * 60), fact
+
+
+def test_a_gathering_of_people_from_somewhere_or_at_a_fivers_ticket_is_open() -> None:
+    for text in (
+        "Jim's retirement do is at the cricket club on Friday at 7, everyone from the yard is "
+        "invited.",
+        "There's a barn dance at Hill Farm on Saturday at 8, tickets a fiver.",
+    ):
+        facts = [f for f in facts_in(text, now=MONDAY) if f.kind == "gathering"]
+        assert len(facts) == 1 and facts[0].open_to_all, facts
+        assert "club" not in facts[0].what, facts  # the club is where it is
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("Two of the Hendersons' sheep were killed by a dog on Saturday night.", "two of"),
+        ("Word is the factory's laying off forty people.", "the factory's laying off"),
+    ],
+)
+def test_numbers_name_no_one_and_word_is_frames_news(text: str, what: str) -> None:
+    facts = facts_in(text, now=MONDAY, told=True)
+    assert len(facts) == 1 and facts[0].kind == "report", facts
+    assert facts[0].what.startswith(what) and facts[0].who is None, facts
+
+
+def test_a_note_in_shorthand_is_the_writers_own() -> None:
+    """ "Putting my new boat in the water Tuesday at half four …" is "I'm putting …": an
+    activity all may come to, at its place and hour."""
+    facts = facts_in(
+        "Putting my new boat in the water Friday at half four, off the slipway down at the "
+        "Government Wharf! Everybody come down and watch her go in, the more the merrier.",
+        speaker="Tyler Keats",
+        now=MONDAY,
+        told=True,
+    )
+    assert len(facts) == 1, facts
+    launch = facts[0]
+    assert (launch.kind, launch.who, launch.place) == (
+        "gathering",
+        "Tyler Keats",
+        "Government Wharf",
+    )
+    assert (launch.day, launch.start_min, launch.open_to_all) == (10, 16 * 60 + 30, True)
+
+
+def test_what_a_teller_found_is_the_news_not_their_own_doing() -> None:
+    facts = facts_in(
+        "Went to draw back the curtains this morning and there was an iceberg as big as two "
+        "houses sat in the mouth of the tickle. Clar Hynes's nephew went out to look and says "
+        "she's aground on the shoal.",
+        now=MONDAY,
+        told=True,
+    )
+    assert facts and facts[0].kind == "report", facts
+    assert facts[0].what.startswith("there was an iceberg as big as two houses"), facts
+
+
+def test_a_dated_gathering_takes_its_hours_from_the_next_sentence() -> None:
+    facts = facts_in(
+        "We're having a fish fry at the Legion Hall tonight. Kicks off about half six and "
+        "we'll keep the pans going till the fish runs out.",
+        now=MONDAY,
+    )
+    assert len(facts) == 1, facts
+    fry = facts[0]
+    assert (fry.what, fry.place, fry.day, fry.start_min) == (
+        "fish fry",
+        "the Legion Hall",
+        6,
+        18 * 60 + 30,
+    )
