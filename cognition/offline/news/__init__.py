@@ -101,7 +101,8 @@ def facts_in(
     if not told:
         return found
     parts = [with_subject(p) for p in _joined(sentences(numeric_times(text)))]
-    if not any(_news(f) for f in _facts_in(parts[0], speaker, midnight)) if parts else False:
+    lead = _facts_in(parts[0], speaker, midnight) if parts else ()
+    if parts and not any(_news(f) for f in lead):
         plain = report.told(parts, speaker)  # news leads: its first sentence is the news
         if plain is not None and plain.key not in {f.key for f in found}:
             found = [plain, *found]
@@ -152,6 +153,8 @@ def with_subject(sentence: str) -> str:
     water Tuesday" is "I'm putting …", "Went to draw the curtains and …" is "I went to …"
     (a gerund that is the subject, "Swimming is cancelled", is left alone)."""
     doing = _SUBJECTLESS_DOING.match(sentence)
+    if doing is not None and doing["verb"].lower() in gathering.NOT_GERUNDS:
+        doing = None  # "During the storm …", "Nothing the matter"
     if doing is not None and not re.search(r"\b(?:is|was|are|were|has|will)\b", sentence[:60]):
         return f"I'm {doing['verb'].lower()} {sentence[doing.end() :]}"
     past = _SUBJECTLESS_PAST.match(sentence)

@@ -276,10 +276,11 @@ _TITLED = re.compile(
 """An occasion known by its own name: "the Harvest Moot is on Saturday at 2 pm"."""
 _STARTS = re.compile(
     r"\b[Tt]he\s+(?P<name>[a-z][\w'’-]*(?:\s+(?!starts|begins)[\w'’.-]+){0,5}?)\s+"
-    r"(?:starts|begins|kicks off|gets going|gets under way|sets off|leaves)\b"
+    r"(?:starts|begins|kicks off|gets going|gets under way)\b"
 )
-"""Anything said to start at an hour of a day is a gathering by its own words: "the search
-for Mrs Doyle's dog starts at the post office at 10 this morning"."""
+"""Anything said to start at a place and hour, with a call for whoever hears it, is a
+gathering by its own words: "Anyone who wants to help, the search for Mrs Doyle's dog starts
+at the post office at 10 this morning" (not "the new doctor starts at the surgery at 9")."""
 _CLAUSE_END = re.compile(
     "".join(rf"(?<!\b{a})" for a in ABBREVIATIONS)
     + r"\.\s|;|,\s*\d+\)|,\s*(?:and |but |so )|\band (?:she|he|they|I|we) \b"
@@ -418,12 +419,9 @@ class Gathering:
             )
             if fact.day is None and fact.weekday is None and now is not None:
                 fact = replace(fact, month=now.month, day=now.day)  # "at 10 this morning"
-            if fact.timed and fact.place is not None:
-                found.append(
-                    replace(
-                        fact, open_to_all=fact.open_to_all or _HELP.search(sentence) is not None
-                    )
-                )
+            bidden = _HELP.search(sentence) is not None or open_to_all(sentence)
+            if fact.timed and fact.place is not None and bidden:
+                found.append(replace(fact, open_to_all=True))
         meets = _GROUP_MEETS.search(sentence)
         if meets is not None and not found:
             what = f"{meets['group']} meeting"
@@ -764,9 +762,6 @@ def _with_object(noun: str, after: str) -> bool:
     return proper is None or proper.capitalize() not in (*WEEKDAYS, *MONTHS)
 
 
-_NEXT_NAME = re.compile(r"^[ \t]+(?P<word>[A-Z][\w'’-]*)")
-
-
 AFTER_CEREMONY = 60
 """Minutes from the start of an occasion to what follows it "afterwards" when no end is said
 (a wedding service, then the reception)."""
@@ -793,6 +788,9 @@ def _follows(fact: Fact, sentence: str) -> bool:
         re.search(rf"\b{re.escape(fact.what)}\b[^.;]*?\bafter(?:wards?| that)\b", sentence, re.I)
         is not None
     )
+
+
+_NEXT_NAME = re.compile(r"^[ \t]+(?P<word>[A-Z][\w'’-]*)")
 
 
 def _in_proper_name(noun: str, after: str) -> bool:

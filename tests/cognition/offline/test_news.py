@@ -965,3 +965,8 @@ def test_a_dated_gathering_takes_its_hours_from_the_next_sentence() -> None:
         6,
         18 * 60 + 30,
     )
+
+
+def test_someone_starting_a_job_is_no_gathering() -> None:
+    facts = facts_in("The new doctor starts at the surgery on Monday at 9.", now=MONDAY, told=True)
+    assert [f.kind for f in facts] == ["report"], facts
