@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Protocol
@@ -105,7 +105,9 @@ def facts_in(
     if parts and not any(_news(f) for f in lead):
         plain = report.told(parts, speaker)  # news leads: its first sentence is the news
         if plain is not None and plain.key not in {f.key for f in found}:
-            found = [plain, *found]
+            rest = [f for f in found if f.kind != report.NAME]  # what follows tells of it
+            weight = max((f.weight for f in found), default=plain.weight)
+            found = [replace(plain, weight=max(plain.weight, weight)), *rest]
     return found
 
 
