@@ -140,9 +140,11 @@ class Talk:
     def news_of(self, text: str, speaker: str) -> list[Fact]:
         return knowledge.spoken_news(text, speaker=speaker, now=self.now)
 
-    def mentioned(self) -> set[str]:
-        """Keys of the news either side already raised in this conversation."""
-        return {n.key for who, text in self.history for n in self.news_of(text, who)}
+    def raised(self, news: Fact) -> bool:
+        """Whether either side already raised this news here, by its key or as another name
+        for the same gathering ("the fish fry" and "the fry evening", same hall and hour)."""
+        said = [n for who, text in self.history for n in self.news_of(text, who)]
+        return any(n.key == news.key or gathering.same_occasion(n, news) for n in said)
 
 
 def next_utterance(
@@ -221,9 +223,8 @@ def _composed(talk: Talk) -> Utterance:
 def _news_left(talk: Talk) -> bool:
     """The speaker still knows news worth telling that neither side has raised: a chat runs
     one line past its usual length for it, as people linger over gossip."""
-    raised = talk.mentioned()
     return any(
-        n.key not in raised and _worth_telling(n, talk) and _tell(talk, n) for n in talk.known
+        not talk.raised(n) and _worth_telling(n, talk) and _tell(talk, n) for n in talk.known
     )
 
 
@@ -389,14 +390,13 @@ noun or verb phrase, so the sentence around it stays whole)."""
 def _topic(talk: Talk) -> str:
     """Something new to say (module docstring), or "": no small talk straight after hearing
     news ("Really? I hadn't heard that. Most days I'm growing early strawberries.")."""
-    raised = talk.mentioned()
     if not talk.mine and not any(n.about(talk.me.name) for n in talk.known):
         for pattern, template in INTENT_LINES:
             match = pattern.search(talk.intent)
             if match is not None:
                 return template.format(x=match["x"].strip().rstrip("."))
     for news in talk.known:
-        if news.key in raised or not _worth_telling(news, talk):
+        if talk.raised(news) or not _worth_telling(news, talk):
             continue
         told = _tell(talk, news)
         if told:

@@ -585,10 +585,21 @@ def same_occasion(a: Fact, b: Fact) -> bool:
     party" and "Junie's Valentine's Day party"), and no two different organisers."""
     if a.kind != NAME or b.kind != NAME:
         return False
-    short, long = sorted((stems(a.what), stems(b.what)), key=len)
-    if not short or not short <= long:
+    if a.who and b.who and not same_person(a.who, b.who):
         return False
-    return not (a.who and b.who and not same_person(a.who, b.who))
+    short, long = sorted((stems(a.what), stems(b.what)), key=len)
+    return (bool(short) and short <= long) or _same_time_and_place(a, b)
+
+
+def _same_time_and_place(a: Fact, b: Fact) -> bool:
+    """Two names for what happens at one place on one day at one hour ("Clar's fish fry" and
+    "the fry evening", both at the Legion Hall on June 17 at 6:30 pm)."""
+    if a.start_min is None or a.start_min != b.start_min or not (a.place and b.place):
+        return False
+    dated = a.day is not None and (a.month, a.day) == (b.month, b.day)
+    weekly = a.day is None and b.day is None and a.weekday is not None and a.weekday == b.weekday
+    here, there = stems(a.place), stems(b.place)
+    return (dated or weekly) and bool(here) and (here <= there or there <= here)
 
 
 def _mine(fact: Fact) -> str:

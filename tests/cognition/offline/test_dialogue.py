@@ -600,3 +600,20 @@ def test_no_remark_on_the_listener_washing_or_dressing() -> None:
             listener_status=status,
         )
         assert (word in said.text.lower()) is remarked, (status, said.text)
+
+
+def test_a_gathering_heard_under_two_names_is_told_once() -> None:
+    """Held out: "the fish fry" and "the fry evening", one hall and one hour, were told to each
+    other in turn as two pieces of news."""
+    tyler = Persona(name="Tyler Keats", speaking_style="")
+    clar_said = (
+        "Clar Hynes said to Tyler Keats: \"I'm organising a fry evening at Legion Hall on "
+        'February 14 at 6:30 pm. All are welcome."'
+    )
+    marlene_said = (
+        "Marlene Keats said to Priya Raman: \"Clar Hynes's fish fry is at the Legion Hall on "
+        'February 14 at 6:30 pm. You should come along, all are welcome!"'
+    )
+    lines = talk(PRIYA, tyler, memories={PRIYA.name: [marlene_said], tyler.name: [clar_said]})
+    told = [text for _, text in lines if "fry" in text and "6:30 pm" in text]
+    assert len(told) == 1, lines

@@ -10,6 +10,7 @@ import pytest
 from cognition.offline import knowledge
 from cognition.offline.facts import article, clock_text, sentences, spoken_days
 from cognition.offline.news import facts_in, kind_of
+from cognition.offline.news.gathering import same_occasion
 
 MONDAY = datetime(2024, 5, 6, 9, 0)
 """Friday is May 10."""
@@ -970,3 +971,11 @@ def test_a_dated_gathering_takes_its_hours_from_the_next_sentence() -> None:
 def test_someone_starting_a_job_is_no_gathering() -> None:
     facts = facts_in("The new doctor starts at the surgery on Monday at 9.", now=MONDAY, told=True)
     assert [f.kind for f in facts] == ["report"], facts
+
+
+def test_two_names_for_one_place_day_and_hour_are_one_gathering() -> None:
+    fry = only("Clar Hynes's fish fry is at the Legion Hall on Friday at 6:30 pm.")
+    evening = only("Clar Hynes's fry evening is at Legion Hall on Friday at 6:30 pm.")
+    quiz = only("The quiz night is at the Legion Hall on Thursday at 6:30 pm.")
+    assert same_occasion(fry, evening)
+    assert not same_occasion(fry, quiz)  # another day
