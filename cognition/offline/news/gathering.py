@@ -397,26 +397,12 @@ class Gathering:
         # "the cricket club" where "the retirement do" is
         titled = _TITLED.search(sentence)
         if titled is not None and not found:
-            fact = _fact(
-                sentence,
-                what=titled["name"],
-                who=None,
-                before=titled.start(),
-                after=titled.end(),
-                now=now,
-            )
+            fact = _fact_at(titled, sentence, what=titled["name"], who=None, now=now)
             if fact.start_min is not None and (fact.day is not None or fact.weekday is not None):
                 found.append(fact)
         starts = _STARTS.search(sentence) if not found else None
         if starts is not None:
-            fact = _fact(
-                sentence,
-                what=starts["name"],
-                who=None,
-                before=starts.start(),
-                after=starts.end(),
-                now=now,
-            )
+            fact = _fact_at(starts, sentence, what=starts["name"], who=None, now=now)
             if fact.day is None and fact.weekday is None and now is not None:
                 fact = replace(fact, month=now.month, day=now.day)  # "at 10 this morning"
             bidden = _HELP.search(sentence) is not None or open_to_all(sentence)
@@ -425,49 +411,23 @@ class Gathering:
         meets = _GROUP_MEETS.search(sentence)
         if meets is not None and not found:
             what = f"{meets['group']} meeting"
-            found.append(
-                _fact(
-                    sentence, what=what, who=None, before=meets.start(), after=meets.end(), now=now
-                )
-            )
+            found.append(_fact_at(meets, sentence, what=what, who=None, now=now))
         nth = _NTH.search(sentence) if not found else None
         if nth is not None:
             who = speaker if nth["who"] in ("My", "my") else nth["who"]
-            found.append(
-                _fact(
-                    sentence,
-                    what=f"{nth['age']} birthday",
-                    who=who,
-                    before=nth.start(),
-                    after=nth.end(),
-                    now=now,
-                )
-            )
+            found.append(_fact_at(nth, sentence, what=f"{nth['age']} birthday", who=who, now=now))
         turning = _TURNING.search(sentence)
         if turning is not None and not any(f.what.endswith("birthday") for f in found):
             age = _ordinal(turning["age"]) or _ordinal(turning["age"].split()[0])  # "ninety on"
             if age is not None:
                 who = speaker if turning["who"] == "I" else turning["who"]
-                found.append(
-                    _fact(
-                        sentence,
-                        what=f"{age} birthday",
-                        who=who,
-                        before=turning.start(),
-                        after=turning.end(),
-                        now=now,
-                    )
-                )
+                found.append(_fact_at(turning, sentence, what=f"{age} birthday", who=who, now=now))
         taught = _TEACHING.search(sentence) if not found else None
         if taught is not None:
             subject = taught["subject"]
             what = subject if subject.split()[-1].lower() in LESSONS else f"{subject} class"
             who = speaker if taught["who"] == "I" else taught["who"]
-            found.append(
-                _fact(
-                    sentence, what=what, who=who, before=taught.start(), after=taught.end(), now=now
-                )
-            )
+            found.append(_fact_at(taught, sentence, what=what, who=who, now=now))
         gerund = _gerund_named(sentence, speaker=speaker, now=now) if not found else None
         if gerund is not None:
             found.append(gerund)
@@ -477,16 +437,7 @@ class Gathering:
         marrying = _MARRYING.search(sentence)
         if marrying is not None and not any(f.what.endswith("wedding") for f in found):
             who = speaker if marrying["who"] == "I" else marrying["who"]
-            found.append(
-                _fact(
-                    sentence,
-                    what="wedding",
-                    who=who,
-                    before=marrying.start(),
-                    after=marrying.end(),
-                    now=now,
-                )
-            )
+            found.append(_fact_at(marrying, sentence, what="wedding", who=who, now=now))
         return _afterwards(found, sentence)
 
     def key(self, fact: Fact) -> str:
@@ -839,6 +790,13 @@ _PREPOSITIONS = frozenset(
 """Words after an occasion noun that begin where it is ("a litter pick along the river")."""
 
 
+def _fact_at(
+    match: re.Match[str], sentence: str, *, what: str, who: str | None, now: datetime | None
+) -> Fact:
+    """`_fact` of the words a pattern matched: what comes before and after them."""
+    return _fact(sentence, what=what, who=who, before=match.start(), after=match.end(), now=now)
+
+
 def _fact(
     sentence: str, *, what: str, who: str | None, before: int, after: int, now: datetime | None
 ) -> Fact:
@@ -1180,7 +1138,7 @@ def _gerund_named(sentence: str, *, speaker: str | None, now: datetime | None) -
         mod = None
     what = f"{mod} {found['gerund']}" if mod else found["gerund"]
     owner = found["owner"]
-    fact = _fact(sentence, what=what, who=None, before=found.start(), after=found.end(), now=now)
+    fact = _fact_at(found, sentence, what=what, who=None, now=now)
     if not fact.timed:
         return None
     who = (speaker if owner == "I" else owner) if owner else None
