@@ -161,7 +161,8 @@ def _relationship(statements: Sequence[str], name: str, other: str) -> list[Insi
         doings = [_seen_doing_apart(statements[i - 1], other, name) for i in seen]
         common, count = Counter(d for d in doings if d).most_common(1)[0]
         if count >= MIN_SUPPORT and not _PRIVATE.search(common):
-            found.append(Insight(f"{name} often sees {other} {common}.", seen))
+            evidence = tuple(i for i, d in zip(seen, doings, strict=True) if d == common)
+            found.append(Insight(f"{name} often sees {other} {common}.", evidence))
         else:
             found.append(Insight(f"{name} has been seeing a lot of {other}.", seen))
     return found

@@ -75,6 +75,24 @@ def test_someone_seen_talking_with_the_reflecting_person_is_a_talk_not_a_habit()
     ]
 
 
+def test_a_habit_cites_only_the_sightings_of_that_doing() -> None:
+    stream = [
+        "Beatrix Lund is restocking the shelves",
+        "Beatrix Lund is sweeping the floor",
+        "Beatrix Lund is restocking the shelves",
+        "Beatrix Lund is counting the till",
+    ]
+    about = insights(
+        "What is Martin Calloway's relationship with Beatrix Lund?",
+        stream,
+        5,
+        name="Martin Calloway",
+    )
+    assert [(i.text, i.cited_indices) for i in about] == [
+        ("Martin Calloway often sees Beatrix Lund restocking the shelves.", (1, 3)),
+    ]
+
+
 def test_unsupported_questions_get_only_who_the_person_talked_with() -> None:
     [general] = insights(
         "What is Junie Halvorsen's relationship with Ada Okafor?", STREAM, 5, name=JUNIE
