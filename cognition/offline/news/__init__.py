@@ -28,6 +28,7 @@ from cognition.offline import importance
 from cognition.offline.clock import numeric_times
 from cognition.offline.facts import Fact, sentences
 from cognition.offline.news import candidacy, gathering, report
+from cognition.offline.shorthand import written_out
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def facts_in(
     found = list(_facts_in(text, speaker, midnight))
     if not told:
         return found
-    parts = [with_subject(p) for p in _joined(sentences(numeric_times(text)))]
+    parts = [with_subject(p) for p in _joined(sentences(numeric_times(written_out(text))))]
     lead = _facts_in(parts[0], speaker, midnight) if parts else ()
     if parts and not any(_news(f) for f in lead):
         plain = report.told(parts, speaker)  # news leads: its first sentence is the news
@@ -117,7 +118,7 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     the same memories are read again at every turn of every conversation."""
     found: list[Fact] = []
     origins: list[int] = []  # the sentence each fact was read from
-    parts = [with_subject(p) for p in _joined(sentences(numeric_times(text)))]
+    parts = [with_subject(p) for p in _joined(sentences(numeric_times(written_out(text))))]
     reported = False  # the sentence before stated a report: the next may go on with it
     for index, sentence in enumerate(parts):
         for kind in KINDS:
@@ -140,7 +141,7 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
         if not any(f.kind == gathering.NAME for f in found):  # a doing everyone may come to
             found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
-    return tuple(found)
+    return tuple(gathering.at_part_of_day(f, text) for f in found)
 
 
 _SUBJECTLESS_DOING = re.compile(r"^(?P<verb>[A-Z][a-z]{2,}ing)\s+(?=(?:my|our|the|a|an|some)\b)")

@@ -434,6 +434,9 @@ class Gathering:
         called = _called(sentence, speaker=speaker, now=now) if not found else None
         if called is not None:
             found.append(called)
+        framed = _framed(sentence, speaker=speaker, now=now) if not found else None
+        if framed is not None:
+            found.append(framed)
         marrying = _MARRYING.search(sentence)
         if marrying is not None and not any(f.what.endswith("wedding") for f in found):
             who = speaker if marrying["who"] == "I" else marrying["who"]
@@ -857,6 +860,146 @@ def _called(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
         purpose=f"to {task}",
         open_to_all=whom is None or _COLLECTIVE.search(whom) is not None,
     )
+
+
+_WHEN_OR_WHERE = (
+    r"(?=(?:at|@|on|in|this|tonight|tomorrow|today|tmrw|next|from|"
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\b)"
+)
+_NP = r"(?P<name>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,4}?)"
+_FRAMES = (
+    # "the corn boil is at Memorial Park today at 6 pm", "… told me that the quiz night is on"
+    re.compile(
+        rf"(?:^|\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Tt]his)\s+){_NP}\s+(?:is|are|will be|'s|’s|"
+        rf"takes place|is happening|happens|goes ahead|is going ahead)\s+{_WHEN_OR_WHERE}"
+    ),
+    # "Did you hear about the perogy bee at the hall on Thursday at 9 am?"
+    re.compile(rf"\babout\s+(?:the|a|an)\s+{_NP}\s+{_WHEN_OR_WHERE}", re.I),
+    # "The Ladies' Auxiliary will hold a perogy bee in the church basement on Thursday …"
+    re.compile(
+        r"(?P<verb>\b(?:holding|holds|hold|hosting|hosts|host|having|have|has|putting on|puts on|"
+        r"put on|organising|organizing|organises|organizes|organise|organize|throwing|throws|"
+        r"throw|running|runs|run|staging|stages|stage|doing|do|starting)\s+)"
+        rf"(?P<det>a|an|the|our|their|its|his|her|my)\s+{_NP}\s+{_WHEN_OR_WHERE}",
+        re.I,
+    ),
+    # a notice that opens with what it is: "corn boil at Memorial Park tonight!!"
+    re.compile(rf"^\s*{_NP}\s+{_WHEN_OR_WHERE}"),
+)
+"""Where any words are an occasion's name by where they stand, whatever the noun: before
+"is at/on …" (as a gathering is told again), after "about", as what someone holds, or at the
+head of a notice; `_framed` keeps it only when a day and an hour or a place follow."""
+_NOT_IN_NAME = frozenset(
+    [
+        *(w.lower() for w in WEEKDAYS + MONTHS),
+        "tonight",
+        "tomorrow",
+        "today",
+        "everyone",
+        "everybody",
+        "anyone",
+        "anybody",
+        "someone",
+        "somebody",
+        "nobody",
+        "something",
+        "thing",
+        "things",
+        "time",
+        "day",
+        "week",
+        "lot",
+        "bit",
+        "way",
+        "place",
+        "one",
+        "people",
+        "folks",
+    ]
+)
+"""Words that make the words before "is at …" no occasion's name ("everyone is at the hall")."""
+
+
+def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact | None:
+    """An occasion named by any words (`_FRAMES`): "corn boil", "perogy bee", "tractor
+    run" need not be in the list of occasions when the sentence says when and where they
+    are. None unless a day and an hour, or a day and a place (a notice: a place and an hour
+    or day), are said, and unless the name's words are a name (no function words, no verb)."""
+    for index, frame in enumerate(_FRAMES):
+        for match in frame.finditer(sentence):
+            name = match["name"]
+            words = name.split()
+            lowered = [w.lower().strip("'’") for w in words]
+            if any(w in STOPWORDS or w in _NOT_IN_NAME or w in _PRONOUN_WORDS for w in lowered):
+                continue
+            if any(w.endswith("ed") or w.endswith("n't") for w in lowered[-1:]):
+                continue  # "the hall got flooded on Monday": what happened to it
+            person = index == 0 and match.start("name") == 0 and len(words) <= 2
+            if person and re.fullmatch(_NAME, name):
+                continue  # "Tom is at the hall on Friday": a person, not an occasion
+            if index == 3 and (len(words) < 2 and lowered[0] not in occasions()[0]):
+                continue  # a notice's one word is too little to name an occasion by
+            who: str | None = None
+            if index == 2:
+                det = match["det"].lower()
+                host = list(_HOST.finditer(sentence[: match.end("verb")]))
+                subject = sentence[: match.start("verb")].strip()
+                if det in ("our", "my") or re.search(
+                    r"\b(?:I|[Ww]e)(?:'m|’m|'re|’re|'ll|’ll| am| are| will)?\s*$", subject
+                ):
+                    who = speaker
+                elif host:
+                    who = host[-1]["who"]
+            what = (
+                " ".join(words)
+                if words[0][:1].isupper() and index != 3
+                else " ".join([lowered[0], *words[1:]])
+            )
+            fact = _fact(
+                sentence,
+                what=what,
+                who=who,
+                before=match.start("name"),
+                after=match.end("name"),
+                now=now,
+            )
+            dated = fact.day is not None or fact.weekday is not None
+            if index == 3:
+                if fact.place is None or not (dated or fact.start_min is not None):
+                    continue
+                if not dated and now is not None:
+                    fact = replace(fact, month=now.month, day=now.day)
+            elif not dated or (fact.start_min is None and fact.place is None):
+                continue
+            return fact
+    return None
+
+
+_PRONOUN_WORDS = frozenset("it they he she we you i this that there here".split())  # noqa: SIM905
+
+
+PART_OF_DAY_HOURS = {"morning": 10, "afternoon": 14, "evening": 19, "night": 19, "tonight": 19}
+"""The hour an occasion said only by its part of the day is taken to start ("corn boil at
+Memorial Park tonight!!" is at 7 pm): when people come to an evening do with no hour given."""
+_ONLY_PART = re.compile(
+    r"\b(?:(?P<tonight>tonight)|(?:this|tomorrow|on\s+\w+day|\w+day)\s+"
+    r"(?P<part>morning|afternoon|evening|night))\b",
+    re.I,
+)
+
+
+def at_part_of_day(fact: Fact, text: str) -> Fact:
+    """A dated gathering with no hour, given the hour of the part of the day its text names
+    (`PART_OF_DAY_HOURS`), so those who go have a time to plan; unchanged otherwise."""
+    if fact.kind != NAME or fact.start_min is not None:
+        return fact
+    if fact.day is None and fact.weekday is None:
+        return fact
+    said = _ONLY_PART.search(text)
+    if said is None:
+        return fact
+    part = "tonight" if said["tonight"] else said["part"].lower()
+    return replace(fact, start_min=PART_OF_DAY_HOURS[part] * 60)
 
 
 def _ordinal(age: str) -> str | None:

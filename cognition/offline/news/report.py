@@ -120,7 +120,8 @@ _BUSY = re.compile(
 )
 """Someone at an activity ("Tomas Okafor is preparing for his exam") is a sight, not news."""
 _IDENTITY = re.compile(
-    rf"^{_NAME} (?:is|was|has been) (?:a|an|the)\b|^{_NAME} has (?:lived|worked)\b"
+    rf"^(?![Tt]here |[Hh]ere ){_NAME} (?:is|was|has been) (?:a|an|the)\b"
+    rf"|^{_NAME} has (?:lived|worked)\b"
 )
 """Who someone is or has long been: a persona's background, not news."""
 _NO_STATEMENT = re.compile(
@@ -175,7 +176,7 @@ def _unframed(text: str, speaker: str | None) -> tuple[str, _Frame] | None:
 def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     """The report a sentence states (module docstring); with `news`, the text is known to
     bear news, so a plain statement is kept whatever its importance."""
-    text = _named_back(sentence.strip().rstrip(".!;"), speaker)
+    text = _named_back(_THERE_IS.sub(_there_is, sentence.strip().rstrip(".!;")), speaker)
     asked = text.endswith("?") and not _TOLD_AS_QUESTION.match(text)
     if not text or asked or _QUOTED.search(text) or _SKIPPED.match(text):
         return []
@@ -225,6 +226,14 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     return [Fact(kind=NAME, what=clause, who=who, weight=weight, source=source)]
 
 
+_THERE_IS = re.compile(r"\b([Tt]here)['’]s(\s+been)?\b")
+
+
+def _there_is(match: re.Match[str]) -> str:
+    """ "there's" spelt out, so "there's a moose by the school" states something."""
+    return f"{match[1]} {'has' if match[2] else 'is'}{match[2] or ''}"
+
+
 def lead(parts: Sequence[str], speaker: str | None) -> Fact | None:
     """The news a text leads with when a later sentence says it was noticed, told or feared
     ("A bloom of algae has come up on the canal. Dennis noticed the scum last night …"): its
@@ -240,10 +249,23 @@ def told(parts: Sequence[str], speaker: str | None) -> Fact | None:
     """The news of a text known to be news (what an admin seeds: "Old Mr Jenkins passed away
     last night."): its first sentence as a report whatever its importance, joined by the next
     when that goes on with it; None when it states nothing."""
-    found = _read(parts[0], speaker, news=True) if parts else []
-    if not found:
-        return None
-    return (continued(found[0], parts[1]) if len(parts) > 1 else None) or found[0]
+    for index, part in enumerate(parts):
+        found = _read(part, speaker, news=True)
+        if found:
+            after = parts[index + 1] if index + 1 < len(parts) else None
+            return (continued(found[0], after) if after else None) or found[0]
+        if not _REACTION.match(part.strip()):
+            return None
+    return None
+
+
+_REACTION = re.compile(
+    r"^(?:[\w'’]+[ ,]*){0,5}[!?.…]*$|^(?:you (?:won't|wouldn't|will never) believe|"
+    r"guess what|listen|so|well|oh|wow|omg|holy|goodness|gosh|you know what)\b",
+    re.I,
+)
+"""A sentence that only reacts or calls for attention before the news ("Holy moly, you won't
+believe it.", "Well!", "Guess what?"): the news is in the sentence after it."""
 
 
 class Report:

@@ -979,3 +979,65 @@ def test_two_names_for_one_place_day_and_hour_are_one_gathering() -> None:
     quiz = only("The quiz night is at the Legion Hall on Thursday at 6:30 pm.")
     assert same_occasion(fry, evening)
     assert not same_occasion(fry, quiz)  # another day
+
+
+def test_an_occasion_of_any_name_is_read_where_the_sentence_says_when_and_where() -> None:
+    notice = only(
+        "The Ladies' Auxiliary will hold a perogy bee in the church basement on Thursday, "
+        "May 9th, from 9:00 a.m. until 12:00 noon."
+    )
+    assert (notice.kind, notice.what, notice.place) == (
+        "gathering",
+        "perogy bee",
+        "the church basement",
+    )
+    assert (notice.month, notice.day, notice.start_min, notice.end_min) == (5, 9, 540, 720)
+    text = only("corn boil @ memorial park tonight 6ish!! bring a lawn chair")
+    assert (text.what, text.place, text.day, text.start_min) == (
+        "corn boil",
+        "memorial park",
+        6,
+        1080,
+    )
+    assert text.open_to_all
+    told_again = only("Kate told me that the corn boil is at Memorial Park today at 6 pm.")
+    asked = only("Did you hear about the tractor run at the Co-op on Saturday at 10?")
+    assert (told_again.what, told_again.start_min) == ("corn boil", 1080)
+    assert (asked.what, asked.place, asked.day, asked.start_min) == (
+        "tractor run",
+        "the Co-op",
+        11,
+        600,
+    )
+
+
+def test_an_evening_said_without_an_hour_is_planned_for_its_usual_hour() -> None:
+    fact = only("Bonfire on the beach at Gull Point tonight, everyone welcome")
+    assert (fact.what, fact.day, fact.start_min) == ("bonfire", 6, 19 * 60)
+    hours = only("Corn boil at Memorial Park tonight! Starts at 6.")
+    assert hours.start_min == 18 * 60
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tom is at the hall on Friday at 6.",
+        "Everyone is at the pub tonight.",
+        "The hall got flooded on Monday at 3 am.",
+        "I sat on the bench this morning.",
+    ],
+)
+def test_words_before_a_time_and_place_that_name_no_occasion_are_none(text: str) -> None:
+    assert [f for f in facts_in(text, now=MONDAY) if f.kind == "gathering"] == []
+
+
+def test_news_told_after_a_reaction_is_the_news_of_a_seed() -> None:
+    [moose] = facts_in(
+        "Holy moly, you won't believe it. There's a great big cow moose and her calf standing "
+        "right by the front doors of Coteau School.",
+        now=MONDAY,
+        told=True,
+        speaker="Dana",
+    )
+    assert moose.kind == "report"
+    assert moose.what.startswith("there is a great big cow moose and her calf")

@@ -1,0 +1,104 @@
+"""Casual and formal shorthand written out, so one reader reads a text message and a notice.
+
+People text "quiz night at the legion fri 7ish!!", "corn boil tmrw @ the park", and notices
+say "Sept. 18th, from 9:00 a.m. until 12:00 noon". The news readers know weekdays and months
+by their capitalised names and times by "at 7" or "7 pm"; this writes the shorthand out
+first ("Friday", "tomorrow", "at", "around 7", "September 18th", "noon"), leaving every other
+word as it was. An abbreviated weekday that is also a word ("sat", "sun", "wed") is read as a
+day only beside a time or after "on", "this", "next", "till" or "until".
+"""
+
+from __future__ import annotations
+
+import re
+
+_DAYS = {
+    "mon": "Monday",
+    "tue": "Tuesday",
+    "tues": "Tuesday",
+    "wed": "Wednesday",
+    "weds": "Wednesday",
+    "thu": "Thursday",
+    "thur": "Thursday",
+    "thurs": "Thursday",
+    "fri": "Friday",
+    "sat": "Saturday",
+    "sun": "Sunday",
+}
+_FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = {
+    "jan": "January",
+    "feb": "February",
+    "mar": "March",
+    "apr": "April",
+    "jun": "June",
+    "jul": "July",
+    "aug": "August",
+    "sep": "September",
+    "sept": "September",
+    "oct": "October",
+    "nov": "November",
+    "dec": "December",
+}
+_FULL_MONTHS = (
+    "january february april june july august september october november december".split()  # noqa: SIM905
+)
+"""Month names written in lower case that are no other word ("may" and "march" are)."""
+_ABBREVIATED_DAY = "|".join(sorted(_DAYS, key=len, reverse=True))
+_DAY_AFTER_WORD = re.compile(
+    rf"\b(on|this|next|till|until|from|by)\s+({_ABBREVIATED_DAY})\b\.?", re.I
+)
+_DAY_BEFORE_TIME = re.compile(
+    rf"\b({_ABBREVIATED_DAY})\b\.?(?=,?\s*(?:(?:around|about|at)\s+\d|\d|noon\b|midday\b|night\b|morning\b|"
+    r"afternoon\b|evening\b))",
+    re.I,
+)
+
+_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:tmrw|tmw|tmrrw|tomoz|2moro|2morrow|tomorow)\b", re.I), "tomorrow"),
+    (re.compile(r"\b(?:tonite|2nite)\b", re.I), "tonight"),
+    (re.compile(r"\bthis arvo\b", re.I), "this afternoon"),
+    (re.compile(r"\barvo\b", re.I), "afternoon"),
+    (re.compile(r"(?<=\w) ?@ ?(?=[\w'’])|(?<=\s)@ ?(?=[\w'’])"), " at "),
+    # "12:00 noon", "12 noon", "12 midnight": the word alone
+    (re.compile(r"\b12(?::00)?\s*(?:p\.?m\.?\s*)?\(?(noon|midday)\)?", re.I), r"\1"),
+    (re.compile(r"\b12(?::00)?\s*(?:a\.?m\.?\s*)?\(?(midnight)\)?", re.I), r"\1"),
+    # "7ish", "7-ish", "7.30ish": around that hour
+    (
+        re.compile(r"\b(?:at\s+|around\s+|about\s+)?(\d{1,2}(?:[:.]\d{2})?)\s*-?ish\b", re.I),
+        r"around \1",
+    ),
+    # "a.m." and "p.m.": no full stops to be read as a sentence's end, unless one ends there
+    (re.compile(r"\b([aApP])\.\s?[mM]\.(?=\s+[A-Z]|\s*$)"), r"\1m."),
+    (re.compile(r"\b([ap])\.\s?m\.?(?!\w)", re.I), r"\1m"),
+    # "half 6" said alone is half past six
+    (
+        re.compile(
+            r"(?<=\s)half (\d{1,2})\b(?=\s*(?:$|[!.,;?)]|[ap]m\b|tonight|"
+            r"tomorrow|on\b|at\b|in\b|then\b|till\b|until\b|to\b|-|–))",
+            re.I,
+        ),
+        r"at \1:30",
+    ),
+    # "6.30pm", "6.30 p.m.": a clock time with a dot
+    (re.compile(r"\b(\d{1,2})\.(\d{2})\s*(?=[ap]\.?\s?m\b)", re.I), r"\1:\2 "),
+)
+
+
+def written_out(text: str) -> str:
+    """The text with its shorthand for days, dates and times written out (module docstring)."""
+    for pattern, replacement in _REWRITES:
+        text = pattern.sub(replacement, text)
+    text = _MONTH_ABBREVIATION.sub(lambda m: _MONTHS[m[1].lower()], text)
+    text = _FULL_MONTH.sub(lambda m: m[0].capitalize(), text)
+    text = _FULL_DAY.sub(lambda m: m[0].capitalize(), text)
+    text = _DAY_AFTER_WORD.sub(lambda m: f"{m[1]} {_DAYS[m[2].lower()]}", text)
+    return _DAY_BEFORE_TIME.sub(lambda m: _DAYS[m[1].lower()], text)
+
+
+_MONTH_ABBREVIATION = re.compile(
+    rf"\b({'|'.join(_MONTHS)})\.?(?=\s+\d{{1,2}}(?:st|nd|rd|th)?\b)", re.I
+)
+"""A month shortened before its day ("Sept. 18th", "oct 9")."""
+_FULL_MONTH = re.compile(rf"\b(?:{'|'.join(_FULL_MONTHS)})\b")
+_FULL_DAY = re.compile(rf"\b(?:{'|'.join(_FULL_DAYS)})\b")

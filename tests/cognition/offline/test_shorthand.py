@@ -1,0 +1,36 @@
+"""Shorthand in texts and notices is written out before the news readers see it."""
+
+from __future__ import annotations
+
+import pytest
+
+from cognition.offline.shorthand import written_out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("quiz night at the legion fri 7ish!!", "quiz night at the legion Friday around 7!!"),
+        ("fish fry tmrw @ the hall half 6", "fish fry tomorrow at the hall at 6:30"),
+        ("from 9:00 a.m. until 12:00 noon.", "from 9:00 am until noon."),
+        ("Doors at 7 p.m. Bring a plate.", "Doors at 7 pm. Bring a plate."),
+        ("Thursday, Sept. 18th at 6.30pm", "Thursday, September 18th at 6:30 pm"),
+        ("see you on sat. we'll go", "see you on Saturday we'll go"),
+        ("meet this arvo on thursday", "meet this afternoon on Thursday"),
+    ],
+)
+def test_days_dates_and_times_are_written_out(text: str, expected: str) -> None:
+    assert written_out(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I sat at the table by the window.",
+        "The sun came out and half the town came.",
+        "We may march in May.",
+        "They wed in June.",
+    ],
+)
+def test_words_that_only_look_like_shorthand_are_left_alone(text: str) -> None:
+    assert written_out(text) == text
