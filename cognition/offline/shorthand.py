@@ -49,7 +49,7 @@ _DAY_AFTER_WORD = re.compile(
     rf"\b(on|this|next|till|until|from|by)\s+({_ABBREVIATED_DAY})\b\.?", re.I
 )
 _DAY_BEFORE_TIME = re.compile(
-    rf"\b({_ABBREVIATED_DAY})\b\.?(?=,?\s*(?:(?:around|about|at)\s+\d|\d|noon\b|midday\b|night\b|morning\b|"
+    rf"\b({_ABBREVIATED_DAY})\b\.?(?=,?\s*(?:(?:around|about|at|from)\s+\d|\d|noon\b|midday\b|night\b|morning\b|"
     r"afternoon\b|evening\b))",
     re.I,
 )

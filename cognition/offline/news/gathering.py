@@ -188,6 +188,8 @@ _OPEN = re.compile(
     r"the (?:whole|rest of the) [a-z]+(?:(?:'s|’s| is| are)? (?:invited|welcome)|"
     r" (?:can|may) (?:come|join|turn up))|"
     r"\bevery(?:one|body) (?:come|bring)\b|\bthe more the merrier\b|"
+    r"\b(?:be there|see (?:you|everyone|y'all|ya|you all) there)\b|\ball hands\b|"
+    r"\bcome one,? come all\b|\bbring (?:the|your) (?:whole )?(?:family|kids|crew|gang)\b|"
     r"\b(?:don't|don’t|do not|no) need to be a member\b|\bnon-members (?:welcome|too)\b|"
     r"(?:every|any)(?:one|body)(?: (?:from|in|on|with) [\w' ]{1,30}?| who [^.;:]{1,60}?)? "
     r"(?:can|may|is welcome to|"
@@ -214,7 +216,8 @@ _OPEN = re.compile(
     re.I,
 )
 _PLACE = re.compile(
-    r"\b(?i:at|in|inside|outside|on)\s+(?=(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,6}))"
+    r"\b(?i:at|in|inside|outside|on|down at|down|up at|over at|round at)\s+"
+    r"(?=(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,6}))"
 )
 """Each "at/in <words>" of a text, overlapping: "at 8 on Friday in the church hall" holds
 three candidates, and the words it reads never hide the next one."""
@@ -863,15 +866,21 @@ def _called(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
 
 
 _WHEN_OR_WHERE = (
-    r"(?=(?:at|@|on|in|this|tonight|tomorrow|today|tmrw|next|from|"
+    r"(?=(?:at|@|on|in|this|tonight|tomorrow|today|tmrw|next|from|along|beside|behind|near|"
+    r"down|up at|over at|round at|outside|inside|"
     r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\b)"
 )
-_NP = r"(?P<name>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,4}?)"
+_NP = (
+    r"(?P<name>[A-Za-z][\w'’-]*(?:\s+(?:(?:of|of the|and|on the|for the)\s+(?=[A-Z]))?"
+    r"[A-Za-z][\w'’-]*){0,4}?)"
+)
 _FRAMES = (
     # "the corn boil is at Memorial Park today at 6 pm", "… told me that the quiz night is on"
     re.compile(
         rf"(?:^|\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Tt]his)\s+){_NP}\s+(?:is|are|will be|'s|’s|"
-        rf"takes place|is happening|happens|goes ahead|is going ahead)\s+{_WHEN_OR_WHERE}"
+        r"takes place|will take place|is taking place|is happening|will happen|happens|"
+        r"goes ahead|is going ahead|will go ahead|(?:is|will be|is being) held|is on|"
+        rf"runs|will run)\s+{_WHEN_OR_WHERE}"
     ),
     # "Did you hear about the perogy bee at the hall on Thursday at 9 am?"
     re.compile(rf"\babout\s+(?:the|a|an)\s+{_NP}\s+{_WHEN_OR_WHERE}", re.I),
@@ -930,8 +939,14 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
             name = match["name"]
             words = name.split()
             lowered = [w.lower().strip("'’") for w in words]
-            if any(w in STOPWORDS or w in _NOT_IN_NAME or w in _PRONOUN_WORDS for w in lowered):
+            inner = [w for w, t in zip(lowered, words, strict=True) if not t[:1].isupper()]
+            function = any(w in STOPWORDS or w in _PRONOUN_WORDS for w in inner)
+            if function and not _TITLE_CASED.fullmatch(name):
                 continue
+            if any(w in _NOT_IN_NAME or w in _PRONOUN_WORDS for w in lowered):
+                continue
+            if lowered[0] in STOPWORDS:
+                continue  # "The Fall Supper is …" is named from the word after "The"
             if any(w.endswith("ed") or w.endswith("n't") for w in lowered[-1:]):
                 continue  # "the hall got flooded on Monday": what happened to it
             person = index == 0 and match.start("name") == 0 and len(words) <= 2
@@ -963,9 +978,12 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 after=match.end("name"),
                 now=now,
             )
+            if fact.place is None and (beside := _ALONG.match(sentence[match.end("name") :])):
+                fact = replace(fact, place=_place(f"at {beside['place']}"))  # "along the creek"
             dated = fact.day is not None or fact.weekday is not None
             if index == 3:
-                if fact.place is None or not (dated or fact.start_min is not None):
+                timed = dated and fact.start_min is not None
+                if not timed and (fact.place is None or not (dated or fact.start_min is not None)):
                     continue
                 if not dated and now is not None:
                     fact = replace(fact, month=now.month, day=now.day)
@@ -975,6 +993,12 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
     return None
 
 
+_ALONG = re.compile(r"\s+(?:along|beside|behind|by|near)\s+(?P<place>the\s+[^,.;!?]+)")
+"""Where a notice's occasion is when no "at" says so ("Tree planting along the creek …")."""
+_TITLE_CASED = re.compile(
+    r"[A-Z][\w'’-]*(?:\s+(?:(?:of|of the|and|on the|for the)\s+)?[A-Z][\w'’-]*)*"
+)
+"""A name in title case may hold "of the" ("the Blessing of the Fleet")."""
 _PRONOUN_WORDS = frozenset("it they he she we you i this that there here".split())  # noqa: SIM905
 
 

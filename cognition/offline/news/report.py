@@ -57,7 +57,7 @@ _FRAMES = (
         r"text|note|visit|notice|warning)\s+from\s+[^:;]{1,60}?[:;]\s+(?P<clause>.+)$"
     ),
     re.compile(
-        r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!?]?|"
+        r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!?]?\s*[-–—]?|"
         r"word is(?: that)?,?|"
         r"apparently,?|it seems that)\s*(?P<clause>.+?)\??$",
         re.I,
@@ -97,7 +97,7 @@ _STATES = re.compile(
 """A clause that states something has a verb ("the wall has cracked"); "every gully and
 cornice on the mountain", what someone knows, states nothing to retell."""
 _WORRY = re.compile(r"\b(?:worried|afraid|concerned|scared)\b")
-_TOLD_AS_QUESTION = re.compile(r"^(?:did you (?:hear|know)) that\b", re.I)
+_TOLD_AS_QUESTION = re.compile(r"^(?:did you (?:hear|know)) (?!about\b|of\b|if\b|whether\b)", re.I)
 """News told as a question ("Did you know that the sea wall has cracked?") is still news."""
 _PERSONAL = re.compile(
     r"^(?:I|you|we|me|my|your|our|it|this|that|there|here|he|she|they|his|her|their)\b", re.I

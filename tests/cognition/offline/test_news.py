@@ -1041,3 +1041,61 @@ def test_news_told_after_a_reaction_is_the_news_of_a_seed() -> None:
     )
     assert moose.kind == "report"
     assert moose.what.startswith("there is a great big cow moose and her calf")
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "place", "day", "start"),
+    [
+        (
+            "Reminder: the Blessing of the Fleet will take place at the harbour on Sunday, "
+            "May 12th at 2:00 p.m.",
+            "Blessing of the Fleet",
+            "the harbour",
+            12,
+            14 * 60,
+        ),
+        ("darts final down the Crown thurs 8pm be there!!", "darts final", "the Crown", 9, 1200),
+        (
+            "Tree planting along the creek Saturday morning 9-12, gloves provided.",
+            "tree planting",
+            "the creek",
+            11,
+            9 * 60,
+        ),
+        (
+            "The Fall Supper will be held Sunday, May 12 from 4:30 to 7 p.m. at St. Paul's "
+            "Lutheran Church.",
+            "Fall Supper",
+            "St. Paul's Lutheran Church",
+            12,
+            990,
+        ),
+    ],
+)
+def test_notices_and_texts_name_their_occasion_place_and_hour(
+    text: str, what: str, place: str, day: int, start: int
+) -> None:
+    fact = only(text)
+    assert (fact.kind, fact.what, fact.place, fact.day, fact.start_min) == (
+        "gathering",
+        what,
+        place,
+        day,
+        start,
+    )
+
+
+def test_news_told_as_a_question_or_after_guess_what_is_news() -> None:
+    [bus] = facts_in(
+        "Did you know the school bus went in the ditch on the Range Road this morning? "
+        "Nobody hurt thank God.",
+        now=MONDAY,
+        told=True,
+    )
+    [shop] = facts_in(
+        "Guess what - the Co-op is closing its doors for good at the end of the month.",
+        now=MONDAY,
+        told=True,
+    )
+    assert bus.what == "the school bus went in the ditch on the Range Road this morning"
+    assert shop.what == "the Co-op is closing its doors for good at the end of the month"
