@@ -877,7 +877,7 @@ _NP = (
 _FRAMES = (
     # "the corn boil is at Memorial Park today at 6 pm", "… told me that the quiz night is on"
     re.compile(
-        rf"(?:^|\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Tt]his)\s+){_NP}\s+(?:is|are|will be|'s|’s|"
+        rf"(?:\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Tt]his)\s+|^){_NP}\s+(?:is|are|will be|'s|’s|"
         r"takes place|will take place|is taking place|is happening|will happen|happens|"
         r"goes ahead|is going ahead|will go ahead|(?:is|will be|is being) held|is on|"
         rf"runs|will run)\s+{_WHEN_OR_WHERE}"
@@ -955,6 +955,11 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
             if index == 3 and (len(words) < 2 and lowered[0] not in occasions()[0]):
                 continue  # a notice's one word is too little to name an occasion by
             who: str | None = None
+            owner = re.match(rf"^(?P<who>{_NAME})(?:'s|’s)\s+", name)
+            if owner is not None and len(words) > 1 + len(owner["who"].split()):
+                who = speaker if owner["who"] == "I" else owner["who"]  # "Kate's corn boil"
+                words = words[len(owner["who"].split()) :]
+                lowered = lowered[-len(words) :]
             if index == 2:
                 det = match["det"].lower()
                 host = list(_HOST.finditer(sentence[: match.end("verb")]))

@@ -1099,3 +1099,25 @@ def test_news_told_as_a_question_or_after_guess_what_is_news() -> None:
     )
     assert bus.what == "the school bus went in the ditch on the Range Road this morning"
     assert shop.what == "the Co-op is closing its doors for good at the end of the month"
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        "tractor run from the co-op to the lake sat 10am, all welcome!!",
+        "The Ladies' Auxiliary will hold a perogy bee in the church basement on Thursday, "
+        "May 9th, from 9:00 a.m. until 12:00 noon.",
+        "We're having a pumpkin carving at the Old Barn on Friday at 4 pm.",
+    ],
+)
+def test_an_occasion_of_any_name_is_read_back_from_every_way_it_is_told(seed: str) -> None:
+    [fact] = facts_in(seed, now=MONDAY, speaker="Nell Tamsin", told=True)
+    kind = kind_of(fact)
+    told = [kind.retell(fact, source="Nell Tamsin", variant=v) for v in range(6)]
+    told += [kind.retell(fact, source=None, variant=v, firsthand=True) for v in range(4)]
+    told += [kind.statement(fact)]
+    said = [(line, "Ada") for line in told] + [(kind.pitch(fact, listener="Ada"), fact.who)]
+    for line, speaker in said:
+        heard = [f for f in facts_in(line, now=MONDAY, speaker=speaker) if f.kind == fact.kind]
+        assert heard and same_occasion(heard[0], fact), line
+        assert (heard[0].start_min, heard[0].day) == (fact.start_min, fact.day), line
