@@ -61,7 +61,7 @@ _SPELLED = (
     ),
     (  # a span after a day or part of it: "Saturday 8 to 11", "tonight 7 - 9"
         re.compile(
-            r"\b(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|morning|afternoon|"
+            r"\b(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tomorrow|tonight|morning|afternoon|"
             rf"evening|night),?\s+{_HOUR}\s*(?P<rel>to|till|until|-|–)\s*"
             rf"(?=(?:{_ANY_HOUR}|noon|midnight)\b)",
             re.I,

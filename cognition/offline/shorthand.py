@@ -11,6 +11,7 @@ day only beside a time or after "on", "this", "next", "till" or "until".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _DAYS = {
     "mon": "Monday",
@@ -54,12 +55,37 @@ _DAY_BEFORE_TIME = re.compile(
     re.I,
 )
 
-_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
+_HOURS = "one two three four five six seven eight nine ten eleven twelve".split()  # noqa: SIM905
+_HOUR_WORDS = "|".join(_HOURS)
+
+
+def _half_past(match: re.Match[str]) -> str:
+    hour = match[1].lower()
+    return f"at {_HOURS.index(hour) + 1 if hour in _HOURS else hour}:30"
+
+
+_REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    # a label before a notice ("NOTICE:", "Reminder:", "FYI -")
+    (
+        re.compile(
+            r"^\s*(?:notice|reminder|fyi|psa|update|heads up|announcement)\s*[:\-–—!]+\s*", re.I
+        ),
+        "",
+    ),
+    # a greeting before a text ("hey", "hiya all,")
+    (
+        re.compile(
+            r"^\s*(?:hey|hi|hiya|oi|yo|hello)(?: (?:all|everyone|folks|guys|you))?\b[!,.]*\s+", re.I
+        ),
+        "",
+    ),
     (re.compile(r"\b(?:tmrw|tmw|tmrrw|tomoz|2moro|2morrow|tomorow)\b", re.I), "tomorrow"),
     (re.compile(r"\b(?:tonite|2nite)\b", re.I), "tonight"),
     (re.compile(r"\bthis arvo\b", re.I), "this afternoon"),
     (re.compile(r"\barvo\b", re.I), "afternoon"),
     (re.compile(r"(?<=\w) ?@ ?(?=[\w'’])|(?<=\s)@ ?(?=[\w'’])"), " at "),
+    # "St." written in lower case
+    (re.compile(r"\bst\.(?= [a-z])"), "St."),
     # "12:00 noon", "12 noon", "12 midnight": the word alone
     (re.compile(r"\b12(?::00)?\s*(?:p\.?m\.?\s*)?\(?(noon|midday)\)?", re.I), r"\1"),
     (re.compile(r"\b12(?::00)?\s*(?:a\.?m\.?\s*)?\(?(midnight)\)?", re.I), r"\1"),
@@ -71,17 +97,42 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     # "a.m." and "p.m.": no full stops to be read as a sentence's end, unless one ends there
     (re.compile(r"\b([aApP])\.\s?[mM]\.(?=\s+[A-Z]|\s*$)"), r"\1m."),
     (re.compile(r"\b([ap])\.\s?m\.?(?!\w)", re.I), r"\1m"),
-    # "half 6" said alone is half past six
+    # "half 6", "half seven start" said alone: half past
     (
         re.compile(
-            r"(?<=\s)half (\d{1,2})\b(?=\s*(?:$|[!.,;?)]|[ap]m\b|tonight|"
-            r"tomorrow|on\b|at\b|in\b|then\b|till\b|until\b|to\b|-|–))",
+            rf"(?<=\s)half ({_HOUR_WORDS}|\d{{1,2}})\b(?=\s*(?:$|[!.,;?)]|[ap]m\b|tonight|"
+            r"tomorrow|on\b|at\b|in\b|then\b|till\b|until\b|to\b|start\b|-|–))",
             re.I,
         ),
-        r"at \1:30",
+        _half_past,
     ),
-    # "6.30pm", "6.30 p.m.": a clock time with a dot
+    # "first thing, about seven": seven in the morning
+    (
+        re.compile(
+            r"\bfirst thing(?: in the morning)?,?\s+(?:about|around|at)\s+"
+            rf"({_HOUR_WORDS}|\d{{1,2}})\b",
+            re.I,
+        ),
+        lambda m: f"around {_HOURS.index(m[1].lower()) + 1 if m[1].lower() in _HOURS else m[1]} am",
+    ),
+    # "8 till late": from 8
+    (
+        re.compile(r"\b(\d{1,2}(?::\d{2})?)\s*(?:till|til|until|to|-|–)\s*late\b", re.I),
+        r"from \1",
+    ),
+    # "6.30pm", "6.30 p.m.", "6.30 start", "7.30-10am", "at 6.30": a clock time with a dot
     (re.compile(r"\b(\d{1,2})\.(\d{2})\s*(?=[ap]\.?\s?m\b)", re.I), r"\1:\2 "),
+    (
+        re.compile(
+            r"(?<![$£€\d.])\b(\d{1,2})\.([0-5]\d)\b(?=\s*(?:-|–|to\b|till\b|until\b|start\b|"
+            r"at\b|$|[,;!]))",
+            re.I,
+        ),
+        r"\1:\2",
+    ),
+    (re.compile(r"(?<=\b(?:at|to|by) )(\d{1,2})\.([0-5]\d)\b"), r"\1:\2"),
+    (re.compile(r"(?<=\b(?:from|till) )(\d{1,2})\.([0-5]\d)\b"), r"\1:\2"),
+    (re.compile(r"(?<=\buntil )(\d{1,2})\.([0-5]\d)\b"), r"\1:\2"),
 )
 
 
@@ -93,7 +144,12 @@ def written_out(text: str) -> str:
     text = _FULL_MONTH.sub(lambda m: m[0].capitalize(), text)
     text = _FULL_DAY.sub(lambda m: m[0].capitalize(), text)
     text = _DAY_AFTER_WORD.sub(lambda m: f"{m[1]} {_DAYS[m[2].lower()]}", text)
-    return _DAY_BEFORE_TIME.sub(lambda m: _DAYS[m[1].lower()], text)
+    text = _DAY_BEFORE_TIME.sub(lambda m: _DAYS[m[1].lower()], text)
+    return _DOTTED_AFTER_DAY.sub(r"\1:\2", text)
+
+
+_DOTTED_AFTER_DAY = re.compile(r"(?<=day )(\d{1,2})\.([0-5]\d)\b")
+"""A clock time with a dot after its day ("Thursday 6.30")."""
 
 
 _MONTH_ABBREVIATION = re.compile(

@@ -102,7 +102,8 @@ def facts_in(
     if not told:
         return found
     parts = [with_subject(p) for p in _joined(sentences(numeric_times(written_out(text))))]
-    lead = _facts_in(parts[0], speaker, midnight) if parts else ()
+    first = next((p for p in parts if not report.reacts(p)), parts[0] if parts else "")
+    lead = _facts_in(first, speaker, midnight) if parts else ()
     if parts and not any(_news(f) for f in lead):
         plain = report.told(parts, speaker)  # news leads: its first sentence is the news
         if plain is not None and plain.key not in {f.key for f in found}:

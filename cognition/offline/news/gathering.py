@@ -260,6 +260,8 @@ _NOT_A_PLACE = frozenset(
         "general",
         "person",
         "public",
+        "again",
+        "now",
     ]
 )
 _SUBJECT = re.compile(rf"^\s*(?P<who>{_NAME})\s+(?!is\b|are\b)[a-z]")
@@ -825,7 +827,13 @@ def _fact(
         kind=NAME,
         what=what,
         who=who,
-        place=_place(clause) or leading or _place(rest) or _proper_place(sentence),
+        place=(
+            _place(clause)
+            or leading
+            or _place(rest)
+            or _proper_place(sentence)
+            or _listed_place(rest)
+        ),
         month=day["month"],
         day=day["day"],
         weekday=day["weekday"],
@@ -872,8 +880,10 @@ _WHEN_OR_WHERE = (
 )
 _NP = (
     r"(?P<name>[A-Za-z][\w'’-]*(?:\s+(?:(?:of|of the|and|on the|for the)\s+(?=[A-Z]))?"
-    r"[A-Za-z][\w'’-]*){0,4}?)"
+    r"[A-Za-z][\w'’-]*){0,4}?(?:\s+of\s+(?:the\s+)?[a-z][\w'’-]*)?)"
 )
+_OF_TAIL = re.compile(r"\s+of\s+(?:the\s+)?[a-z][\w'’-]*$")
+"""What an occasion is of ("the blessing of the boats")."""
 _FRAMES = (
     # "the corn boil is at Memorial Park today at 6 pm", "… told me that the quiz night is on"
     re.compile(
@@ -892,9 +902,23 @@ _FRAMES = (
         rf"(?P<det>a|an|the|our|their|its|his|her|my)\s+{_NP}\s+{_WHEN_OR_WHERE}",
         re.I,
     ),
+    # "there's a barn raising up at the Hendersons' place on Saturday"
+    re.compile(
+        r"(?P<verb>\b[Tt]here(?:'s|’s| is| will be|'ll be|’ll be| are)\s+(?:going to be\s+)?)"
+        rf"(?P<det>a|an|another|some)\s+{_NP}\s+{_WHEN_OR_WHERE}"
+    ),
     # a notice that opens with what it is: "corn boil at Memorial Park tonight!!"
     re.compile(rf"^\s*{_NP}\s+{_WHEN_OR_WHERE}"),
 )
+_HOSTED, _NOTICE = 2, 4
+"""The frames of what someone holds and of a notice's head."""
+_PAST = re.compile(r"\b(?:was|were|went|had|last|yesterday|ago)\b", re.I)
+"""An occasion told of as over ("Karaoke at the RSL was a right laugh on Saturday")."""
+_LISTED_PLACE = re.compile(
+    r"(?:^|[,;:—–]\s*)(?P<place>(?:[A-Z][\w'’.-]*\s+){0,4}(?:[A-Z][\w'’-]*)(?:\s+[a-z]+)?)"
+    r"\s*(?=[,;.!]|$)"
+)
+"""A place listed in a notice between commas ("Fish Fry — Friday, 5 to 7:30 pm, Parish Hall.")."""
 """Where any words are an occasion's name by where they stand, whatever the noun: before
 "is at/on …" (as a gathering is told again), after "about", as what someone holds, or at the
 head of a notice; `_framed` keeps it only when a day and an hour or a place follow."""
@@ -929,6 +953,37 @@ _NOT_IN_NAME = frozenset(
 """Words that make the words before "is at …" no occasion's name ("everyone is at the hall")."""
 
 
+@lru_cache(maxsize=1)
+def _all_occasions() -> frozenset[str]:
+    alone, modified = occasions()
+    return alone | modified
+
+
+def _listed_place(text: str) -> str | None:
+    """A capitalised name listed on its own between commas that is no day, month or hour."""
+    for match in _LISTED_PLACE.finditer(text):
+        place = match["place"].strip()
+        words = {w.lower().strip(".") for w in place.split()}
+        if words & _WHEN_WORDS or words & STOPWORDS or words & _NOT_PLACE_WORDS:
+            continue
+        if place.split()[-1].lower() not in PLACE_NOUNS:
+            continue  # "…, Priya.": whom it is said to, not where
+        return place
+    return None
+
+
+PLACE_NOUNS = frozenset(
+    """hall church school park club centre center hotel pub inn field green square library
+    chapel basement room barn farm beach harbour harbor station store shop cafe café market
+    ground grounds oval rink arena legion grange house yard garden gardens lodge institute
+    theatre theater museum gym pavilion reserve domain marae wharf quay pier""".split()  # noqa: SIM905
+)
+"""Last words of a place's name, by which a name listed alone in a notice is a place."""
+_NOT_PLACE_WORDS = frozenset(
+    "members only admission free adults children everyone welcome all tickets rsvp".split()  # noqa: SIM905
+)
+
+
 def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact | None:
     """An occasion named by any words (`_FRAMES`): "corn boil", "perogy bee", "tractor
     run" need not be in the list of occasions when the sentence says when and where they
@@ -937,9 +992,16 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
     for index, frame in enumerate(_FRAMES):
         for match in frame.finditer(sentence):
             name = match["name"]
-            words = name.split()
+            of = _OF_TAIL.search(name)
+            words = name[: of.start() if of else len(name)].split()
             lowered = [w.lower().strip("'’") for w in words]
-            inner = [w for w, t in zip(lowered, words, strict=True) if not t[:1].isupper()]
+            inner = [
+                w
+                for i, (w, t) in enumerate(zip(lowered, words, strict=True))
+                if not t[:1].isupper()
+                and not _connects(words, i)
+                and not (i == len(words) - 1 and i > 0 and w in _all_occasions())
+            ]  # "a big do": an occasion's noun may be a small word
             function = any(w in STOPWORDS or w in _PRONOUN_WORDS for w in inner)
             if function and not _TITLE_CASED.fullmatch(name):
                 continue
@@ -952,7 +1014,7 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
             person = index == 0 and match.start("name") == 0 and len(words) <= 2
             if person and re.fullmatch(_NAME, name):
                 continue  # "Tom is at the hall on Friday": a person, not an occasion
-            if index == 3 and (len(words) < 2 and lowered[0] not in occasions()[0]):
+            if index == _NOTICE and (len(words) < 2 and lowered[0] not in occasions()[0]):
                 continue  # a notice's one word is too little to name an occasion by
             who: str | None = None
             owner = re.match(rf"^(?P<who>{_NAME})(?:'s|’s)\s+", name)
@@ -960,7 +1022,7 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 who = speaker if owner["who"] == "I" else owner["who"]  # "Kate's corn boil"
                 words = words[len(owner["who"].split()) :]
                 lowered = lowered[-len(words) :]
-            if index == 2:
+            if index == _HOSTED:
                 det = match["det"].lower()
                 host = list(_HOST.finditer(sentence[: match.end("verb")]))
                 subject = sentence[: match.start("verb")].strip()
@@ -972,9 +1034,9 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                     who = host[-1]["who"]
             what = (
                 " ".join(words)
-                if words[0][:1].isupper() and index != 3
+                if words[0][:1].isupper() and index != _NOTICE
                 else " ".join([lowered[0], *words[1:]])
-            )
+            ) + (of[0] if of else "")
             fact = _fact(
                 sentence,
                 what=what,
@@ -983,10 +1045,14 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 after=match.end("name"),
                 now=now,
             )
+            if _PAST.search(sentence[match.end("name") :]):
+                continue
+            if fact.place is None:
+                fact = replace(fact, place=_listed_place(sentence[match.end("name") :]))
             if fact.place is None and (beside := _ALONG.match(sentence[match.end("name") :])):
                 fact = replace(fact, place=_place(f"at {beside['place']}"))  # "along the creek"
             dated = fact.day is not None or fact.weekday is not None
-            if index == 3:
+            if index == _NOTICE:
                 timed = dated and fact.start_min is not None
                 if not timed and (fact.place is None or not (dated or fact.start_min is not None)):
                     continue
@@ -996,6 +1062,15 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 continue
             return fact
     return None
+
+
+def _connects(words: list[str], index: int) -> bool:
+    """Whether a small word joins two capitalised ones ("Blessing of the Boats")."""
+    if words[index].lower() not in ("of", "the", "and", "for", "on"):
+        return False
+    before = any(w[:1].isupper() for w in words[:index])
+    after = next((w for w in words[index + 1 :] if w.lower() not in ("the", "of")), "")
+    return before and after[:1].isupper()
 
 
 _ALONG = re.compile(r"\s+(?:along|beside|behind|by|near)\s+(?P<place>the\s+[^,.;!?]+)")

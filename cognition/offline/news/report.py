@@ -56,6 +56,11 @@ _FRAMES = (
         r"has had|has got)\s+(?:a|an|the)\s+(?:letter|call|phone call|message|email|e-mail|"
         r"text|note|visit|notice|warning)\s+from\s+[^:;]{1,60}?[:;]\s+(?P<clause>.+)$"
     ),
+    re.compile(  # a hedge before what is told: "Between you and me, Pete's resigned"
+        r"^(?:between you and me|between ourselves|don't tell anyone,? but|honestly|"
+        r"to be honest|mind you|anyway|you know what|and get this)[,:!]?\s+(?P<clause>.+)$",
+        re.I,
+    ),
     re.compile(
         r"^(?:have you heard\??|did you (?:hear|know)(?: that)?\??|guess what[:,!?]?\s*[-–—]?|"
         r"word is(?: that)?,?|"
@@ -92,7 +97,9 @@ CHANGES = (
 Monday")."""
 _STATES = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|can|could|may|might|must|should|would|does|did|do)"
-    r"\b|\w(?:ed|n't)\b|\w['’]s \w+ing\b|\b(?:" + "|".join((*IRREGULAR_PASTS, *CHANGES)) + r")\b"
+    r"\b|\w(?:ed|n't)\b|\w['’]s (?:\w+ing|gone|got|been|\w+ed|\w+en)\b|\b(?:"
+    + "|".join((*IRREGULAR_PASTS, *CHANGES))
+    + r")\b"
 )
 """A clause that states something has a verb ("the wall has cracked"); "every gully and
 cornice on the mountain", what someone knows, states nothing to retell."""
@@ -197,6 +204,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     seen = _THERE_WAS.search(clause)
     if seen is not None and _FIRST_OR_SECOND.search(clause[: seen.start()]):
         clause = seen["clause"]  # "I drew the curtains and there was an iceberg …": the iceberg
+    if _EXISTENTIAL.match(clause):  # "there is a crack in the wall, wide enough to put your
+        clause = clause.split(",", 1)[0]  # hand in": what there is, not the teller's aside
     credited = clause  # rated with its teller's name, as any news of a person is
     said_by = _ATTRIBUTED.search(clause)
     if said_by is not None:  # "…, Nora Flood says": she told it
@@ -208,7 +217,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     personal = _PERSONAL.match(clause) and not _EXISTENTIAL.match(clause)
     if len(clause) > MAX_CLAUSE or personal or len(clause.split()) < 3:
         return []
-    if _FIRST_OR_SECOND.search(clause) or _BUSY.match(clause) or _NO_STATEMENT.match(clause):
+    busy = _BUSY.match(clause) and not news  # "is retiring" in an admin's seed is news
+    if _FIRST_OR_SECOND.search(clause) or busy or _NO_STATEMENT.match(clause):
         return []
     if not _STATES.search(_CUT.split(clause, maxsplit=1)[0]):
         return []  # "Dennis noticed the scum last night, and …": what was noticed states nothing
@@ -254,9 +264,14 @@ def told(parts: Sequence[str], speaker: str | None) -> Fact | None:
         if found:
             after = parts[index + 1] if index + 1 < len(parts) else None
             return (continued(found[0], after) if after else None) or found[0]
-        if not _REACTION.match(part.strip()):
+        if not reacts(part):
             return None
     return None
+
+
+def reacts(sentence: str) -> bool:
+    """Whether a sentence only reacts or calls for attention (`_REACTION`)."""
+    return _REACTION.match(sentence.strip()) is not None and not _read(sentence, None, news=True)
 
 
 _REACTION = re.compile(

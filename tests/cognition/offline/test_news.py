@@ -1121,3 +1121,66 @@ def test_an_occasion_of_any_name_is_read_back_from_every_way_it_is_told(seed: st
         heard = [f for f in facts_in(line, now=MONDAY, speaker=speaker) if f.kind == fact.kind]
         assert heard and same_occasion(heard[0], fact), line
         assert (heard[0].start_min, heard[0].day) == (fact.start_min, fact.day), line
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "place", "start"),
+    [
+        (
+            "Knights of Columbus Fish Fry — Friday, May 10, 5:00 to 7:30 p.m., Parish Hall. "
+            "Adults $15, children under 12 free.",
+            "Columbus Fish Fry",
+            "Parish Hall",
+            17 * 60,
+        ),
+        (
+            "Apparently there's a barn raising up at the Hendersons' place on Friday, starting "
+            "around nine.",
+            "barn raising",
+            "the Hendersons' place",
+            9 * 60,
+        ),
+        (
+            "Well, would you believe it — the ceilidh's back on. There's one at the Drill Hall "
+            "this Friday, half seven start.",
+            "ceilidh",
+            "the Drill Hall",
+            19 * 60 + 30,
+        ),
+        (
+            "Honestly, I nearly fell over. Bill and Margaret are renewing their vows, and there's "
+            "a big do at the Commercial Hotel on Friday night at seven.",
+            "big do",
+            "the Commercial Hotel",
+            19 * 60,
+        ),
+        (
+            "Gary says the sheep shearing at his brother's farm is Friday, first thing, about "
+            "seven.",
+            "sheep shearing",
+            "his brother's farm",
+            7 * 60,
+        ),
+    ],
+)
+def test_a_seed_told_as_people_tell_it_is_its_gathering(
+    text: str, what: str, place: str, start: int
+) -> None:
+    news = [f for f in facts_in(text, now=MONDAY, told=True, speaker="Ada") if f.kind != "report"]
+    assert news, text
+    fact = news[0]
+    assert (fact.what, fact.place, fact.day, fact.start_min) == (what, place, 10, start)
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("Between you and me, Pete's resigned from the fire brigade.", "Pete's resigned"),
+        ("Good grief, the prices! Milk's gone up to four dollars a litre.", "Milk's gone up"),
+        ("NOTICE: Mill Road will be closed to traffic from Monday.", "Mill Road will be closed"),
+        ("Apparently Reverend Hale is retiring after Christmas.", "Reverend Hale is retiring"),
+    ],
+)
+def test_plain_news_is_read_past_hedges_labels_and_contractions(text: str, what: str) -> None:
+    [fact] = facts_in(text, now=MONDAY, told=True, speaker="Ada")
+    assert fact.kind == "report" and what.lower() in fact.what.lower(), fact
