@@ -225,6 +225,8 @@ def read_day(text: str, *, now: datetime | None) -> dict[str, int | None]:
         found.update(month=month, day=int(ordinal["day"]))
         return found
     weekday = _WEEKDAY.search(text)
+    if weekday is not None and re.search(r"\blast\s+$", text[: weekday.start()]):
+        return found  # "the quiz night last Friday raised …": a day gone, no date to plan for
     if weekday is None and not _RELATIVE_DAY.search(text):
         return found
     if now is None:

@@ -144,8 +144,30 @@ def written_out(text: str) -> str:
     text = _FULL_MONTH.sub(lambda m: m[0].capitalize(), text)
     text = _FULL_DAY.sub(lambda m: m[0].capitalize(), text)
     text = _DAY_AFTER_WORD.sub(lambda m: f"{m[1]} {_DAYS[m[2].lower()]}", text)
+    text = _PLAIN_DAY.sub(lambda m: _DAYS[(m[1] or m[2]).lower()], text)
+    text = _SPAN_MERIDIEM.sub(_span_meridiem, text)
     text = _DAY_BEFORE_TIME.sub(lambda m: _DAYS[m[1].lower()], text)
     return _DOTTED_AFTER_DAY.sub(r"\1:\2", text)
+
+
+_PLAIN_DAY = re.compile(
+    r"\b(tues?|thu|thur|thurs|fri|weds)\b\.?"
+    r"|\b(sat|sun|mon|wed)\.(?=,?\s+(?:\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)))",
+    re.I,
+)
+"""Abbreviated weekdays that are no other word ("fri", "thurs"), and those that are ("sat",
+"sun") when a full stop marks them as shortened before a date ("Sat. Oct. 11")."""
+_SPAN_MERIDIEM = re.compile(
+    r"\b(\d{1,2})(:\d{2})?(\s*(?:-|–|to|till|until)\s*)(\d{1,2})(:\d{2})?\s*([ap]m)\b", re.I
+)
+
+
+def _span_meridiem(match: re.Match[str]) -> str:
+    """ "7:30-10am" is 7:30 am to 10 am: a span's start takes its end's am or pm when it
+    comes before it on the same half of the clock ("11-2pm" is left as it is)."""
+    start, end = int(match[1]) % 12, int(match[4]) % 12
+    meridiem = f" {match[6]}" if start <= end else ""
+    return f"{match[1]}{match[2] or ''}{meridiem}{match[3]}{match[4]}{match[5] or ''} {match[6]}"
 
 
 _DOTTED_AFTER_DAY = re.compile(r"(?<=day )(\d{1,2})\.([0-5]\d)\b")

@@ -10,6 +10,7 @@ import pytest
 from cognition.offline import knowledge
 from cognition.offline.facts import article, clock_text, sentences, spoken_days
 from cognition.offline.news import facts_in, kind_of
+from cognition.offline.news import gathering
 from cognition.offline.news.gathering import same_occasion
 
 MONDAY = datetime(2024, 5, 6, 9, 0)
@@ -1184,3 +1185,9 @@ def test_a_seed_told_as_people_tell_it_is_its_gathering(
 def test_plain_news_is_read_past_hedges_labels_and_contractions(text: str, what: str) -> None:
     [fact] = facts_in(text, now=MONDAY, told=True, speaker="Ada")
     assert fact.kind == "report" and what.lower() in fact.what.lower(), fact
+
+
+def test_a_weekday_gone_by_gives_no_date() -> None:
+    [quiz] = facts_in("The quiz night last Friday raised two thousand dollars.", now=MONDAY)
+    assert (quiz.what, quiz.day, quiz.weekday) == ("quiz night", None, None)
+    assert not gathering.is_news(quiz)

@@ -17,6 +17,12 @@ from cognition.offline.shorthand import written_out
         ("Thursday, Sept. 18th at 6.30pm", "Thursday, September 18th at 6:30 pm"),
         ("see you on sat. we'll go", "see you on Saturday we'll go"),
         ("meet this arvo on thursday", "meet this afternoon on Thursday"),
+        ("pancakes sun 7.30-10am!!", "pancakes Sunday 7:30 am-10 am!!"),
+        ("lunch 11-2pm", "lunch 11-2 pm"),
+        ("Rummage Sale, Sat. Oct. 11, 9 a.m.", "Rummage Sale, Saturday October 11, 9 am."),
+        ("bonfire down the beach fri, 8 till late", "bonfire down the beach Friday, from 8"),
+        ("NOTICE: the road is shut", "the road is shut"),
+        ("hey all, bbq at ours", "bbq at ours"),
     ],
 )
 def test_days_dates_and_times_are_written_out(text: str, expected: str) -> None:
@@ -30,6 +36,8 @@ def test_days_dates_and_times_are_written_out(text: str, expected: str) -> None:
         "The sun came out and half the town came.",
         "We may march in May.",
         "They wed in June.",
+        "I sat. Then I left.",
+        "It costs $4.50 at the shop.",
     ],
 )
 def test_words_that_only_look_like_shorthand_are_left_alone(text: str) -> None:
