@@ -9,8 +9,7 @@ import pytest
 
 from cognition.offline import knowledge
 from cognition.offline.facts import article, clock_text, sentences, spoken_days
-from cognition.offline.news import facts_in, kind_of
-from cognition.offline.news import gathering
+from cognition.offline.news import facts_in, gathering, kind_of
 from cognition.offline.news.gathering import same_occasion
 
 MONDAY = datetime(2024, 5, 6, 9, 0)
