@@ -101,7 +101,7 @@ def facts_in(
     found = list(_facts_in(text, speaker, midnight))
     if not told:
         return found
-    parts = [with_subject(p) for p in _joined(sentences(numeric_times(written_out(text))))]
+    parts = _parts(text)
     first = next((p for p in parts if not report.reacts(p)), parts[0] if parts else "")
     lead = _facts_in(first, speaker, midnight) if parts else ()
     if parts and not any(_news(f) for f in lead):
@@ -119,7 +119,7 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     the same memories are read again at every turn of every conversation."""
     found: list[Fact] = []
     origins: list[int] = []  # the sentence each fact was read from
-    parts = [with_subject(p) for p in _joined(sentences(numeric_times(written_out(text))))]
+    parts = _parts(text)
     reported = False  # the sentence before stated a report: the next may go on with it
     for index, sentence in enumerate(parts):
         for kind in KINDS:
@@ -143,6 +143,12 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
             found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
     return tuple(gathering.at_part_of_day(f, text) for f in found)
+
+
+def _parts(text: str) -> list[str]:
+    """The text's sentences as the kinds read them: shorthand and spelt times written out,
+    "Have you heard?" joined to its news, a subjectless note given its "I"."""
+    return [with_subject(p) for p in _joined(sentences(numeric_times(written_out(text))))]
 
 
 _SUBJECTLESS_DOING = re.compile(r"^(?P<verb>[A-Z][a-z]{2,}ing)\s+(?=(?:my|our|the|a|an|some)\b)")
