@@ -79,6 +79,15 @@ _REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], .
         ),
         "",
     ),
+    # a filler before a text ("ok so", "so", "alright,")
+    (
+        re.compile(
+            r"^\s*(?:(?:ok|okay|alright|um+|uh+)\b[ ,!.]*(?:so\b[ ,]*)?|(?:so|well|right),\s*)"
+            r"(?=\S)",
+            re.I,
+        ),
+        "",
+    ),
     (re.compile(r"\b(?:tmrw|tmw|tmrrw|tomoz|2moro|2morrow|tomorow)\b", re.I), "tomorrow"),
     (re.compile(r"\b(?:tonite|2nite)\b", re.I), "tonight"),
     (re.compile(r"\bthis arvo\b", re.I), "this afternoon"),
@@ -140,6 +149,7 @@ def written_out(text: str) -> str:
     """The text with its shorthand for days, dates and times written out (module docstring)."""
     for pattern, replacement in _REWRITES:
         text = pattern.sub(replacement, text)
+    text = _CAPITALS.sub(_uncapitalised, text)
     text = _MONTH_ABBREVIATION.sub(lambda m: _MONTHS[m[1].lower()], text)
     text = _FULL_MONTH.sub(lambda m: m[0].capitalize(), text)
     text = _FULL_DAY.sub(lambda m: m[0].capitalize(), text)
@@ -168,6 +178,24 @@ def _span_meridiem(match: re.Match[str]) -> str:
     start, end = int(match[1]) % 12, int(match[4]) % 12
     meridiem = f" {match[6]}" if start <= end else ""
     return f"{match[1]}{match[2] or ''}{meridiem}{match[3]}{match[4]}{match[5] or ''} {match[6]}"
+
+
+_CAPITALS = re.compile(r"\b[A-Z][A-Z'’-]*[A-Z](?:[ \t]+[A-Z][A-Z'’-]*[A-Z])*\b")
+"""Words in capitals: shouted in a text ("carrom FINAL tonight") or a notice's title."""
+_SMALL_WORDS = frozenset("at the of on in and for to a an by".split())  # noqa: SIM905
+
+
+def _uncapitalised(match: re.Match[str]) -> str:
+    """A shouted word in lower case ("FINAL" → "final"), a title in capitals in title case
+    ("FENWICK STREET BLOCK ASSOCIATION"); acronyms of three letters or fewer ("BBQ", "RSL",
+    "CWA") stay as they are."""
+    found = match[0].split()
+    if len(found) == 1:
+        return found[0].lower() if len(found[0]) >= 5 else found[0]
+    return " ".join(
+        w.lower() if w.lower() in _SMALL_WORDS else w.capitalize() if len(w) >= 4 else w
+        for w in found
+    )
 
 
 _DOTTED_AFTER_DAY = re.compile(r"(?<=day )(\d{1,2})\.([0-5]\d)\b")

@@ -29,6 +29,7 @@ from cognition.offline.clock import numeric_times
 from cognition.offline.facts import Fact, sentences
 from cognition.offline.news import candidacy, gathering, report
 from cognition.offline.shorthand import written_out
+from cognition.offline.text import first_name
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,11 @@ def facts_in(
     """Every fact the text states, in order; spoken words are read as `speaker`'s. With
     `told`, the text is known to be news (an admin's seed), so a plain statement with nothing
     else in it is a report whatever its importance ("Old Mr Jenkins passed away last night")."""
+    message = quoted_message(text, speaker)
+    if message is not None:  # "Kayla texted the group chat: \"ok so TRIVIA …\"": the message
+        inner = facts_in(message[0], speaker=message[1], now=now, told=told)
+        if any(_news(f) for f in inner):  # an occasion its writer announces is theirs
+            return [_written_by(f, message[1]) for f in inner]
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) if now else None
     found = list(_facts_in(text, speaker, midnight))
     if not told:
@@ -136,6 +142,15 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
             if more is not None:
                 found[-1] = more
             reported = False
+    for at, (fact, origin) in enumerate(zip(found, origins, strict=True)):
+        title = gathering.heading(parts[origin - 1]) if origin > 0 else None
+        if fact.what == gathering.WORK and title is not None:  # the notice's title names it
+            found[at] = replace(fact, what=title)
+    titled = {f.what for f in found if f.timed}
+    kept = [  # the title read alone before the call under it is not news of its own
+        (f, o) for f, o in zip(found, origins, strict=True) if f.timed or f.what not in titled
+    ]
+    found, origins = [f for f, _ in kept], [o for _, o in kept]
     if not found and len(parts) > 1 and (led := report.lead(parts, speaker)) is not None:
         found, origins = [report.continued(led, parts[1]) or led], [0]
     if gathering.open_to_all(text):
@@ -143,6 +158,42 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
             found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
     return tuple(gathering.at_part_of_day(f, text) for f in found)
+
+
+_NARRATED = re.compile(
+    r"^(?:[^\"“”,:]{1,40},\s+|(?i:this|last|yesterday|earlier|today)\b"
+    r"(?: (?:morning|afternoon|evening|night|week))?\s+|[Oo]n [A-Z][a-z]+\s+)?"
+    r"(?P<who>I|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+"
+    r"(?P<narration>[^\"“”]{2,200}?)[:,]?\s*[\"“](?P<message>[^\"“”]{12,})[\"”]\s*[.!]?\s*$"
+)
+"""A message quoted whole after who wrote or said it ("Suma put up this notice on the church
+gate: \"NOTICE. …\"", "This morning, Shaji posted on the group: \"carrom FINAL tonight …\"")."""
+_NARRATING = re.compile(
+    r"\b(?:posted|put up|pinned|stuck up|wrote|written|photocopied|printed|texted|messaged|"
+    r"sent|emailed|e-mailed|said|says|shouted|called out|announced|told|tells|read out|"
+    r"put out|left|chalked|scrawled|typed|rang|phoned|wrote up)\b"
+)
+
+
+def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | None:
+    """The message a text quotes after saying who wrote or said it, and whose words they
+    are (the writer, or `speaker` when that is who "I" or the writer's first name is); None
+    when the text is no narration around one message."""
+    match = _NARRATED.match(text.strip())
+    if match is None or not _NARRATING.search(match["narration"]):
+        return None
+    writer = match["who"]
+    if writer == "I" or (speaker is not None and first_name(writer) == first_name(speaker)):
+        writer = speaker
+    elif writer.split()[0] in ("The", "This", "That", "A", "An", "Our", "My", "Yesterday"):
+        return None  # "The council posted: …": no one's own words to read as "I"
+    return match["message"].strip(), writer
+
+
+def _written_by(fact: Fact, writer: str | None) -> Fact:
+    if fact.kind != gathering.NAME or fact.who is not None or writer is None:
+        return fact
+    return replace(fact, who=writer)
 
 
 def _parts(text: str) -> list[str]:

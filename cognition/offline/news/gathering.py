@@ -139,9 +139,13 @@ _CALL = re.compile(
     rf"\s+to\s+(?:{_HANDS})?(?P<task2>[a-z][\w'’ -]*)"
     rf"|^\s*(?:[Pp]lease\s+)?[Cc]ome\s+(?:along\s+)?(?:and|to)\s+(?:help\s+(?:to\s+)?)?"
     r"(?P<task3>[a-z][\w'’ -]*)"
+    r"|\b(?:are|is)\s+(?:all\s+)?(?:invited|asked|welcome|encouraged|urged|needed|wanted)\s+to\s+"
+    rf"(?:come\s+(?:along\s+)?(?:and\s+)?)?(?:help|lend a hand|pitch in|join in)\s+"
+    r"(?:(?:to|us|out|with|and)\s+)?(?P<task4>[a-z][\w'’ -]*)"
 )
 """A call for hands: someone asking people to come and do something, volunteers needed to
-do it, or "Come and help …"; its task runs to the first word of when or where."""
+do it, "Come and help …", or whoever is invited to help ("Neighbors of all ages are invited
+to help plant twelve new street trees"); its task runs to the first word of when or where."""
 LESSONS = frozenset({"class", "lesson", "lessons", "course", "workshop", "session", "talk"})
 _TEACHING = re.compile(
     rf"(?P<who>\bI|{_NAME})(?:'s|’s|'m|’m| is| has| will| had| am)?\s+(?:offered|offering|agreed|"
@@ -212,7 +216,10 @@ _OPEN = re.compile(
     r"\b(?:free|no) (?:entry|admission)\b|"
     r"\b(?:tickets?|entry|a head) (?:a|are|is) (?:fiver|tenner)\b|"
     r"\b(?:entry|admission|entrance|tickets?) (?:is |are )?(?:free|£|\$|€|\d|costs?|from|at)|"
-    r"\bpublic (?:meeting|talk|lecture|screening|consultation|debate|hearing)s?\b",
+    r"\bpublic (?:meeting|talk|lecture|screening|consultation|debate|hearing)s?\b|"
+    # a notice's call on a whole body of people: "All voters of the ward are requested to attend"
+    r"\b(?:all|every) [\w' ]{1,40}? (?:are|is) (?:kindly )?(?:requested|asked|invited|urged|"
+    r"encouraged|expected|welcome) to (?:attend|come|be present|join|take part)\b",
     re.I,
 )
 _PLACE = re.compile(
@@ -378,8 +385,9 @@ class Gathering:
     name = NAME
 
     def recognise(self, sentence: str, *, speaker: str | None, now: datetime | None) -> list[Fact]:
-        if recurs(sentence):
-            return []  # "the pottery class is on Wednesdays": a habit, no news
+        if recurs(sentence) or _MEET_AT.match(sentence):
+            return []  # "the pottery class is on Wednesdays": a habit, no news; "Please meet
+            # at the front gate": where, for the occasion before it (`continued`)
         spans: list[tuple[int, int, Fact]] = []
         for match in _noun_pattern().finditer(sentence):
             named = _named(sentence, match, speaker)
@@ -700,10 +708,15 @@ _VERB_ENDING = re.compile(r"(?:s|ed|ing)$")
 
 def continued(fact: Fact, sentence: str, *, now: datetime | None) -> Fact | None:
     """A gathering that says no time, with the next sentence's day, time and
-    place ("Maureen has offered to teach CPR. Come to the library on Wednesday at 6 pm.");
-    None when that sentence adds neither a day nor a time."""
-    if fact.kind != NAME or fact.timed:
+    place ("Maureen has offered to teach CPR. Come to the library on Wednesday at 6 pm."),
+    or one that says no place, with where the next sentence bids people meet ("Please meet
+    at the front gate of Fenwick Street Park."); None when that sentence adds neither."""
+    if fact.kind != NAME:
         return None
+    if fact.timed:
+        meet = _MEET.match(sentence)
+        where = _place(sentence[meet.end() :]) if meet is not None and not fact.place else None
+        return None if where is None else replace(fact, place=where)
     more = _fact(sentence, what=fact.what, who=fact.who, before=0, after=0, now=now)
     dated = fact.day is not None or fact.weekday is not None
     if ((more.day is None and more.weekday is None) or dated) and more.start_min is None:
@@ -712,6 +725,13 @@ def continued(fact: Fact, sentence: str, *, now: datetime | None) -> Fact | None
     return replace(fact.merged(more), open_to_all=fact.open_to_all or bidden)
 
 
+_MEET = re.compile(
+    r"^\s*(?:please\s+)?(?:meet|gather|assemble|come|report|we(?:'ll| will) meet|"
+    r"we(?:'re| are) meeting|meeting point is)\b",
+    re.I,
+)
+"""A sentence saying where whoever comes should meet."""
+_MEET_AT = re.compile(r"^\s*(?:please\s+)?meet\s+(?:us\s+)?(?:at|in|outside|by|on|inside)\b", re.I)
 _BIDDING = re.compile(r"^\s*(?:please\s+)?(?:come|drop in|pop in|join us)\b", re.I)
 """A sentence bidding whoever hears it to come ("Come to the library on Wednesday at 6")."""
 
@@ -851,7 +871,7 @@ def _called(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
     call = _CALL.search(sentence)
     if call is None:
         return None
-    group = next(g for g in ("task", "task2", "task3") if call[g] is not None)
+    group = next(g for g in ("task", "task2", "task3", "task4") if call[g] is not None)
     task = _TASK_END.split(call[group], maxsplit=1)[0].strip(" -")
     if not task or task.split()[0].lower() in DETERMINERS:
         return None  # "Come to the community room …" says where, not what to do
@@ -861,10 +881,12 @@ def _called(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
         task = re.sub(r"\b(?:it|them)\b", f"the {named_it['np'].lower()}", task, count=1)
     who = call["who"]
     who = speaker if who in ("I", "We", "we") else who
+    whom: str | None = call["whom"]
+    if call["task4"] is not None:  # "Neighbors … are invited to help plant": whom it invites
+        whom = sentence[: call.start()].strip()
     fact = _fact(sentence, what=WORK, who=who, before=call.start(), after=task_end, now=now)
     if fact.day is None and fact.weekday is None:
         return None
-    whom = call["whom"]
     return replace(
         fact,
         place=fact.place or _place(sentence[: call.start()]),
@@ -882,12 +904,15 @@ _NP = (
     r"(?P<name>[A-Za-z][\w'’-]*(?:\s+(?:(?:of|of the|and|on the|for the)\s+(?=[A-Z]))?"
     r"[A-Za-z][\w'’-]*){0,4}?(?:\s+of\s+(?:the\s+)?[a-z][\w'’-]*)?)"
 )
+_FOR = r"(?:\s+for\s+the\s+[\w'’-]+(?:\s+(?:of\s+)?[\w'’-]+){0,4}?)?"
+"""What an occasion is for, between its name and "is" ("the Ward Sabha for the second half
+of 2025-26 will be held …"): not part of its name."""
 _OF_TAIL = re.compile(r"\s+of\s+(?:the\s+)?[a-z][\w'’-]*$")
 """What an occasion is of ("the blessing of the boats")."""
 _FRAMES = (
     # "the corn boil is at Memorial Park today at 6 pm", "… told me that the quiz night is on"
     re.compile(
-        rf"(?:\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Tt]his)\s+|^){_NP}\s+(?:is|are|will be|'s|’s|"
+        rf"(?:\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Tt]his)\s+|^){_NP}{_FOR}\s+(?:is|are|will be|'s|’s|"
         r"takes place|will take place|is taking place|is happening|will happen|happens|"
         r"goes ahead|is going ahead|will go ahead|(?:is|will be|is being) held|is on|"
         rf"runs|will run)\s+{_WHEN_OR_WHERE}"
@@ -948,6 +973,8 @@ _NOT_IN_NAME = frozenset(
         "one",
         "people",
         "folks",
+        "please",
+        "meet",
     ]
 )
 """Words that make the words before "is at …" no occasion's name ("everyone is at the hall")."""
@@ -1062,6 +1089,25 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 continue
             return fact
     return None
+
+
+_HEADING = re.compile(
+    r"^\s*(?P<name>[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|for|on|&)\s+)*[A-Z][\w'’-]*){1,5})"
+    r"\s*[.!:]?\s*$"
+)
+
+
+def heading(sentence: str) -> str | None:
+    """A notice's title standing as a sentence of its own ("Community Tree Planting."):
+    what a call for hands under it is called. None for anything else."""
+    match = _HEADING.match(sentence)
+    if match is None:
+        return None
+    name = match["name"]
+    lowered = {w.lower() for w in name.split()}
+    if lowered & _WHEN_WORDS or lowered & {"notice", "reminder", "update", "agenda"}:
+        return None
+    return name
 
 
 def _connects(words: list[str], index: int) -> bool:

@@ -22,7 +22,7 @@ import inflect
 
 from cognition.offline import importance
 from cognition.offline.facts import Fact
-from cognition.offline.news import gathering
+from cognition.offline.news import gathering, story
 from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem, words
 
 if TYPE_CHECKING:
@@ -258,8 +258,13 @@ def lead(parts: Sequence[str], speaker: str | None) -> Fact | None:
 def told(parts: Sequence[str], speaker: str | None) -> Fact | None:
     """The news of a text known to be news (what an admin seeds: "Old Mr Jenkins passed away
     last night."): its first sentence as a report whatever its importance, joined by the next
-    when that goes on with it; None when it states nothing."""
+    when that goes on with it, or, when that sentence only sets the scene, the story's point
+    (`story.point`); None when it states nothing."""
     for index, part in enumerate(parts):
+        if story.sets_scene(part):  # "Last evening Mercy was walking home when …"
+            gist = story.point(parts[index:], speaker, lambda clause: stated(clause, speaker))
+            if gist is not None:
+                return gist
         found = _read(part, speaker, news=True)
         if found:
             after = parts[index + 1] if index + 1 < len(parts) else None
@@ -267,6 +272,13 @@ def told(parts: Sequence[str], speaker: str | None) -> Fact | None:
         if not reacts(part):
             return None
     return None
+
+
+def stated(clause: str, speaker: str | None) -> Fact | None:
+    """The report a clause of news states, whatever its importance; None when it states
+    none."""
+    found = _read(clause, speaker, news=True)
+    return found[0] if found else None
 
 
 def reacts(sentence: str) -> bool:

@@ -1190,3 +1190,97 @@ def test_a_weekday_gone_by_gives_no_date() -> None:
     [quiz] = facts_in("The quiz night last Friday raised two thousand dollars.", now=MONDAY)
     assert (quiz.what, quiz.day, quiz.weekday) == ("quiz night", None, None)
     assert not gathering.is_news(quiz)
+
+
+@pytest.mark.parametrize(
+    ("seed", "writer", "what", "place", "start"),
+    [
+        (
+            'Bronwen texted the choir group last night: "ok so EXTRA practice at the chapel '
+            'vestry tmrw, 6ish!! sopranos especially pls"',
+            "Bronwen Price",
+            "extra practice",
+            "the chapel vestry",
+            18 * 60,
+        ),
+        (
+            "This morning Tomasz pinned this up in the shop window: \"GLENVIEW RESIDENTS' "
+            "ASSOCIATION. The Annual General Meeting for the year ending March will be held on "
+            "Friday, May 10th, from 7:30 p.m. at the Scout Hut. All residents are kindly "
+            'requested to attend."',
+            "Tomasz Nowak",
+            "Annual General Meeting",
+            "the Scout Hut",
+            19 * 60 + 30,
+        ),
+    ],
+)
+def test_a_message_quoted_in_a_narration_is_read_as_its_writer_s(
+    seed: str, writer: str, what: str, place: str, start: int
+) -> None:
+    (fact,) = facts_in(seed, speaker=writer, now=MONDAY, told=True)
+    assert (fact.kind, fact.what, fact.place, fact.start_min) == ("gathering", what, place, start)
+    assert fact.who == writer  # whoever posts the notice or the text calls people to it
+
+
+def test_a_quote_from_no_one_in_particular_is_not_read_as_a_message() -> None:
+    from cognition.offline.news import quoted_message
+
+    assert quoted_message('The council posted: "The bins go out on Friday at 7 am."', None) is None
+    assert quoted_message("Nobody quoted anything here at all.", None) is None
+
+
+def test_a_notice_calling_people_to_help_is_its_titled_occasion_at_its_meeting_place() -> None:
+    (fact,) = facts_in(
+        "Riverside Litter Pick. Families and volunteers are invited to help clear the "
+        "towpath of rubbish on Saturday, May 11th, from 9 am to noon. Please meet outside "
+        "the Boat House. Bags and gloves provided.",
+        now=MONDAY,
+    )
+    assert (fact.what, fact.place) == ("Riverside Litter Pick", "the Boat House")
+    assert (fact.day, fact.start_min, fact.end_min) == (11, 9 * 60, 12 * 60)
+    assert fact.open_to_all
+
+
+def test_what_an_occasion_is_for_is_not_part_of_its_name() -> None:
+    fact = only("The budget hearing for the new school year is at the Town Hall on Friday at 6 pm.")
+    assert (fact.what, fact.place, fact.start_min) == ("budget hearing", "the Town Hall", 18 * 60)
+
+
+@pytest.mark.parametrize(
+    ("seed", "teller", "what"),
+    [
+        (
+            "Yesterday morning Ewan was walking the dog along the cliff path when the dog "
+            "started barking at the gorse. He pushed the branches apart and found an old "
+            "brass ship's bell, green with age, half buried in the earth. Ewan carried it home "
+            "in his rucksack. The bell is on his kitchen table now.",
+            "Ewan Baird",
+            "Ewan found an old brass ship's bell",
+        ),
+        (
+            "Last Tuesday, while Priya was waiting for the bus, Mr. Hale from the post office "
+            "came out looking grey. He told her the sorting office is moving to the city. Mr. "
+            "Hale says they have no say in it, and after thirty years the village post office "
+            "will close at the end of the month. Priya missed her bus.",
+            "Priya Shah",
+            "after thirty years the village post office will close at the end of the month",
+        ),
+    ],
+)
+def test_a_story_that_sets_the_scene_first_is_told_by_its_point(
+    seed: str, teller: str, what: str
+) -> None:
+    (fact,) = facts_in(seed, speaker=teller, now=MONDAY, told=True)
+    assert (fact.kind, fact.what) == ("report", what)
+
+
+def test_a_story_whose_first_sentence_is_the_news_keeps_it() -> None:
+    (fact,) = facts_in(
+        "The old mill bridge has cracked right across. Ines saw it this morning on her way to "
+        "the bakery. She thinks it will fall in the next flood.",
+        speaker="Ines Duarte",
+        now=MONDAY,
+        told=True,
+    )
+    assert fact.what.startswith("the old mill bridge has cracked")

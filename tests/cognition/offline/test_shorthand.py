@@ -23,6 +23,10 @@ from cognition.offline.shorthand import written_out
         ("bonfire down the beach fri, 8 till late", "bonfire down the beach Friday, from 8"),
         ("NOTICE: the road is shut", "the road is shut"),
         ("hey all, bbq at ours", "bbq at ours"),
+        ("ok so QUIZ NIGHT at the Anchor", "Quiz Night at the Anchor"),
+        ("so, darts FINAL at the club tonight", "darts final at the club tonight"),
+        ("BBQ at the RSL, bring a PLATE", "BBQ at the RSL, bring a plate"),
+        ("MILLBROOK PARISH COUNCIL. Notice", "Millbrook Parish Council. Notice"),
     ],
 )
 def test_days_dates_and_times_are_written_out(text: str, expected: str) -> None:

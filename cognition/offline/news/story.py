@@ -1,0 +1,147 @@
+"""The point of a story told over several sentences, when its first sentence only sets the
+scene.
+
+"Last evening, just as it was getting dark, Mercy was walking home along the shore when she
+saw two long tracks in the sand. She followed them … and found a huge turtle, … The eggs are
+buried there now." Whoever passes this on tells what was found or what will come of it, not
+that Mercy was walking home. `point` reads each sentence's clauses — the teller's "she" as the
+teller, what follows a colon ("Mrs. Ortiz showed her: the new owner … wants double the rent"),
+each side of ", and", what someone "found" — and keeps the one that scores most:
+
+    found       someone found, discovered or spotted something          3
+    to come     what will or must happen ("will have to close")        3
+    now         a state that holds now ("the eggs are buried there now")  2
+    central     common words shared with each other sentence           1 each, 2 at most
+
+The teller's own doings ("Dolores hugged her over the counter") are not the point. None when
+no clause scores, so the story is read from its first sentence as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from cognition.offline.facts import Fact
+from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem
+
+_SCENE = re.compile(
+    r"^(?:last|yesterday|earlier|this (?:morning|afternoon|evening)|one (?:morning|evening|"
+    r"night|day)|just as|when|while|as)\b|\b(?:was|were) [a-z]+ing\b",
+    re.I,
+)
+"""A sentence that sets a scene: when it was, or what someone was doing when it happened."""
+_FOUND = re.compile(
+    rf"^(?P<who>{NAME_WORD}(?: {NAME_WORD})?)\b[^,;:]*?\band (?P<verb>found|discovered|spotted|"
+    r"came across|came upon|saw) (?P<what>[^,;:]+)"
+)
+_DISCOVERED = re.compile(
+    rf"^{NAME_WORD}(?: {NAME_WORD})? (?:found|discovered|spotted|came across|came upon|saw)\b"
+)
+
+
+def _discovered(clause: str) -> bool:
+    return _FOUND.match(clause) is not None or _DISCOVERED.match(clause) is not None
+
+
+_TO_COME = re.compile(
+    r"\b(?:will|won't|going to|gonna|have to|has to|had to close|must|for good|is closing|"
+    r"are closing|is leaving|are leaving|is moving|are moving)\b",
+    re.I,
+)
+_NOW = re.compile(r"\b(?:is|are|has|have)\b[^.;]*\bnow\b", re.I)
+_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+but\s+")
+_THEY = re.compile(r"\bthey\b")
+_FAMILY = re.compile(rf"\b(?:Mr|Mrs|Ms|Mx)\.? (?P<surname>{NAME_WORD})\b")
+MIN_SENTENCES = 3
+"""A story: shorter texts lead with their news."""
+
+
+def sets_scene(sentence: str) -> bool:
+    return _SCENE.search(sentence) is not None
+
+
+def point(
+    parts: Sequence[str], speaker: str | None, read: Callable[[str], Fact | None]
+) -> Fact | None:
+    """The story's point (module docstring), read by `read` (a clause → its report, or
+    None); None when the text is no story or no clause is its point."""
+    if len(parts) < MIN_SENTENCES:
+        return None
+    teller = _teller(parts[0], speaker)
+    family = {m["surname"] for p in parts for m in _FAMILY.finditer(p)}
+    they = f"the {_family_name(family.pop())}" if len(family) == 1 else None
+    common = [_common_stems(p) for p in parts]
+    best: tuple[int, int, Fact] | None = None
+    for index, sentence in enumerate(parts[1:], start=1):
+        for clause in _clauses(sentence, _whom(sentence, parts[index - 1], teller), they):
+            if teller and clause.startswith(teller) and not _discovered(clause):
+                continue  # what the teller did is how they came by it, not the news
+            fact = read(clause)
+            if fact is None:
+                continue
+            score = _score(clause, _common_stems(clause), common, index)
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, index, fact)
+    return best[2] if best else None
+
+
+def _family_name(surname: str) -> str:
+    """A family by its surname: "the Ortizes", "the Joneses", "the Smiths" (inflect's nouns
+    double a final z, as "quizzes", which no surname does)."""
+    return f"{surname}es" if surname.endswith(("s", "x", "z", "ch", "sh")) else f"{surname}s"
+
+
+def _teller(first: str, speaker: str | None) -> str | None:
+    """Whom "she" or "he" means: the speaker when the story names them."""
+    if speaker is not None and re.search(rf"\b{re.escape(first_name(speaker))}\b", first):
+        return first_name(speaker)
+    return None
+
+
+_TITLED = re.compile(rf"\b(?P<title>Mr|Mrs|Ms|Miss|Dr)\.? (?P<surname>{NAME_WORD})\b")
+_HE_OR_SHE = {"He": ("Mr", "Dr"), "She": ("Mrs", "Ms", "Miss", "Dr")}
+
+
+def _whom(sentence: str, before: str, teller: str | None) -> str | None:
+    """Whom a sentence's leading "He" or "She" means: someone titled as one in the sentence
+    before ("Mr. Hale … came out. He told her …"), else the teller."""
+    pronoun = re.match(r"^(He|She)\b", sentence.strip())
+    if pronoun is None:
+        return teller
+    titled = [m for m in _TITLED.finditer(before) if m["title"] in _HE_OR_SHE[pronoun[1]]]
+    return f"{titled[-1]['title']}. {titled[-1]['surname']}" if titled else teller
+
+
+def _clauses(sentence: str, teller: str | None, they: str | None) -> list[str]:
+    """The clauses a sentence may have its point in, with "she" and "they" named."""
+    text = sentence.strip().rstrip(".!")
+    if teller:
+        text = re.sub(r"^(?:She|He)\b", teller, text)
+    seen = _FOUND.match(text)
+    if seen is not None:  # "Mercy followed them … and found a huge turtle": what she found
+        text = f"{seen['who']} {seen['verb']} {seen['what'].strip()}"
+    if ":" in text:  # "Mrs. Ortiz showed her: the new owner wants …": what she showed
+        text = text.split(":", 1)[1].strip()
+    found = [c.strip() for c in _CLAUSE.split(text)]  # each clause, or the sentence whole
+    if they:
+        found = [_THEY.sub(they, c) for c in found]
+    return [c for c in found if len(c.split()) >= 3]
+
+
+def _score(clause: str, own: set[str], common: list[set[str]], index: int) -> int:
+    score = 3 if _discovered(clause) else 0
+    if _TO_COME.search(clause):
+        score += 3
+    elif _NOW.search(clause):
+        score += 2
+    return score + sum(min(len(own & other), 2) for j, other in enumerate(common) if j != index)
+
+
+def _common_stems(text: str) -> set[str]:
+    """The stems of a text's common words: lower-case, not small words."""
+    return {
+        stem(w)
+        for w in re.findall(r"\b[a-z][a-z'’-]{2,}\b", text)
+        if w not in STOPWORDS and w not in ("they", "them", "their")
+    }
