@@ -30,7 +30,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
@@ -45,7 +44,7 @@ from cognition.offline import OfflineMind, knowledge
 from cognition.offline.mind import OFFLINE_MODEL
 from cognition.reflection import should_reflect
 from cognition.requests import RateImportance
-from cognition.types import MemoryKind, Persona
+from cognition.types import MemoryDetail, MemoryKind, Persona
 from db import jobs, memory_detail
 from db.audit import recorded_calls
 from db.budget import Budgets
@@ -338,18 +337,23 @@ def _enrichment(
     """What is still missing for `p` (its state read under the row lock)."""
     vector = fresh.get(p.content_hash) if p.needs_embedding else None
     donor = copies.get(p.content_hash) if p.needs_embedding and vector is None else None
+    detail = _detail(p) if p.needs_detail else None
+    score = scores.get(p.id) if p.needs_score else None
+    if score is not None and detail is not None and p.kind == MemoryKind.SEED:
+        # an admin's seed is news by how it came: it weighs at least what its news weighs,
+        # however plainly it is told ("Last evening Mercy was walking home when …")
+        score = max([score, *(fact.weight for fact in detail.news)])
     return Enrichment(
         id=p.id,
         vector=vector,
         donor=donor,
-        score=scores.get(p.id) if p.needs_score else None,
-        detail=_detail(p) if p.needs_detail else None,
+        score=score,
+        detail=memory_detail.to_json(detail) if detail is not None else None,
     )
 
 
-def _detail(p: Pending) -> dict[str, Any] | None:
+def _detail(p: Pending) -> MemoryDetail:
     """The memory's fields, read from its words on its own day (`knowledge.read_detail`)."""
     told = p.kind == MemoryKind.SEED  # an admin's news, in the agent's own words
     speaker = p.owner if told else None
-    detail = knowledge.read_detail(p.description, now=p.created_at, told=told, speaker=speaker)
-    return memory_detail.to_json(detail)
+    return knowledge.read_detail(p.description, now=p.created_at, told=told, speaker=speaker)

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from cognition.hashing_embedder import HashingEmbedder
 from cognition.mind import AuditSink
 from cognition.offline import OfflineMind
+from cognition.offline.news import report
 from cognition.requests import RateImportance, Request
 from cognition.types import MemoryKind, NewMemory
 from db.flows.enrichment import Enriched, after_enrichment, backlog, enrich
@@ -150,6 +151,26 @@ def test_what_was_perceived_feeds_the_accumulator_and_own_thoughts_do_not(
     done = run(sessions, ids, CountingEmbedder(), FixedMind(score=5))
     assert done.scored == 5
     assert accumulator(sessions, agent) == 5 * len(perceived)
+
+
+def test_a_seed_weighs_at_least_the_news_it_tells_however_plainly_it_is_told(
+    sessions: sessionmaker[Session], agent: Agent
+) -> None:
+    story = (
+        "Last evening the ferryman was walking the cliff path when his dog began to bark. "
+        "The ferryman pushed the gorse apart and found an old brass ship's bell. "
+        "The bell is on his kitchen table now."
+    )
+    ids = write(
+        sessions,
+        agent,
+        NewMemory(description=story, kind=MemoryKind.SEED),
+        NewMemory(description=story, kind=MemoryKind.OBSERVATION),
+    )
+    run(sessions, ids, CountingEmbedder(), FixedMind(score=2))
+    seed, seen = rows(sessions, ids)
+    assert seed.importance is not None and seed.importance >= report.MIN_WEIGHT
+    assert seen.importance == 2  # the same words, not told as news, weigh what they are rated
 
 
 def test_already_scored_memories_are_not_rated_again(

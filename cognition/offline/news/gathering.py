@@ -217,6 +217,8 @@ _OPEN = re.compile(
     r"\b(?:tickets?|entry|a head) (?:a|are|is) (?:fiver|tenner)\b|"
     r"\b(?:entry|admission|entrance|tickets?) (?:is |are )?(?:free|£|\$|€|\d|costs?|from|at)|"
     r"\bpublic (?:meeting|talk|lecture|screening|consultation|debate|hearing)s?\b|"
+    # a group message asking who will come: "who's coming??", "who wants to join?"
+    r"\bwho(?:'s|’s| is) (?:coming|in|up for it|joining|keen)\b|\bwho wants to (?:come|join)\b|"
     # a notice's call on a whole body of people: "All voters of the ward are requested to attend"
     r"\b(?:all|every) [\w' ]{1,40}? (?:are|is) (?:kindly )?(?:requested|asked|invited|urged|"
     r"encouraged|expected|welcome) to (?:attend|come|be present|join|take part)\b",
@@ -1041,8 +1043,9 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
             person = index == 0 and match.start("name") == 0 and len(words) <= 2
             if person and re.fullmatch(_NAME, name):
                 continue  # "Tom is at the hall on Friday": a person, not an occasion
-            if index == _NOTICE and (len(words) < 2 and lowered[0] not in occasions()[0]):
-                continue  # a notice's one word is too little to name an occasion by
+            lone = index == _NOTICE and len(words) < 2 and lowered[0] not in occasions()[0]
+            if lone and lowered[0] in _DAILY:
+                continue  # "lunch at the café at noon": a day's routine, not an occasion
             who: str | None = None
             owner = re.match(rf"^(?P<who>{_NAME})(?:'s|’s)\s+", name)
             if owner is not None and len(words) > 1 + len(owner["who"].split()):
@@ -1083,6 +1086,8 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 timed = dated and fact.start_min is not None
                 if not timed and (fact.place is None or not (dated or fact.start_min is not None)):
                     continue
+                if lone and (not timed or fact.place is None):
+                    continue  # "darts at the Anchor tonight, 8ish": one word, said in full
                 if not dated and now is not None:
                     fact = replace(fact, month=now.month, day=now.day)
             elif not dated or (fact.start_min is None and fact.place is None):
@@ -1108,6 +1113,12 @@ def heading(sentence: str) -> str | None:
     if lowered & _WHEN_WORDS or lowered & {"notice", "reminder", "update", "agenda"}:
         return None
     return name
+
+
+_DAILY = frozenset(
+    "breakfast lunch dinner tea supper brunch work school bed home shift class church".split()  # noqa: SIM905
+)
+"""A notice's one word that names a day's routine, not an occasion."""
 
 
 def _connects(words: list[str], index: int) -> bool:

@@ -201,6 +201,9 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         source = source or frame.source
         worried, told = worried or frame.worried, told or frame.told
     clause = _trimmed(text.rstrip(".!;"))
+    own = told and speaker is not None and _OWN_NEWS.match(clause) is not None
+    if own and speaker is not None:
+        clause = _as_theirs(clause, speaker)  # "Guess what? I found a huge turtle."
     seen = _THERE_WAS.search(clause)
     if seen is not None and _FIRST_OR_SECOND.search(clause[: seen.start()]):
         clause = seen["clause"]  # "I drew the curtains and there was an iceberg …": the iceberg
@@ -217,7 +220,7 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     personal = _PERSONAL.match(clause) and not _EXISTENTIAL.match(clause)
     if len(clause) > MAX_CLAUSE or personal or len(clause.split()) < 3:
         return []
-    busy = _BUSY.match(clause) and not news  # "is retiring" in an admin's seed is news
+    busy = _BUSY.match(clause) and not (news or own)  # "is retiring" in a seed is news
     if _FIRST_OR_SECOND.search(clause) or busy or _NO_STATEMENT.match(clause):
         return []
     if not _STATES.search(_CUT.split(clause, maxsplit=1)[0]):
@@ -312,10 +315,11 @@ class Report:
         return f"{_capital(fact.what)}."
 
     def pitch(self, fact: Fact, *, listener: str) -> str:
-        """One's own worry; news about oneself ("Walter broke his leg") is not one's to spread."""
+        """One's own worry, or news of oneself told as one's own ("Mercy found a huge turtle"
+        is "Guess what? I found a huge turtle.")."""
         del listener
         if fact.who and fact.what.startswith(fact.who):
-            return ""
+            return f"Guess what? {first_person(fact.what, fact.who)}."
         return f"I'm worried: {fact.what}."
 
     def retell(
@@ -422,6 +426,37 @@ def in_own_words(line: str, speaker: str) -> str:
     verbs = "|".join(_OWN_VERB)
     pattern = re.compile(rf"(,\s+and\s+){re.escape(speaker)} (?P<verb>{verbs}|was|{_PAST})\b")
     return pattern.sub(lambda m: f"{m[1]}I {_OWN_VERB.get(m['verb'], m['verb'])}", line)
+
+
+_OWN_WORDS = {"his": "my", "her": "my", "himself": "myself", "herself": "myself"}
+_THEIR_WORDS = {"my": "their", "myself": "themselves"}
+
+
+def first_person(what: str, who: str) -> str:
+    """News of someone said by them: "Walter broke his leg" is "I broke my leg", "Mercy
+    is retiring" is "I'm retiring" (`_as_theirs` reads it back)."""
+    rest = what[len(who) :].strip()
+    verb, _, after = rest.partition(" ")
+    after = re.sub(r"\b(?:his|her|himself|herself)\b", lambda m: _OWN_WORDS[m[0]], after)
+    if verb == "is":
+        return f"I'm {after}".strip()
+    return f"I {_OWN_VERB.get(verb, verb)} {after}".strip()
+
+
+_OWN_NEWS = re.compile(
+    r"^I(?:'m|’m| am| have| was| (?:[a-z]+ed|" + "|".join((_PAST, *IRREGULAR_PASTS)) + r"))\b"
+)
+"""News of oneself, told as news ("Guess what? I found a huge turtle.")."""
+
+
+def _as_theirs(clause: str, speaker: str) -> str:
+    """One's own news said by `speaker`, as anyone would retell it: "I found a huge turtle"
+    said by Mercy D'Cruz is "Mercy found a huge turtle" (`first_person` undone)."""
+    name = first_name(speaker)
+    text = re.sub(r"^I(?:'m|’m| am)\b", f"{name} is", clause)
+    text = re.sub(r"^I have\b", f"{name} has", text)
+    text = re.sub(r"^I\b", name, text)
+    return re.sub(r"\b(?:my|myself)\b", lambda m: _THEIR_WORDS[m[0]], text)
 
 
 def _named_back(text: str, speaker: str | None) -> str:

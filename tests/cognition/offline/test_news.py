@@ -1284,3 +1284,23 @@ def test_a_story_whose_first_sentence_is_the_news_keeps_it() -> None:
         told=True,
     )
     assert fact.what.startswith("the old mill bridge has cracked")
+
+
+def test_news_of_oneself_is_told_as_one_s_own_and_heard_as_the_same_news() -> None:
+    (fact,) = facts_in(
+        "Yesterday, while Ewan was walking the cliff path, the dog began to bark. He pushed "
+        "the gorse apart and found an old brass ship's bell. Ewan carried it home.",
+        speaker="Ewan Baird",
+        now=MONDAY,
+        told=True,
+    )
+    line = kind_of(fact).pitch(fact, listener="Ada")
+    assert line == "Guess what? I found an old brass ship's bell."
+    (heard,) = facts_in(line, speaker="Ewan Baird", now=MONDAY)
+    assert (heard.what, heard.key) == (fact.what, fact.key)
+
+
+def test_a_group_message_asking_who_is_coming_is_open_to_all() -> None:
+    fact = only("darts at the Anchor tonight, 8ish. who's coming??")
+    assert (fact.what, fact.place, fact.start_min) == ("darts", "the Anchor", 20 * 60)
+    assert fact.open_to_all
