@@ -27,7 +27,8 @@ talks to, and a guest who accepted says so — which the conversation's notes tu
 Variety comes from the persona's style (`voice`) and a stable choice among phrasings keyed by
 the two names and the turn (never Python's `hash`), so a town is the same on every run; a
 line the speaker already said in this conversation, or that its memories hold it said lately,
-is phrased again another way.
+is phrased again another way, and one that cannot be (said the same way every time) gives way
+to a goodbye.
 
 Interview answers work the same way (`cognition.offline.answers`).
 """
@@ -184,8 +185,11 @@ def next_utterance(
     line = _line(talk)
     for salt in range(1, REPHRASINGS):
         if line.text not in said_before:
-            break
+            return line
         line = _line(replace(talk, salt=salt))
+    if line.text in said_before and talk.mine:  # nothing new to say in this talk: take leave
+        style = talk.me.speaking_style
+        line = Utterance(styled(_closing(talk), style, vocative=vocative(style)), True)
     return line
 
 

@@ -315,11 +315,13 @@ class Report:
         return f"{_capital(fact.what)}."
 
     def pitch(self, fact: Fact, *, listener: str) -> str:
-        """One's own worry, or news of oneself told as one's own ("Mercy found a huge turtle"
-        is "Guess what? I found a huge turtle.")."""
+        """One's own worry, or what one found, told as one's own ("Mercy found a huge turtle"
+        is "Guess what? I found a huge turtle."); other news of oneself ("Walter broke his
+        leg", "Piotr agreed to go to the planting") is not one's to spread."""
         del listener
         if fact.who and fact.what.startswith(fact.who):
-            return f"Guess what? {first_person(fact.what, fact.who)}."
+            found = _FINDING.match(fact.what[len(fact.who) :])
+            return f"Guess what? {first_person(fact.what, fact.who)}." if found else ""
         return f"I'm worried: {fact.what}."
 
     def retell(
@@ -428,6 +430,10 @@ def in_own_words(line: str, speaker: str) -> str:
     return pattern.sub(lambda m: f"{m[1]}I {_OWN_VERB.get(m['verb'], m['verb'])}", line)
 
 
+_FINDING = re.compile(
+    r"^\s+(?:found|discovered|spotted|saw|came across|came upon|caught|dug up|fished out)\b"
+)
+"""What one found is news one tells oneself ("Mercy found a huge turtle")."""
 _OWN_WORDS = {"his": "my", "her": "my", "himself": "myself", "herself": "myself"}
 _THEIR_WORDS = {"my": "their", "myself": "themselves"}
 

@@ -13,8 +13,9 @@ from datetime import datetime
 
 import pytest
 
+from cognition.offline import dialogue
 from cognition.offline.dialogue import LONG_CONVERSATION, next_utterance
-from cognition.types import Persona
+from cognition.types import Persona, Utterance
 
 NOW = datetime(2023, 2, 13, 9, 30)
 JUNIE = Persona(
@@ -617,3 +618,19 @@ def test_a_gathering_heard_under_two_names_is_told_once() -> None:
     lines = talk(PRIYA, tyler, memories={PRIYA.name: [marlene_said], tyler.name: [clar_said]})
     told = [text for _, text in lines if "fry" in text and "6:30 pm" in text]
     assert len(told) == 1, lines
+
+
+def test_a_line_that_cannot_be_said_another_way_gives_way_to_a_goodbye(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fixed = "Guess what? I found an old ship's bell."
+    monkeypatch.setattr(dialogue, "_line", lambda talk: Utterance(fixed))
+    said = next_utterance(
+        speaker=JUNIE,
+        listener=TOMAS.name,
+        intent="",
+        memories=[],
+        history=[(JUNIE.name, fixed), (TOMAS.name, "Goodness!")],
+        now=NOW,
+    )
+    assert said.ends and said.text and "bell" not in said.text  # a goodbye, not silence
