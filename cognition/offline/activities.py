@@ -175,7 +175,7 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _template(
         "study",
-        "study class classes college lecture homework exam student course",
+        "studies class classes college lecture homework exam student course",
         ("reviewing lecture notes", 15),
         ("reading the textbook", 15),
         ("taking notes", 10),
@@ -214,7 +214,8 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     _template(
         "shop",
-        "shop store market supply sell",
+        "shop store market supply sell hardware grocer grocery ironmonger chandlery newsagent "
+        "boutique bookshop butcher bakery baker stall",
         ("opening the shop", 5),
         ("helping customers", 15),
         ("restocking the shelves", 10),

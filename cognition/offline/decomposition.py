@@ -13,12 +13,15 @@ gaps, no overlap) and the words come from activity templates (`activities`):
   within 5–15 minutes and the total is exact. A meal away from home is eaten out.
   Sleep becomes 15-minute "sleeping" actions. A span shorter than 5 minutes is one action.
 
-A generic "work" item borrows the template of the persona's occupation (read from its
-background first: "works as a barista" → the cafe's steps).
+A generic "work" item borrows the template of the persona's occupation, read from the
+clauses of its background and duties that tell of its job (`work_clauses`: "works as a
+barista" → the cafe's steps; "has a beer at Dugan's Tavern" is no job), the workplace's name
+first ("works the counter at Fenwick Hardware" → the shop's steps).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -60,15 +63,66 @@ def _template(item: PlanItem, persona: Persona, summary: str) -> Template:
     away = bool(item.location and persona.living_area) and not (item.location or "").startswith(
         persona.living_area.split(":")[0]
     )
-    job = stems(f"{persona.background} {persona.daily_plan_requirement}")
+    clauses = work_clauses(persona)
+    job = stems(" ".join(clauses))
     own = template_for(item.description, away=away)
     if own is not None and (own.name not in OCCUPATIONS or own.keywords & job):
         return own
     if WORK_WORDS & stems(item.description):
-        sources = (persona.background, persona.daily_plan_requirement)
-        found = next((t for text in sources if (t := template_for(text))), GENERIC)
-        return found if found.name in OCCUPATIONS and found.keywords & job else GENERIC
+        return job_template(clauses)
     return GENERIC
+
+
+_CLAUSE = re.compile(
+    r";\s*|,\s+(?:and\s+|but\s+|then\s+)?|\s+and\s+(?=(?:has|have|goes|plays|drinks|"
+    r"eats|spends|walks|visits|likes|loves|draws|does)\b)"
+)
+WORK_VERBS: frozenset[str] = frozenset(
+    stems(
+        "work works working job opens open runs owns manages staffs serves teaches employed "
+        "studies student attends keeps"
+    )
+)
+_IDENTITY = re.compile(
+    r"\b(?:is|was) (?:a|an|the) (?!(?:\w+ )?(?:son|daughter|mother|father|wife|husband|brother|"
+    r"sister|friend|grandson|granddaughter|grandmother|grandfather|niece|nephew|cousin|aunt|"
+    r"uncle|only|best|widow|widower)\b)"
+)
+"""Who someone is ("Felix Moreau is a second-year art student at Wren College") tells of
+their job."""
+"""A clause with one of these tells of the persona's job ("Danny opens Fenwick Hardware at
+8am"); the rest of the persona ("has a beer at Dugan's Tavern at 7pm") does not."""
+
+
+_WORKPLACE = re.compile(
+    r"\b(?:works?|working|opens?|runs?|owns?|manages?|keeps?|staffs?)\b[^,;.]*?"
+    r"(?P<place>[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*)"
+)
+"""The workplace a job's clause names ("works the counter at Fenwick Hardware")."""
+_WHERE = re.compile(r"\b(?:in|at|from|to) the [a-z]+\b")
+"""Where the work is done, not what it is ("from the study at Lookout Cottage")."""
+
+
+def work_clauses(persona: Persona) -> list[str]:
+    """The clauses of the persona's background and duties that tell of its job."""
+    texts = (persona.background, persona.daily_plan_requirement)
+    return [
+        c
+        for text in texts
+        for c in _CLAUSE.split(text)
+        if WORK_VERBS & stems(" ".join(re.findall(r"\b[a-z][a-z'’-]*", c)))  # not "… Works"
+        or _IDENTITY.search(c)
+    ]
+
+
+def job_template(clauses: Sequence[str]) -> Template:
+    """The job's template: by the workplace's name first ("works the counter at Fenwick
+    Hardware" is a shop's counter, not a cafe's), then by the clause's words; generic when
+    no job template is named."""
+    places = (m["place"] for c in clauses if (m := _WORKPLACE.search(c)) is not None)
+    named = (template_for(place) for place in places)
+    worded = (template_for(_WHERE.sub("", c)) for c in clauses)
+    return next((t for t in (*named, *worded) if t is not None and t.name in OCCUPATIONS), GENERIC)
 
 
 def _hour_lengths(item: PlanItem) -> list[int]:

@@ -27,7 +27,7 @@ from typing import Protocol
 from cognition.offline import importance
 from cognition.offline.clock import numeric_times
 from cognition.offline.facts import Fact, sentences
-from cognition.offline.news import candidacy, gathering, report
+from cognition.offline.news import candidacy, gathering, report, story
 from cognition.offline.shorthand import written_out
 from cognition.offline.text import first_name
 
@@ -110,7 +110,9 @@ def facts_in(
     parts = _parts(text)
     first = next((p for p in parts if not report.reacts(p)), parts[0] if parts else "")
     lead = _facts_in(first, speaker, midnight) if parts else ()
-    if parts and not any(_news(f) for f in lead):
+    planned = any(f.kind == gathering.NAME and f.timed for f in found)
+    scene = story.sets_scene(first)  # "Three days ago, after a long shift, …": a story
+    if parts and (scene or not any(_news(f) for f in lead)) and not planned:
         plain = report.told(parts, speaker)  # news leads: its first sentence is the news
         if plain is not None and plain.key not in {f.key for f in found}:
             rest = [f for f in found if f.kind != report.NAME]  # what follows tells of it
@@ -183,7 +185,8 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     if match is None or not _NARRATING.search(match["narration"]):
         return None
     writer = match["who"]
-    if writer == "I" or (speaker is not None and first_name(writer) == first_name(speaker)):
+    mine = speaker is not None and first_name(speaker) in writer.split()  # "Alhaja Kudirat"
+    if writer == "I" or mine:
         writer = speaker
     elif writer.split()[0] in ("The", "This", "That", "A", "An", "Our", "My", "Yesterday"):
         return None  # "The council posted: …": no one's own words to read as "I"

@@ -65,7 +65,9 @@ PERSONAL = frozenset({"wedding", "birthday", "birthday party", "christening", "r
 organising a funeral")."""
 _TAIL = re.compile(
     r"^\s+(?:of|for)\s+(?:(?:old|young|little|poor|dear|baby|late)\s+)?"
-    r"(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
+    r"(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
+    r"Sunday|January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Easter|Christmas)\b)[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
 )
 """Whom an occasion is for: "the funeral of old Walter Penrose", "a supper for Dr. Hale"."""
 SOMBER = frozenset({"funeral", "memorial", "vigil", "wake"})
@@ -86,10 +88,11 @@ PLAIN_WORDS = frozenset(
 _NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD})?"
 _HOST = re.compile(
     rf"(?P<who>\bI|\b[Ww]e|{_NAME})"
-    r"(?:'m|’m|'s|’s| am| is| are|'re| was| has been| will be| will)?\s+"
+    r"(?:'m|’m|'s|’s| am| is| are|'re| was| has been| will be| will| had| has)?\s+"
     r"(?:(?:also|still|now|busy)\s+)?(?:planning|hosting|throwing|organizing|organising|"
     r"holding|having|giving|arranging|putting on|running|preparing|leading|conducting|"
-    r"officiating|lead|host|hold|organise|organize|run|throw|give|conduct)\b"
+    r"officiating|lead|host|hold|organise|organize|run|throw|give|conduct|agreed(?! to)|arranged|"
+    r"fixed up|set up)\b"
 )
 _MARRYING = re.compile(
     rf"(?P<who>\bI|{_NAME})(?: and (?:I|{_NAME}))?(?:'m|’m| am| is| are|'re| will be)?\s+"
@@ -204,7 +207,7 @@ _OPEN = re.compile(
     r"\byou (?:can )?(?:just|simply) (?:turn up|show up|come along)\b|"
     r"\bfor (?:any|every)(?:one|body) who (?:stops|comes|calls|drops|pops|turns up|wants)\b|"
     # said to whoever hears it: "Come early, the jam ones always go first."
-    r"(?:^|[.!?]\s+)come (?:early|along|down|by|over|and|to)\b|"
+    r"(?:^|[.!?,]\s+)come (?:early|along|down|by|over|and|to)\b|"
     # what to bring, said to whoever comes: "bring something to burn", "Bring gloves."
     r"(?:^|[.!?,;]\s+)bring (?:a|an|some|something|anything|your|yer|the kids|the family|"
     r"friends|gloves|a chair|a plate|a dish)\b|"
@@ -224,9 +227,18 @@ _OPEN = re.compile(
     r"encouraged|expected|welcome) to (?:attend|come|be present|join|take part)\b",
     re.I,
 )
+PLACE_NOUNS = frozenset(
+    """hall church school park club centre center hotel pub inn field green square library
+    chapel basement room barn farm beach harbour harbor station store shop cafe café market
+    ground grounds oval rink arena legion grange house yard garden gardens lodge institute
+    theatre theater museum gym pavilion reserve domain marae wharf quay pier""".split()  # noqa: SIM905
+)
+"""Last words of a place's name, by which a name listed alone in a notice is a place."""
 _PLACE = re.compile(
     r"\b(?i:at|in|inside|outside|on|down at|down|up at|over at|round at)\s+"
     r"(?=(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,6}))"
+    # "for Oke-Ayo Community Hall": "for" a named place, as West African English says "at"
+    rf"|\bfor\s+(?=(?P<named>(?:[A-Z][\w'’.&-]*\s+){{0,4}}(?i:{'|'.join(sorted(PLACE_NOUNS))})\b))"
 )
 """Each "at/in <words>" of a text, overlapping: "at 8 on Friday in the church hall" holds
 three candidates, and the words it reads never hide the next one."""
@@ -656,6 +668,8 @@ def _named(
         return None  # "cutting the Tuesday service", "the fête is cancelled": news of it, a report
     if determined and _organisation(noun, mods, words):
         return None  # "a letter from the Royal Flying Doctor Service": who sent it
+    if noun.lower() in _VERBS_TOO and words and words[-1].lower() in _CAUSATIVE:
+        return None  # "Frank lets the Block Association meet in the back room": they meet
     if noun.lower() not in alone and (not mods or mods[-1].lower() in PLAIN_WORDS):
         return None
     if noun.lower() in DAY_PARTS and mods and mods[-1].lower() in _WHEN_WORDS:
@@ -670,6 +684,12 @@ def _named(
     return what, who, max(0, start)
 
 
+_VERBS_TOO = frozenset("meet run walk race swim dance sing show do ride".split())  # noqa: SIM905
+"""Occasion nouns that are also verbs."""
+_CAUSATIVE = frozenset(
+    "let lets letting make makes made making help helps helped watch watched see saw".split()  # noqa: SIM905
+)
+"""Verbs after which "the choir … sing" is what someone does, not an occasion."""
 _ENDING = frozenset(
     """cutting cut cancelling canceling cancelled canceled scrapping scrapped axing axed
     stopping stopped ending ended closing closed dropping dropped postponing postponed
@@ -1001,13 +1021,6 @@ def _listed_place(text: str) -> str | None:
     return None
 
 
-PLACE_NOUNS = frozenset(
-    """hall church school park club centre center hotel pub inn field green square library
-    chapel basement room barn farm beach harbour harbor station store shop cafe café market
-    ground grounds oval rink arena legion grange house yard garden gardens lodge institute
-    theatre theater museum gym pavilion reserve domain marae wharf quay pier""".split()  # noqa: SIM905
-)
-"""Last words of a place's name, by which a name listed alone in a notice is a place."""
 _NOT_PLACE_WORDS = frozenset(
     "members only admission free adults children everyone welcome all tickets rsvp".split()  # noqa: SIM905
 )
@@ -1189,6 +1202,8 @@ def _proper_place(sentence: str) -> str | None:
 def _place(text: str) -> str | None:
     """The first "at/in <place>" of a text that names no time ("at the old chapel")."""
     for match in _PLACE.finditer(text):
+        if match["named"]:
+            return match["named"]
         words: list[str] = []
         given = match["place"].split()
         for index, word in enumerate(given):

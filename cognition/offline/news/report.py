@@ -87,6 +87,7 @@ IRREGULAR_PASTS = (
     *("lost", "won", "left", "blew", "froze", "caught", "struck", "sank", "split", "spent"),
     *("found", "told", "said", "got", "gave", "made", "saw", "hit", "bought", "built", "swept"),
     *("drove", "threw", "tore", "wore", "rose", "shook", "bit", "hid", "sent", "began", "grew"),
+    *("sat", "stood", "lay", "hung", "slept", "flew", "dug", "fed", "led", "kept", "held"),
 )
 """Past forms without "-ed" that state what happened ("somebody broke into the hall")."""
 CHANGES = (

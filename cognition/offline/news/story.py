@@ -27,7 +27,7 @@ from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem
 
 _SCENE = re.compile(
     r"^(?:last|yesterday|earlier|this (?:morning|afternoon|evening)|one (?:morning|evening|"
-    r"night|day)|just as|when|while|as)\b|\b(?:was|were) [a-z]+ing\b",
+    r"night|day)|just as|when|while|as)\b|\b(?:was|were) [a-z]+ing\b|^[^,]{0,30}\bago\b",
     re.I,
 )
 """A sentence that sets a scene: when it was, or what someone was doing when it happened."""
@@ -73,9 +73,12 @@ def point(
     they = f"the {_family_name(family.pop())}" if len(family) == 1 else None
     common = [_common_stems(p) for p in parts]
     best: tuple[int, int, Fact] | None = None
-    for index, sentence in enumerate(parts[1:], start=1):
-        for clause in _clauses(sentence, _whom(sentence, parts[index - 1], teller), they):
-            if teller and clause.startswith(teller) and not _discovered(clause):
+    for index, sentence in enumerate(parts):
+        clauses = _clauses(
+            sentence, _whom(sentence, parts[index - 1] if index else "", teller), they
+        )
+        for clause in clauses[1:] if index == 0 else clauses:  # the scene itself is no point
+            if teller and clause.startswith(f"{teller} ") and not _discovered(clause):
                 continue  # what the teller did is how they came by it, not the news
             fact = read(clause)
             if fact is None:
@@ -122,11 +125,27 @@ def _clauses(sentence: str, teller: str | None, they: str | None) -> list[str]:
     if seen is not None:  # "Mercy followed them … and found a huge turtle": what she found
         text = f"{seen['who']} {seen['verb']} {seen['what'].strip()}"
     if ":" in text:  # "Mrs. Ortiz showed her: the new owner wants …": what she showed
-        text = text.split(":", 1)[1].strip()
-    found = [c.strip() for c in _CLAUSE.split(text)]  # each clause, or the sentence whole
+        before, text = (part.strip() for part in text.split(":", 1))
+        found = [before, *(c.strip() for c in _CLAUSE.split(text))]
+    else:
+        found = [c.strip() for c in _CLAUSE.split(text)]  # each clause, or the sentence whole
+    if teller:  # "her UK visa has been approved", "will employ her": the teller's
+        found = [_HER.sub(lambda m: _hers(m, teller), c) for c in found]
     if they:
         found = [_THEY.sub(they, c) for c in found]
     return [c for c in found if len(c.split()) >= 3]
+
+
+_HER = re.compile(r"\b(?:[Hh]er|[Hh]is)\b(?P<next>\s+[a-z][\w'’-]*|\s+[A-Z]{2,}\b)?")
+_NOT_OWNED = frozenset("to in on at as for with from by and or but that the a an".split())  # noqa: SIM905
+
+
+def _hers(match: re.Match[str], teller: str) -> str:
+    """ "her visa" is the teller's visa; "employ her as" is the teller."""
+    after = match["next"] or ""
+    if after and after.split()[0] not in _NOT_OWNED:
+        return f"{teller}'s{after}"
+    return f"{teller}{after}"
 
 
 def _score(clause: str, own: set[str], common: list[set[str]], index: int) -> int:

@@ -1304,3 +1304,41 @@ def test_a_group_message_asking_who_is_coming_is_open_to_all() -> None:
     fact = only("darts at the Anchor tonight, 8ish. who's coming??")
     assert (fact.what, fact.place, fact.start_min) == ("darts", "the Anchor", 20 * 60)
     assert fact.open_to_all
+
+
+def test_a_story_whose_occasion_comes_late_is_that_occasion() -> None:
+    (fact,) = facts_in(
+        "On Tuesday night Kofi was sitting outside the chop bar when the Asafo boys drove past "
+        "shouting that Adum could never beat them. Kofi laughed at them. By the time the food "
+        "was finished, Kofi had agreed a rematch: Friday, kick-off four o'clock sharp, on the "
+        "field of Adum Secondary School.",
+        speaker="Kofi Mensah",
+        now=MONDAY,
+        told=True,
+    )
+    assert (fact.kind, fact.what, fact.who) == ("gathering", "rematch", "Kofi")
+    assert (fact.weekday or fact.day, fact.start_min) == (10, 16 * 60)
+    assert fact.place == "the field of Adum Secondary School"
+
+
+def test_for_a_named_place_is_where_and_come_after_a_comma_bids_all() -> None:
+    fact = only(
+        "We are doing the naming ceremony this Friday from 2 o'clock till 6, for Oke-Ayo "
+        "Parish Hall. No excuse o, come and rejoice with us!",
+        speaker="Bisi Akande",
+    )
+    assert (fact.what, fact.place) == ("naming ceremony", "Oke-Ayo Parish Hall")
+    assert fact.start_min == 14 * 60
+    assert fact.open_to_all
+
+
+def test_a_story_told_of_her_is_told_as_the_teller_s_news() -> None:
+    (fact,) = facts_in(
+        "Three days ago, after a long shift at the mill, Ama finally read the letter she had "
+        "waited a year for: her scholarship has been granted and a university in Leeds will "
+        "take her in September. She cried in the canteen. Then she went back to work.",
+        speaker="Ama Owusu",
+        now=MONDAY,
+        told=True,
+    )
+    assert fact.what.startswith("Ama's scholarship has been granted")
