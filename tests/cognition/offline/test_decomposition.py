@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cognition.offline.decomposition import decompose
-from cognition.types import Granularity, PlanItem
+from cognition.types import Granularity, Persona, PlanItem
 from tests.hash_seeds import printed_under_seeds
 
 from .personas import NOW, ROSA, TOMAS
@@ -137,3 +138,33 @@ def test_a_guest_goes_to_a_party_as_a_guest_and_the_host_hosts_it() -> None:
     hosting = _item("host the Valentine's Day party", hour=18, minutes=60)
     host = decompose(item=hosting, granularity=Granularity.TASK, persona=ROSA, summary="")
     assert host[0].description == "greeting people as they arrive"
+
+
+@pytest.mark.parametrize(
+    ("background", "duties", "steps", "not_steps"),
+    [
+        (
+            "Bram owns Delft Hardware, which his mother ran before him; Bram sings in a choir",
+            "Bram opens Delft Hardware at 8am and works there until 6pm, and has a beer at "
+            "The Plough tavern at 7pm.",
+            "ringing up purchases",
+            "pouring drinks",
+        ),
+        (
+            "Lotte works the counter at Delft Hardware and paints at night",
+            "Lotte works at Delft Hardware from 9am to 5pm.",
+            "helping customers",
+            "brewing coffee",
+        ),
+    ],
+)
+def test_work_takes_the_steps_of_the_job_not_of_an_evening_out(
+    background: str, duties: str, steps: str, not_steps: str
+) -> None:
+    worker = Persona(name="Bram Vos", background=background, daily_plan_requirement=duties)
+    parent = _item("work at Delft Hardware", hour=9, minutes=120)
+    tasks = [
+        t.description
+        for t in decompose(item=parent, granularity=Granularity.TASK, persona=worker, summary="")
+    ]
+    assert steps in tasks and not any(not_steps in t for t in tasks), tasks
