@@ -104,6 +104,30 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
         for index, fact in known
         if not asked or (fact.kind == gathering.NAME and any(_is_named(a, fact) for a in asked))
     ]
+    if not mentions_ and asked:  # "the fish farm meeting", told as "an open meeting about
+        # the new net pens of the fish farm": the occasion whose memory holds every word asked
+        mentions_ = [
+            (index, fact)
+            for index, fact in known
+            if fact.kind == gathering.NAME
+            and any(set(a) <= _words_of(fact, now) | stems(memories[index - 1]) for a in asked)
+        ]
+    alone, _ = gathering.occasions()
+    plain = [  # asked by a common name ("the community assembly"), not a proper one
+        name
+        for name in gathering.names_in(question)
+        if not any(w[:1].isupper() or w.lower() in alone for w in name.split()[:-1])
+    ]
+    if not mentions_ and plain:  # "the community assembly", known as "the general assembly":
+        # one occasion of that kind, and it is what is asked after
+        heads = {stem(name.split()[-1].lower()) for name in plain}
+        same_kind = [
+            (index, fact)
+            for index, fact in known
+            if fact.kind == gathering.NAME and fact.what and stem(fact.what.split()[-1]) in heads
+        ]
+        if len({fact.key for _, fact in same_kind}) == 1:
+            mentions_ = same_kind
     if not mentions_ and asked and all(len(a) == 1 for a in asked):
         # asked by a bare kind ("a ceremony at the station on Thursday") for an occasion
         # known by another name ("the plaque unveiling"): found by the rest of the question

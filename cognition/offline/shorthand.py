@@ -68,7 +68,9 @@ _REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], .
     # a label before a notice ("NOTICE:", "Reminder:", "FYI -")
     (
         re.compile(
-            r"^\s*(?:notice|reminder|fyi|psa|update|heads up|announcement)\s*[:\-–—!]+\s*", re.I
+            r"^\s*(?:notice|reminder|fyi|psa|update|heads up|announcement|please note)"
+            r"\s*[:\-–—!]+\s*",
+            re.I,
         ),
         "",
     ),
@@ -134,7 +136,7 @@ _REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], .
     (
         re.compile(
             r"(?<![$£€\d.])\b(\d{1,2})\.([0-5]\d)\b(?=\s*(?:-|–|to\b|till\b|until\b|start\b|"
-            r"at\b|$|[,;!]))",
+            r"at\b|$|[,;!]|\.(?:\s|$)))",
             re.I,
         ),
         r"\1:\2",

@@ -165,7 +165,7 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
 _NARRATED = re.compile(
     r"^(?:[^\"“”,:]{1,40},\s+|(?i:this|last|yesterday|earlier|today)\b"
     r"(?: (?:morning|afternoon|evening|night|week))?\s+|[Oo]n [A-Z][a-z]+\s+)?"
-    r"(?P<who>I|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+"
+    r"(?:(?P<who>I|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+)?"
     r"(?P<narration>[^\"“”]{2,200}?)[:,]?\s*[\"“](?P<message>[^\"“”]{12,})[\"”]\s*[.!]?\s*$"
 )
 """A message quoted whole after who wrote or said it ("Suma put up this notice on the church
@@ -173,7 +173,7 @@ gate: \"NOTICE. …\"", "This morning, Shaji posted on the group: \"carrom FINAL
 _NARRATING = re.compile(
     r"\b(?:posted|put up|pinned|stuck up|wrote|written|photocopied|printed|texted|messaged|"
     r"sent|emailed|e-mailed|said|says|shouted|called out|announced|told|tells|read out|"
-    r"put out|left|chalked|scrawled|typed|rang|phoned|wrote up)\b"
+    r"put out|left|chalked|scrawled|typed|rang|phoned|wrote up|read|broadcast|called)\b"
 )
 
 
@@ -184,7 +184,9 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     match = _NARRATED.match(text.strip())
     if match is None or not _NARRATING.search(match["narration"]):
         return None
-    writer = match["who"]
+    writer: str | None = match["who"]
+    if writer is None:  # "a promoter paid Consuelo to read …": the message, no one's "I"
+        return match["message"].strip(), None
     mine = speaker is not None and first_name(speaker) in writer.split()  # "Alhaja Kudirat"
     if writer == "I" or mine:
         writer = speaker
@@ -257,13 +259,26 @@ _ASKS_IF_HEARD = re.compile(
 """A sentence that only says news follows ("Have you heard? The sea wall has cracked.")."""
 
 
+_ONLY_WHEN = re.compile(
+    r"^\s*(?:(?:on\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|today|"
+    r"tomorrow|tonight|this (?:morning|afternoon|evening))\b|\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*"
+    r"(?:-|–|to|till|until)\s*\d)[^.!?]{0,40}[.!]*\s*$",
+    re.I,
+)
+"""A sentence that only says when ("Tuesday 7/10, 16:00-19:00.")."""
+
+
 def _joined(parts: Sequence[str]) -> list[str]:
     """The sentences, each "Have you heard?" joined to the news it announces, so the news is
-    read as told (`report` keeps what is passed on as news), not as a bare remark."""
+    read as told (`report` keeps what is passed on as news), not as a bare remark; a
+    notice's head joined to the line that says when ("Dugnad at the churchyard!! Tuesday,
+    16:00-19:00.")."""
     joined: list[str] = []
     for part in parts:
         if joined and _ASKS_IF_HEARD.match(joined[-1].strip()):
             joined[-1] = f"{_ASKS_IF_HEARD.match(joined[-1].strip())[0]} {part}"  # type: ignore[index]
+        elif joined and joined[-1].rstrip().endswith("!") and _ONLY_WHEN.match(part):
+            joined[-1] = f"{joined[-1].rstrip().rstrip('!')}, {part}"
         else:
             joined.append(part)
     return joined

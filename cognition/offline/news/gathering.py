@@ -209,6 +209,7 @@ _OPEN = re.compile(
     # said to whoever hears it: "Come early, the jam ones always go first."
     r"(?:^|[.!?,]\s+)come (?:early|along|down|by|over|and|to)\b|"
     # what to bring, said to whoever comes: "bring something to burn", "Bring gloves."
+    r"\bmany hands\b|(?:^|[.!?]\s+)bring [a-z]+ (?:\+|and|&|or) [a-z]+|"
     r"(?:^|[.!?,;]\s+)bring (?:a|an|some|something|anything|your|yer|the kids|the family|"
     r"friends|gloves|a chair|a plate|a dish)\b|"
     # a price at the door or a ticket sold is a welcome to anyone who pays
@@ -423,6 +424,8 @@ class Gathering:
         ]  # nor "the Rowing Club" of "the Rowing Club's regatta": it holds the occasion; nor
         # "the cricket club" where "the retirement do" is
         titled = _TITLED.search(sentence)
+        if titled is not None and _SHUT.match(sentence[titled.end() :]):
+            titled = None  # "the Parish Office will be closed Thursday": news of a place
         if titled is not None and not found:
             fact = _fact_at(titled, sentence, what=titled["name"], who=None, now=now)
             if fact.start_min is not None and (fact.day is not None or fact.weekday is not None):
@@ -696,6 +699,7 @@ _ENDING = frozenset(
     losing lost""".split()  # noqa: SIM905
 )
 """Verbs that end or change an occasion: what they are said of is no gathering to go to."""
+_SHUT = re.compile(r"^\s*(?:closed|shut|open|reopened|cancelled|canceled|postponed)\b", re.I)
 _CALLED_OFF = re.compile(
     r"^(?:\s+[\w'’-]+){0,6}?\s+(?:is|are|was|were|has been|have been|'s|’s|got|will be)\s+"
     r"(?:now\s+|been\s+)?(?:cancelled|canceled|called off|postponed|scrapped|axed|off)\b",
@@ -956,8 +960,11 @@ _FRAMES = (
     ),
     # a notice that opens with what it is: "corn boil at Memorial Park tonight!!"
     re.compile(rf"^\s*{_NP}\s+{_WHEN_OR_WHERE}"),
+    # a notice that says when and where first: "Tonight, at 7 pm, in the Plaza, the great
+    # show of Lucha Libre!"
+    re.compile(rf",\s+(?:the|a|an)\s+{_NP}\s*[!.]*\s*$"),
 )
-_HOSTED, _NOTICE = 2, 4
+_HOSTED, _NOTICE, _LAST = 2, 4, 5
 """The frames of what someone holds and of a notice's head."""
 _PAST = re.compile(r"\b(?:was|were|went|had|last|yesterday|ago)\b", re.I)
 """An occasion told of as over ("Karaoke at the RSL was a right laugh on Saturday")."""
@@ -1095,6 +1102,10 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
             if fact.place is None and (beside := _ALONG.match(sentence[match.end("name") :])):
                 fact = replace(fact, place=_place(f"at {beside['place']}"))  # "along the creek"
             dated = fact.day is not None or fact.weekday is not None
+            if index == _LAST and fact.place is None:
+                fact = replace(fact, place=_place(sentence[: match.start("name")]))
+            if index == _LAST and not (dated and fact.start_min is not None and fact.place):
+                continue  # said after its day, hour and place, all three
             if index == _NOTICE:
                 timed = dated and fact.start_min is not None
                 if not timed and (fact.place is None or not (dated or fact.start_min is not None)):
@@ -1140,6 +1151,8 @@ def _connects(words: list[str], index: int) -> bool:
         return False
     before = any(w[:1].isupper() for w in words[:index])
     after = next((w for w in words[index + 1 :] if w.lower() not in ("the", "of")), "")
+    if words[index].lower() == "of" and index > 0 and after[:1].isupper():
+        return True  # "the great show of Lucha Libre": what it is a show of
     return before and after[:1].isupper()
 
 

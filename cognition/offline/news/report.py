@@ -48,7 +48,7 @@ _FRAMES = (
         rf"^(?:{_WHERE})?(?P<who>I|{_NAME})\s+(?:has\s+|have\s+|just\s+)?(?P<verb>heard|"
         r"was told|has been told|were told|noticed|found out|"
         r"learned|learnt|saw|fears|thinks|believes|knows|says|said|told \w+|mentioned|reckons|"
-        r"suspects|worries|warns|warned|claims|insists|swears)"
+        r"suspects|worries|warns|warned|claims|insists|swears|decided|has decided|announced)"
         rf"(?: from (?P<source>{_NAME}))?\s+(?:that\s+)?(?P<clause>.+)$"
     ),
     re.compile(  # "Kirsty got a letter from the Flying Doctor Service yesterday: …"
@@ -71,7 +71,7 @@ _FRAMES = (
 """Framings taken off a report: (who frames it, optionally whom they heard it from)."""
 _VIEWS = frozenset(
     {
-        *("fears", "thinks", "believes", "reckons", "suspects", "worries"),
+        *("fears", "thinks", "believes", "reckons", "suspects", "worries", "decided"),
         *("warns", "warned", "claims", "insists", "swears"),
     }
 )
@@ -133,10 +133,12 @@ _IDENTITY = re.compile(
 )
 """Who someone is or has long been: a persona's background, not news."""
 _NO_STATEMENT = re.compile(
-    r"^(?:to|how|what|why|when|where|whether|if|which|hello|hi|goodbye|good\w*|thanks)\b", re.I
+    r"^(?:to|how|what|why|when|where|whether|if|which|hello|hi|goodbye|good\w*|thanks|"
+    r"don't|don’t|do not|remember)\b",
+    re.I,
 )
 """A clause that states nothing ("to work dogs from Wil Evans", "how to mend a net")."""
-_SUBJECT = re.compile(rf"^(?P<who>{_NAME})\b(?! (?:is|are) (?:the|a)\b)")
+_SUBJECT = re.compile(rf"^(?P<who>{_NAME})\b(?!['’]t\b)(?! (?:is|are) (?:the|a)\b)")
 _FIRST_OR_SECOND = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|we|our|us|you|your)\b")
 """A report is about someone or something else: not the speaker's own doings."""
 _ATTRIBUTED = re.compile(
@@ -218,6 +220,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         told = True
     if _PLACE_PATH.match(clause):
         return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
+    if len(clause) > MAX_CLAUSE:  # "… will cost 26 pesos instead of 22, and grinding …":
+        clause = _CUT.split(clause, maxsplit=1)[0].rstrip(" ,")  # the news before its aside
     personal = _PERSONAL.match(clause) and not _EXISTENTIAL.match(clause)
     if len(clause) > MAX_CLAUSE or personal or len(clause.split()) < 3:
         return []

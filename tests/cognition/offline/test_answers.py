@@ -259,3 +259,19 @@ def test_news_remembered_as_heard_from_someone_names_them() -> None:
     )
     reply = ask("Did you hear about the moth evening?", [memo])
     assert reply.text.endswith("I heard about it from Gwen Talbot."), reply.text
+
+
+def test_an_occasion_asked_after_by_another_common_name_is_known() -> None:
+    told = [
+        "Sigrid said to Per: \"Have you heard? Oddvar's open information meeting is at "
+        'Grendahuset on Monday at 7 pm, about the new net pens of the fish farm."'
+    ]
+    assert ask("Did you hear about the fish farm meeting?", told).text.startswith("Yes")
+    called = ["Refugio has called a general assembly at the Presidencia on Wednesday at 5 pm."]
+    assert ask("Did you hear about the community assembly?", called).text.startswith("Yes")
+
+
+def test_an_occasion_of_another_kind_or_proper_name_is_not_the_one_asked_after() -> None:
+    supper = ["Lena is hosting a harvest supper at the barn on Friday at 7 pm."]
+    assert ask("Did you hear about the birthday supper?", supper).text.startswith("No")
+    assert ask("Did you hear about the Candlemas Supper?", supper).text.startswith("No")
