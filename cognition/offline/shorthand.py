@@ -74,6 +74,8 @@ _REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], .
         ),
         "",
     ),
+    # "Re:" before what a circular is about
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:re|RE|Re)\s*:\s*"), ""),
     # a greeting before a text ("hey", "hiya all,")
     (
         re.compile(

@@ -652,6 +652,8 @@ def _named(
                 break
             mods.insert(0, word)  # "the bakery's farewell bake sale": part of the name
             continue
+        if lower.endswith("s") and words and words[-1][:1].isupper() and not word[:1].isupper():
+            break  # "Ryoken chants monthly memorials": what the named one does
         if lower in ("and", "&") and mods and _joined_modifier(words):
             mods.insert(0, word)  # "a soup and pudding supper", "a bring and buy sale"
             continue

@@ -1342,3 +1342,23 @@ def test_a_story_told_of_her_is_told_as_the_teller_s_news() -> None:
         told=True,
     )
     assert fact.what.startswith("Ama's scholarship has been granted")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Father Aldo says masses monthly at most farms in the valley.",
+        "Kazuko Ogawa is his aunt.",
+    ],
+)
+def test_what_someone_does_or_who_they_are_to_someone_is_no_news(text: str) -> None:
+    assert facts_in(text, now=MONDAY) == []
+
+
+def test_re_before_a_circular_s_subject_is_not_its_name() -> None:
+    facts = facts_in(
+        "Circular No. 3. Re: Harvest Thanksgiving Service. The service is at St. Mary's on "
+        "Friday at 6 pm.",
+        now=MONDAY,
+    )
+    assert facts and not any(f.what.startswith("Re ") for f in facts)
