@@ -83,15 +83,15 @@ WORK_VERBS: frozenset[str] = frozenset(
         "studies student attends keeps"
     )
 )
+"""A clause with one of these tells of the persona's job ("Danny opens Fenwick Hardware at
+8am"); the rest of the persona ("has a beer at Dugan's Tavern at 7pm") does not."""
 _IDENTITY = re.compile(
     r"\b(?:is|was) (?:a|an|the) (?!(?:\w+ )?(?:son|daughter|mother|father|wife|husband|brother|"
     r"sister|friend|grandson|granddaughter|grandmother|grandfather|niece|nephew|cousin|aunt|"
     r"uncle|only|best|widow|widower)\b)"
 )
 """Who someone is ("Felix Moreau is a second-year art student at Wren College") tells of
-their job."""
-"""A clause with one of these tells of the persona's job ("Danny opens Fenwick Hardware at
-8am"); the rest of the persona ("has a beer at Dugan's Tavern at 7pm") does not."""
+their job; who they are to someone ("the son of …") does not."""
 
 
 _WORKPLACE = re.compile(
