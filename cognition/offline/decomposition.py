@@ -75,7 +75,7 @@ def _template(item: PlanItem, persona: Persona, summary: str) -> Template:
 
 _CLAUSE = re.compile(
     r";\s*|,\s+(?:and\s+|but\s+|then\s+)?|\s+and\s+(?=(?:has|have|goes|plays|drinks|"
-    r"eats|spends|walks|visits|likes|loves|draws|does)\b)"
+    r"eats|spends|walks|visits|likes|loves|draws|does|reads|writes|sings)\b)"
 )
 WORK_VERBS: frozenset[str] = frozenset(
     stems(

@@ -156,6 +156,12 @@ def test_a_guest_goes_to_a_party_as_a_guest_and_the_host_hosts_it() -> None:
             "helping customers",
             "brewing coffee",
         ),
+        (
+            "Bram is the foreman at Delft Hardware",
+            "Bram works at Delft Hardware from 6am to 2pm and reads the paper in the library.",
+            "ringing up purchases",
+            "drafting a section",
+        ),
     ],
 )
 def test_work_takes_the_steps_of_the_job_not_of_an_evening_out(
