@@ -130,6 +130,11 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     parts = _parts(text)
     reported = False  # the sentence before stated a report: the next may go on with it
     for index, sentence in enumerate(parts):
+        if found and gathering.bids(sentence):  # "… offered to teach CPR. Come on Wednesday at 6."
+            more = gathering.continued(found[-1], sentence, now=now)
+            if more is not None:
+                found[-1], reported = more, False
+                continue
         for kind in KINDS:
             facts = kind.recognise(sentence, speaker=speaker, now=now)
             if facts:

@@ -6,7 +6,9 @@ followed by at most four modifiers and an occasion noun of `data/occasions.txt` 
 "is getting married". Who organises it is a possessive ("Ines's wedding", "my party") or the
 subject of a host verb ("Marta is holding …"); where, when and whether everyone is welcome
 are read from the rest of the sentence (`facts.read_day`, `facts.read_time`). A mention is
-news when it says where or on what day ("see you at the party" is not).
+news when it says where or on what day ("see you at the party" is not). A bidding to come to a
+place at a time names its gathering by what is had or done there (`_bidden`: "Come round the
+back of the kura tomorrow, half six, we'll have a drink" is the drinks evening).
 """
 
 from __future__ import annotations
@@ -236,7 +238,8 @@ PLACE_NOUNS = frozenset(
 )
 """Last words of a place's name, by which a name listed alone in a notice is a place."""
 _PLACE = re.compile(
-    r"\b(?i:at|in|inside|outside|on|down at|down|up at|over at|round at)\s+"
+    r"\b(?i:at|in|inside|outside|on|down at|down|up at|over at|round at|round|around|behind|"
+    r"beside|near|next to|opposite)\s+"
     r"(?=(?P<place>(?:the\s+)?[\w'’.&-]+(?:\s+[\w'’.&-]+){0,6}))"
     # "for Oke-Ayo Community Hall": "for" a named place, as West African English says "at"
     rf"|\bfor\s+(?=(?P<named>(?:[A-Z][\w'’.&-]*\s+){{0,4}}(?i:{'|'.join(sorted(PLACE_NOUNS))})\b))"
@@ -464,6 +467,9 @@ class Gathering:
         called = _called(sentence, speaker=speaker, now=now) if not found else None
         if called is not None:
             found.append(called)
+        invited = _bidden(sentence, speaker=speaker, now=now) if not found else None
+        if invited is not None:
+            found.append(invited)
         framed = _framed(sentence, speaker=speaker, now=now) if not found else None
         if framed is not None:
             found.append(framed)
@@ -652,7 +658,8 @@ def _named(
                 break
             mods.insert(0, word)  # "the bakery's farewell bake sale": part of the name
             continue
-        if lower.endswith("s") and words and words[-1][:1].isupper() and not word[:1].isupper():
+        named_before = words and words[-1][:1].isupper() and not _possessive_in(words[-1])
+        if lower.endswith("s") and named_before and not word[:1].isupper():
             break  # "Ryoken chants monthly memorials": what the named one does
         if lower in ("and", "&") and mods and _joined_modifier(words):
             mods.insert(0, word)  # "a soup and pudding supper", "a bring and buy sale"
@@ -965,6 +972,13 @@ _FRAMES = (
     # a notice that says when and where first: "Tonight, at 7 pm, in the Plaza, the great
     # show of Lucha Libre!"
     re.compile(rf",\s+(?:the|a|an)\s+{_NP}\s*[!.]*\s*$"),
+    # an occasion retold by its owner's name: "Guess what? Ana's dinner is at …", "Word is
+    # that Hiro Sato's drinks evening is …", "Did you hear about Ana's dinner at …?"
+    re.compile(
+        r"(?:(?<=\bthat )|(?<=[?!:] )|(?<=\babout ))"
+        r"(?=(?:[A-Z][\w'’-]*\s+){0,2}[A-Z][\w'’-]*(?:'s|’s)\s)"
+        rf"{_NP}(?:\s+(?:is|are|will be))?\s+{_WHEN_OR_WHERE}"
+    ),
 )
 _HOSTED, _NOTICE, _LAST = 2, 4, 5
 """The frames of what someone holds and of a notice's head."""
@@ -1065,12 +1079,14 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
             person = index == 0 and match.start("name") == 0 and len(words) <= 2
             if person and re.fullmatch(_NAME, name):
                 continue  # "Tom is at the hall on Friday": a person, not an occasion
+            if index == _NOTICE and lowered[0] in BID_VERBS:
+                continue  # "Come down to the quay": a bidding (`_bidden`), not a name
             lone = index == _NOTICE and len(words) < 2 and lowered[0] not in occasions()[0]
             if lone and lowered[0] in _DAILY:
                 continue  # "lunch at the café at noon": a day's routine, not an occasion
             who: str | None = None
             owner = re.match(rf"^(?P<who>{_NAME})(?:'s|’s)\s+", name)
-            if owner is not None and len(words) > 1 + len(owner["who"].split()):
+            if owner is not None and len(words) > len(owner["who"].split()):
                 who = speaker if owner["who"] == "I" else owner["who"]  # "Kate's corn boil"
                 words = words[len(owner["who"].split()) :]
                 lowered = lowered[-len(words) :]
@@ -1477,6 +1493,119 @@ def _gerund_named(sentence: str, *, speaker: str | None, now: datetime | None) -
         return None
     who = (speaker if owner == "I" else owner) if owner else None
     return replace(fact, who=who)
+
+
+BID_VERBS = frozenset("come pop drop swing stop head wander join".split())  # noqa: SIM905
+"""Verbs that bid whoever hears them to come."""
+_BID = re.compile(
+    r"(?:^|[,;:!?.–—-]\s*|\b(?:please|do|so|and|then|just|why not|you should|you must|"
+    r"feel free to|you're welcome to|you’re welcome to)\s+)"
+    r"(?P<bid>(?:come|pop|drop|swing|stop|head|wander)\s+(?:on\s+)?"
+    r"(?:round|over|along|by|in|down|up|across)\b"
+    r"|come\s+(?=(?:to|at)\s)|join\s+(?P<us>us|me)\b"
+    r"|(?:every(?:one|body)|all|you(?:'re|’re| are)?(?:\s+all)?)(?:'s|’s| is| are)?\s+"
+    r"(?:very\s+|most\s+|more than\s+)?welcome(?=\s+(?:at|to|in)\b))"
+    r"|(?P<having>\b(?:I'm|I’m|I am|[Ww]e're|[Ww]e’re|[Ww]e are)\s+having\s+"
+    r"(?:a\s+few\s+|some\s+|a\s+couple\s+of\s+)?(?:people|folks?|friends|neighbou?rs|"
+    r"everyone|everybody|the\s+[a-z]+)\s+(?:over|round|around)\b)",
+    re.I,
+)
+"""Whoever hears it bidden to come somewhere ("Come round the back of the kura", "drop by the
+plaza", "join us at the boathouse"), or people had over ("we're having a few people round")."""
+_FOR_WHAT = re.compile(
+    r"\b(?:for|over)\s+(?:a\s+|an\s+|some\s+|the\s+)?(?P<what>(?:quick\s+|little\s+|late\s+)?"
+    r"[a-z][a-z'’-]*)(?:\s+and\s+(?:a\s+|some\s+)?[a-z][a-z'’-]*)?\b"
+)
+"""What one is bidden to ("for a drink", "for dinner", "over a cuppa")."""
+_HAVE_WHAT = re.compile(
+    r"\b(?:we'll|we’ll|we will|we can|let's|let’s|we're going to|we’re going to|I'll|I’ll)\s+"
+    r"(?:have|share|make|cook|do|grill|roast|light)\s+(?:a\s+|an\s+|some\s+|the\s+)?"
+    r"(?P<what>[a-z][a-z'’-]*(?:\s+[a-z][a-z'’-]*)?)"
+)
+"""What is had there ("we'll have a drink", "we'll light a fire")."""
+_TO_DO = re.compile(
+    r"\bto\s+(?!noon\b|midnight\b|\d)(?P<verb>[a-z]{3,})\s+(?:the|a|an|our|my|his|her|their|"
+    r"some)\s+(?P<rest>[a-z][^,.;!?]*)"
+)
+"""What is done there ("to paint the old skiff")."""
+NOT_WHAT = frozenset(
+    """it them us you me him her everyone everybody anyone anybody people friends folks kids
+    children family a an the some while bit minute moment second time change chat natter visit
+    look good long short""".split()  # noqa: SIM905
+)
+"""Words after "for" or "have" that name no occasion ("for a while", "for the kids")."""
+MEALS = frozenset("breakfast brunch lunch tea dinner supper feast".split())  # noqa: SIM905
+"""What one is bidden to that names its gathering alone ("come round for dinner")."""
+GET_TOGETHER = "get-together"
+"""What a bidding to come at a time and place is called when it names nothing else."""
+
+
+def _bidden(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact | None:
+    """A bidding to come to a place at a time that names no occasion ("Come round the back of
+    the kura tomorrow, half six, we'll have a drink"): a gathering named by the meal ("dinner"),
+    by what is had there and the part of the day ("the drinks evening"), by what is done
+    ("skiff painting"), else a get-together. Whoever bids organises it, or whoever owns the
+    place ("at Ana's house"); "everyone is welcome" opens it. None without a day, an hour and
+    a place: "come by sometime" is no occasion."""
+    bid = _BID.search(sentence)
+    if bid is None:
+        return None
+    start, end = bid.start("bid"), bid.end("bid")
+    if bid["having"] is not None:
+        start, end = bid.start("having"), bid.end("having")
+    head, purpose = _bidden_to(sentence[end:])
+    fact = _fact(sentence, what=head, who=None, before=start, after=end, now=now)
+    part = _DAY_PART.search(sentence)
+    if not fact.timed and part is not None:
+        fact = at_part_of_day(fact, part[0])  # "on Saturday evening"
+    place = _where_bidden(sentence[end:]) or fact.place or _place(sentence[start:])
+    if not fact.timed or place is None:
+        return None
+    what = head
+    if head not in MEALS and head != GET_TOGETHER and "ing" not in head:
+        when = part["part"] if part else _part_of_day(fact.start_min or 0)
+        what = f"{'drinks' if head == 'drink' else head} {when}"  # "the drinks evening"
+    owner = re.match(rf"(?P<who>{_NAME})(?:'s|’s)\s", place)
+    return replace(
+        fact,
+        what=what,
+        who=owner["who"] if owner else speaker,  # "at Ana's house"; else whoever bids
+        place=place,
+        purpose=fact.purpose or purpose,
+        open_to_all=open_to_all(sentence),
+    )
+
+
+_TOWARDS = re.compile(r"^\s*(?:(?:to|by|round|over|across|down|up|into)\s+)?(?=the\s|[A-Z])")
+
+
+def bids(sentence: str) -> bool:
+    """Whether the sentence bids whoever hears it to come (`_BID`)."""
+    return _BID.search(sentence) is not None
+
+
+def _where_bidden(rest: str) -> str | None:
+    """The place right after a bidding ("Drop by the Plaza Principal", "come to the hall")."""
+    towards = _TOWARDS.match(rest)
+    return _place("at " + rest[towards.end() :]) if towards is not None else None
+
+
+def _bidden_to(rest: str) -> tuple[str, str | None]:
+    """(what a bidding is to, what it is for): "for dinner" → dinner; "we'll have a drink" →
+    drink; "to paint the old skiff" → skiff painting, to paint the old skiff."""
+    for pattern in (_FOR_WHAT, _HAVE_WHAT):
+        for found in pattern.finditer(rest):
+            words = [w for w in found["what"].split() if w not in NOT_WHAT]
+            head = words[-1] if words else None
+            if head and head not in STOPWORDS and head not in _WHEN_WORDS and head not in DAY_PARTS:
+                return head, None
+    done = _TO_DO.search(rest)
+    if done is not None and done["verb"] not in STOPWORDS:
+        noun = _object_noun(" the " + done["rest"])
+        if noun is not None and noun not in _PRONOUNS:
+            doing = str(_INFLECT.present_participle(done["verb"]))
+            return f"{noun} {doing}", f"to {done['verb']} {done['rest'].split(' at ')[0]}".strip()
+    return GET_TOGETHER, None
 
 
 KIND = Gathering()

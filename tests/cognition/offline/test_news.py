@@ -481,7 +481,84 @@ def test_an_offer_to_teach_is_a_class_and_the_next_sentence_says_when_and_where(
     fact = only(text)
     assert (fact.what, fact.who, fact.place) == ("knot-tying class", "Owen Pryce", "Gull Quay")
     assert (fact.day, fact.start_min, fact.open_to_all) == (10, 18 * 60, True)
-    assert not [f for f in facts_in("Come to the boathouse on Friday at 6.", now=MONDAY)]
+    alone = only("Come to the boathouse on Friday at 6.")  # a bidding with nothing before it
+    assert (alone.what, alone.who, alone.place) == ("get-together", None, "the boathouse")
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "who", "place", "day", "start"),
+    [
+        (
+            "Come round the back of the kura on Friday, half six, we'll have a drink.",
+            "drinks evening",
+            "Hiro",
+            "the back of the kura",
+            10,
+            18 * 60 + 30,
+        ),
+        (
+            "Join us at the boathouse Thursday 6pm to paint the old skiff.",
+            "skiff painting",
+            "Hiro",
+            "the boathouse",
+            9,
+            18 * 60,
+        ),
+        (
+            "Everyone is welcome at Ana's house on Friday at eight for dinner.",
+            "dinner",
+            "Ana",
+            "Ana's house",
+            10,
+            20 * 60,
+        ),
+        (
+            "We're having a few people over at the boathouse on Saturday evening.",
+            "get-together",
+            "Hiro",
+            "the boathouse",
+            11,
+            19 * 60,
+        ),
+        (
+            "Drop by the Plaza Principal tomorrow at 7 and bring your guitar!",
+            "get-together",
+            "Hiro",
+            "the Plaza Principal",
+            7,
+            19 * 60,
+        ),
+    ],
+)
+def test_a_bidding_to_a_place_at_a_time_is_a_gathering_named_by_what_is_had_there(
+    text: str, what: str, who: str, place: str, day: int, start: int
+) -> None:
+    """No occasion is named: the meal, what is had or done there, else a get-together; every
+    way of retelling it is read back as the same gathering."""
+    fact = only(text, speaker="Hiro")
+    assert (fact.kind, fact.what, fact.who, fact.place) == ("gathering", what, who, place)
+    assert (fact.day, fact.start_min) == (day, start)
+    for variant in range(6):
+        told = kind_of(fact).retell(fact, source="Kenji Ono", variant=variant)
+        heard = only(told, speaker="Kenji Ono")
+        assert (heard.key, heard.who, heard.place, heard.start_min) == (
+            fact.key,
+            fact.who,
+            fact.place,
+            fact.start_min,
+        ), told
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Come down to the quay!",  # no time
+        "Drop by sometime on Friday.",  # no hour, no place
+        "I'll come by the shop on Friday at 7 to pick up the order.",  # not bidding anyone
+    ],
+)
+def test_a_bidding_without_a_time_and_a_place_is_no_gathering(text: str) -> None:
+    assert not [f for f in facts_in(text, speaker="Hiro", now=MONDAY) if f.kind == "gathering"]
 
 
 def test_an_occasion_with_an_acronym_keeps_its_name_over_hops() -> None:
