@@ -661,6 +661,8 @@ def _named(
         named_before = words and words[-1][:1].isupper() and not _possessive_in(words[-1])
         if lower.endswith("s") and named_before and not word[:1].isupper():
             break  # "Ryoken chants monthly memorials": what the named one does
+        if lower in _PRAISE and not word[:1].isupper():
+            continue  # "a proper send-off" is the send-off
         if lower in ("and", "&") and mods and _joined_modifier(words):
             mods.insert(0, word)  # "a soup and pudding supper", "a bring and buy sale"
             continue
@@ -696,6 +698,8 @@ def _named(
     return what, who, max(0, start)
 
 
+_PRAISE = frozenset("proper real right decent".split())  # noqa: SIM905
+"""Words that praise an occasion without naming it."""
 _VERBS_TOO = frozenset("meet run walk race swim dance sing show do ride".split())  # noqa: SIM905
 """Occasion nouns that are also verbs."""
 _CAUSATIVE = frozenset(
@@ -888,6 +892,7 @@ def _fact(
             or _place(rest)
             or _proper_place(sentence)
             or _listed_place(rest)
+            or _place_bidden(sentence[:before])
         ),
         month=day["month"],
         day=day["day"],
@@ -1582,6 +1587,15 @@ _TOWARDS = re.compile(r"^\s*(?:(?:to|by|round|over|across|down|up|into)\s+)?(?=t
 def bids(sentence: str) -> bool:
     """Whether the sentence bids whoever hears it to come (`_BID`)."""
     return _BID.search(sentence) is not None
+
+
+def _place_bidden(text: str) -> str | None:
+    """Where a text bids whoever hears it to come ("so come down to the Corn Exchange …" before
+    "we'll give him a proper send-off")."""
+    bid = _BID.search(text)
+    if bid is None or bid["having"] is not None:
+        return None
+    return _where_bidden(text[bid.end() :]) or _place(text[bid.end() :])
 
 
 def _where_bidden(rest: str) -> str | None:
