@@ -29,7 +29,7 @@ from cognition.offline.clock import numeric_times
 from cognition.offline.facts import Fact, sentences
 from cognition.offline.news import candidacy, gathering, report, story
 from cognition.offline.shorthand import written_out
-from cognition.offline.text import first_name
+from cognition.offline.text import STOPWORDS, first_name
 
 
 @dataclass(frozen=True)
@@ -182,6 +182,11 @@ _NARRATING = re.compile(
 )
 
 
+_DETERMINERS = frozenset("the a an this that his her my our their".split())  # noqa: SIM905
+_NO_ONE = frozenset(("The", "This", "That", "A", "An", "Our", "My", "Yesterday"))
+"""Words at a narration's head after which no one's own words are quoted."""
+
+
 def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | None:
     """The message a text quotes after saying who wrote or said it, and whose words they
     are (the writer, or `speaker` when that is who "I" or the writer's first name is); None
@@ -190,13 +195,20 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     if match is None or not _NARRATING.search(match["narration"]):
         return None
     writer: str | None = match["who"]
+    if writer is not None and writer.split()[0] in _NO_ONE:
+        return None  # "The council posted: …": no one's own words to read as "I"
+    narration = match["narration"].split()
+    placed = narration[0].lower() in _DETERMINERS if narration else False
+    if writer is not None and writer != "I" and (writer.split()[0].lower() in STOPWORDS or placed):
+        # "At the counter … Shinji leaned over … and said:", "Behind the bar …": a place at
+        # the head, no writer; the teller's own first name in the narration makes it theirs
+        named = speaker is not None and first_name(speaker) in narration
+        writer = speaker if named else None
     if writer is None:  # "a promoter paid Consuelo to read …": the message, no one's "I"
         return match["message"].strip(), None
     mine = speaker is not None and first_name(speaker) in writer.split()  # "Alhaja Kudirat"
     if writer == "I" or mine:
         writer = speaker
-    elif writer.split()[0] in ("The", "This", "That", "A", "An", "Our", "My", "Yesterday"):
-        return None  # "The council posted: …": no one's own words to read as "I"
     return match["message"].strip(), writer
 
 

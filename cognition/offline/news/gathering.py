@@ -249,7 +249,7 @@ three candidates, and the words it reads never hide the next one."""
 _PLACE_STOP = frozenset(
     """on at from to until till this next tomorrow today tonight and with for by where when
     which who that starting beginning after before around about so but or if because is are
-    was were will would has have had""".split()  # noqa: SIM905
+    was were will would has have had once""".split()  # noqa: SIM905
 )
 _WHEN_STOP = frozenset(
     [
@@ -1563,6 +1563,9 @@ def _bidden(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
     part = _DAY_PART.search(sentence)
     if not fact.timed and part is not None:
         fact = at_part_of_day(fact, part[0])  # "on Saturday evening"
+    undated = fact.day is None and fact.weekday is None
+    if undated and fact.start_min is not None and now is not None:
+        fact = replace(fact, month=now.month, day=now.day)  # "come round at half six": today
     place = _where_bidden(sentence[end:]) or fact.place or _place(sentence[start:])
     if not fact.timed or place is None:
         return None

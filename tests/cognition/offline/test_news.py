@@ -1307,6 +1307,20 @@ def test_a_quote_from_no_one_in_particular_is_not_read_as_a_message() -> None:
     assert quoted_message("Nobody quoted anything here at all.", None) is None
 
 
+def test_a_spoken_bidding_in_a_scene_is_its_tellers_gathering_today() -> None:
+    """The narration opens with where, not who; the bidding gives an hour and no day."""
+    (fact,) = facts_in(
+        'Behind the bar of the Fox this morning Wren wiped a glass and said: "Busy tonight? '
+        "No? Then come over to the boathouse once the tide's in — half seven, say — and we'll "
+        'open the new barrel."',
+        speaker="Wren Abbott",
+        now=MONDAY,
+        told=True,
+    )
+    assert (fact.what, fact.who, fact.place) == ("get-together", "Wren Abbott", "the boathouse")
+    assert (fact.month, fact.day, fact.start_min) == (5, 6, 19 * 60 + 30)
+
+
 def test_a_notice_calling_people_to_help_is_its_titled_occasion_at_its_meeting_place() -> None:
     (fact,) = facts_in(
         "Riverside Litter Pick. Families and volunteers are invited to help clear the "
