@@ -90,7 +90,7 @@ PLAIN_WORDS = frozenset(
 _NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD})?"
 _HOST = re.compile(
     rf"(?P<who>\bI|\b[Ww]e|{_NAME})"
-    r"(?:'m|’m|'s|’s| am| is| are|'re| was| has been| will be| will| had| has)?\s+"
+    r"(?:'m|’m|'s|’s| am| is| are|'re|'ll|’ll| was| has been| will be| will| had| has)?\s+"
     r"(?:(?:also|still|now|busy)\s+)?(?:planning|hosting|throwing|organizing|organising|"
     r"holding|having|giving|arranging|putting on|running|preparing|leading|conducting|"
     r"officiating|lead|host|hold|organise|organize|run|throw|give|conduct|agreed(?! to)|arranged|"
@@ -416,6 +416,8 @@ class Gathering:
             tail = _TAIL.match(sentence[end:])
             if tail is not None:
                 what, end = f"{what}{tail[0].rstrip()}", end + tail.end()
+            elif (honoured := _honoured(sentence[:start])) is not None:
+                what = f"{what} for {honoured}"  # "Dr. Hale is retiring, … give him a send-off"
             fact = _fact(sentence, what=what, who=who, before=start, after=end, now=now)
             spans.append((start, end, fact))
         found = [  # "the book club meeting", not also "the book club"
@@ -698,6 +700,27 @@ def _named(
     return what, who, max(0, start)
 
 
+_GIVEN_TO = re.compile(
+    r"\b(?:give|giving|gives|throw|throwing|throws)\s+(?:him|her|them)\s+(?:a|an|the)\s+"
+    r"(?:[\w'’-]+\s+){0,3}$"
+)
+_PERSON = re.compile(
+    r"\b(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Father|Sister|Auntie|Uncle|Old)\.?\s+)?"
+    r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)(?:'s|’s)?\s+(?:is|was|has|will|turns|retires|"
+    r"leaves|'s|’s)\b"
+)
+
+
+def _honoured(before: str) -> str | None:
+    """Whom an occasion is given to, named as the subject before ("Dr. Hale is retiring to
+    the coast, so … we'll give him a proper send-off" → "Dr. Hale"); None otherwise."""
+    if _GIVEN_TO.search(before) is None:
+        return None
+    named = [m["name"] for m in _PERSON.finditer(before) if m["name"].split()[0] not in _NO_NAME]
+    return named[-1] if named else None
+
+
+_NO_NAME = frozenset(("The", "This", "That", "It", "He", "She", "They", "We", "I", "There"))
 _PRAISE = frozenset("proper real right decent".split())  # noqa: SIM905
 """Words that praise an occasion without naming it."""
 _VERBS_TOO = frozenset("meet run walk race swim dance sing show do ride".split())  # noqa: SIM905

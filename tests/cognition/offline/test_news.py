@@ -549,6 +549,20 @@ def test_a_bidding_to_a_place_at_a_time_is_a_gathering_named_by_what_is_had_ther
         ), told
 
 
+def test_an_occasion_given_to_someone_is_for_them() -> None:
+    fact = only(
+        "Dr. Hale is retiring to the coast, so come down to the Corn Exchange on Friday at 7 pm "
+        "and we'll give him a proper send-off.",
+        speaker="Beatrice Quill",
+    )
+    assert (fact.what, fact.who, fact.place) == (
+        "send-off for Dr. Hale",
+        "Beatrice Quill",
+        "the Corn Exchange",
+    )
+    assert (fact.day, fact.start_min) == (10, 19 * 60)
+
+
 @pytest.mark.parametrize(
     "text",
     [
