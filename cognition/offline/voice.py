@@ -53,6 +53,8 @@ _PAST_PERFECT = re.compile(
     r"better|best)\b"
 )
 """An "I'd" before a past participle, which is "I had", not "I would"; so is "I'd better"."""
+_HAS_BEEN = re.compile(r"(?<![\w'])([Ii]t|[Tt]hat|[Tt]here)'s (been|got|had|gone)\b")
+"""An "it's" before "been" or "got", which is "it has" ("unless it's been booked")."""
 _SENTENCE_END = re.compile("".join(rf"(?<!\b{a})" for a in ABBREVIATIONS) + r"\.(\s|$)")
 """A full stop that ends a sentence, not an abbreviation's ("St.", "Dr.")."""
 SHY_OPENERS = frozenset(
@@ -75,6 +77,7 @@ def styled(text: str, style: str, *, vocative: str | None = None) -> str:
         text = " ".join(sentences(text)[-TERSE_SENTENCES:])
     if words & FORMAL:
         text = _PAST_PERFECT.sub(r"I had \1", text)  # "I'd heard" is "I had heard"
+        text = _HAS_BEEN.sub(r"\1 has \2", text)  # "it's been booked" is "it has been booked"
         for short, long in CONTRACTIONS.items():
             text = re.sub(rf"(?<![\w']){re.escape(short)}(?![\w'])", long, text)
     if vocative:

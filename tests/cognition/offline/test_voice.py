@@ -15,9 +15,12 @@ from cognition.offline.voice import styled
         ("I'd love to come!", "I would love to come!"),
         ("I'd met him before. I'd say so.", "I had met him before. I would say so."),
         ("Well, I'd better get going.", "Well, I had better get going."),
+        ("Not unless it's been booked.", "Not unless it has been booked."),
+        ("It's raining and there's been a storm.", "It is raining and there has been a storm."),
     ],
 )
 def test_a_formal_speaker_undoes_i_d_as_had_before_a_participle(line: str, formal: str) -> None:
+    """And "it's" as "it has" before "been" ("it is been" was said once)."""
     assert styled(line, "formal and precise") == formal
 
 
