@@ -424,21 +424,39 @@ def _topic(talk: Talk) -> str:
     return _small_talk(talk)
 
 
+_THEIR_DAYS = re.compile(
+    r"\b(?:These days I(?:'m| am)|Lately I(?:'ve| have) been|I(?:'ve| have) been [^.!?]+ lately)\b"
+)
+"""The other side's own small talk: what they are up to these days."""
+ANSWERS_TO_THEIR_DAYS = (
+    "That sounds like a lot of work.",
+    "Good luck with it!",
+    "That must keep you busy.",
+    "Sounds worthwhile.",
+    "I'd like to hear how that goes.",
+    "Well, good for you.",
+)
+"""What one says to what the other is up to these days, once a conversation."""
+
+
 def _small_talk(talk: Talk) -> str:
-    """Once in a conversation each: what the speaker is up to these days (its `currently`),
-    then a word about what the listener is doing."""
+    """Once in a conversation each: a word on what the other said they are up to these days
+    (answered, not mirrored with one's own), what the speaker is up to these days (its
+    `currently`), then a word about what the listener is doing."""
     said = " ".join(talk.mine)
     these_days = _these_days(talk.me)
     raised = {topic_of(n) for who, text in talk.history for n in talk.news_of(text, who)}
     retold = {topic_of(n) for n in talk.news_of(f"I'm {these_days}", talk.me.name)} & raised
     about_you = mentions(these_days, talk.you)  # "keeping an eye on Jade", said to Jade
+    answered = any(line in said for line in ANSWERS_TO_THEIR_DAYS)
+    if _THEIR_DAYS.search(talk.last_theirs) and not answered:  # answer theirs, not mirror it
+        return talk.choose(ANSWERS_TO_THEIR_DAYS, "their days")
     if these_days and these_days not in said and not retold and not about_you:
         return talk.choose(
             [
                 f"These days I'm {these_days}.",
                 f"I've been {these_days} lately.",
                 f"Lately I've been {these_days}.",
-                f"Most days I'm {these_days}.",
             ],
             "days",
         )

@@ -171,7 +171,14 @@ def test_what_one_is_doing_is_told_in_the_first_person(doing: str, said: str, un
 
 def test_these_days_are_told_in_the_first_person() -> None:
     lines = talk(TOMAS, PRIYA, memories={})
-    assert any("I'm practising a new song about the river." in t for _, t in lines)
+    first_person = re.compile(r"\bI(?:'m|'ve been) practising a new song about the river\b")
+    assert any(first_person.search(t) for _, t in lines), lines
+
+
+def test_what_one_is_up_to_these_days_is_answered_not_mirrored() -> None:
+    lines = talk(TOMAS, PRIYA, memories={})
+    told = next(i for i, (_, t) in enumerate(lines) if "practising a new song" in t)
+    assert lines[told + 1][1] in dialogue.ANSWERS_TO_THEIR_DAYS, lines
 
 
 def test_styles_change_the_words_not_the_names() -> None:
