@@ -740,8 +740,8 @@ def _least_needed(slots: Sequence[Slot]) -> int | None:
 
 def _folded(before: Slot, item: Slot) -> Slot:
     """`item` folded into the slot before it, keeping what both say where it matters."""
-    if item.kind == OUTING:
-        return replace(before, end=item.end)
+    if item.kind == OUTING and before.kind != OUTING:
+        return replace(before, end=item.end)  # the duty runs on
     if item.kind == MEAL and before.kind == MORNING_ROUTINE:
         text = "wake up, get ready and have breakfast"
         return replace(before, end=item.end, description=text)

@@ -468,3 +468,19 @@ def test_no_outing_where_the_agent_goes_next_nor_in_somebodys_house() -> None:
     ), said
     assert not any(text.count("The Lantern Tavern") > 1 for text in said), said
     assert any("half of bitter at The Lantern Tavern" in text for text in said), said
+
+
+def test_an_outing_folded_into_another_is_said_in_turn_not_stretched() -> None:
+    """A day with too many items folds free time at home into the errand before it: the
+    errand keeps its words and the time at home is named after it, not two hours of
+    shopping."""
+    from cognition.offline.planning import AT_HOME, MAX_ITEMS, OUTING, ROUTINE, Slot, fit_count
+
+    shop = Slot(15 * 60, 16 * 60 + 30, "buy groceries at Ossory Stores", "Ossory Stores", OUTING)
+    home = Slot(shop.end, 17 * 60, AT_HOME, "Rope Walk Cottage", OUTING)
+    duties = [Slot(h * 60, h * 60 + 60, f"duty {h}", "The Anchor", ROUTINE) for h in range(9, 15)]
+    later = Slot(17 * 60, 18 * 60, "run the bar", "The Anchor", ROUTINE)
+    slots = fit_count([*duties, shop, home, later])
+    assert len(slots) == MAX_ITEMS  # one item folded: the shortest outing
+    errand = next(s for s in slots if s.description.startswith("buy groceries"))
+    assert errand.description == f"{shop.description}; then {AT_HOME}"
