@@ -26,7 +26,8 @@ from cognition.offline.facts import Fact
 from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem
 
 _SCENE = re.compile(
-    r"^(?:last|yesterday|earlier|this (?:morning|afternoon|evening)|one (?:morning|evening|"
+    r"^(?:(?:early|late) )?(?:last|yesterday|earlier|this (?:morning|afternoon|evening)|"
+    r"one (?:morning|evening|"
     r"night|day)|just as|when|while|as)\b|\b(?:was|were) [a-z]+ing\b|^[^,]{0,30}\bago\b",
     re.I,
 )
@@ -126,7 +127,8 @@ def _clauses(sentence: str, teller: str | None, they: str | None) -> list[str]:
         text = f"{seen['who']} {seen['verb']} {seen['what'].strip()}"
     if ":" in text:  # "Mrs. Ortiz showed her: the new owner wants …": what she showed
         before, text = (part.strip() for part in text.split(":", 1))
-        found = [before, *(c.strip() for c in _CLAUSE.split(text))]
+        named = _renamed(before, text)
+        found = [named] if named else [before, *(c.strip() for c in _CLAUSE.split(text))]
     else:
         found = [c.strip() for c in _CLAUSE.split(text)]  # each clause, or the sentence whole
     if teller:  # "her UK visa has been approved", "will employ her": the teller's
@@ -134,6 +136,27 @@ def _clauses(sentence: str, teller: str | None, they: str | None) -> list[str]:
     if they:
         found = [_THEY.sub(they, c) for c in found]
     return [c for c in found if len(c.split()) >= 3]
+
+
+_VAGUE = re.compile(
+    r"\b(?:an?|some)\s+(?:[a-z]+\s+){0,2}?(?:shape|figure|thing|creature|animal|form|object|"
+    r"silhouette|lump|mass|shadow)\b|\bsomething\b"
+)
+"""What a teller saw before knowing what it was ("a black shape as big as a crouching man")."""
+_APPOSITIVE = re.compile(r"^(?:an?|the)\s+[^,;]+(?:,\s+(?:an?|the)\s+[^,;]+)*$", re.I)
+_NOT_APPOSITIVE = re.compile(r"\b(?:is|are|was|were|has|have|had|will|would|could|did)\b")
+
+
+def _renamed(before: str, after: str) -> str | None:
+    """A clause whose vague thing a colon names: "… sat a black shape …, pulling the fruit off:
+    a tsukinowaguma, a black bear with the white moon on its chest" is "… sat a black bear,
+    pulling the fruit off"; None when the colon names nothing."""
+    vague = _VAGUE.search(before)
+    if vague is None or not _APPOSITIVE.match(after) or _NOT_APPOSITIVE.search(after):
+        return None
+    name = re.split(r"\s+(?:with|that|which|who|from|in|on)\s+", after.split(",")[-1].strip())[0]
+    rest = re.sub(r"^\s*as\s+\w+\s+as\s+[^,]*", "", before[vague.end() :])  # "as big as …"
+    return f"{before[: vague.start()]}{name}{rest}".strip()
 
 
 _HER = re.compile(r"\b(?:[Hh]er|[Hh]is)\b(?P<next>\s+[a-z][\w'’-]*|\s+[A-Z]{2,}\b)?")

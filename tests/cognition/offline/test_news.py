@@ -1379,6 +1379,15 @@ def test_what_an_occasion_is_for_is_not_part_of_its_name() -> None:
             "Ama's scholarship has been granted and a university in Leeds will take Ama in "
             "September",
         ),
+        (  # what the teller saw, named after a colon
+            "Early this morning Bram was down at the jetty, as always, coiling the ropes. The "
+            "water was flat and grey. Then something splashed by the reeds. Out on the old "
+            "mooring post sat a brown shape as long as his arm, eating a fish: an otter, a "
+            "big dog otter with a white throat. Bram watched it until it slid off the mooring "
+            "post into the river, fish and all.",
+            "Bram Visser",
+            "out on the old mooring post sat a big dog otter, eating a fish",
+        ),
     ],
 )
 def test_a_story_that_sets_the_scene_first_is_told_by_its_point(
