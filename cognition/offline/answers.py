@@ -59,6 +59,8 @@ _DAY_PARTS = ((EVENING_START, "evening night tonight"), (NOON, "afternoon"), (0,
 _TONIGHT = re.compile(r"\btonight\b", re.I)
 """A word the stemmer drops as common, asking after the evening ("at the pub tonight?")."""
 
+NOT_BY_THAT_NAME = "Not by that name, but perhaps you mean this:"
+"""How an answer offers the one get-together known for an occasion asked after by name."""
 Found = list[tuple[int, Fact]]
 """Mentions of one piece of news: (1-based memory index, the news as that memory tells it)."""
 
@@ -78,11 +80,14 @@ def answer(
     elif (person := KNOW_OF.search(question)) is not None:
         text, cited = _answer_person(persona, memories, person["name"])
     elif (found := _news_asked(memories, question, now)) or ASKS_NEWS.search(question):
-        text, cited = (
-            _affirm(persona, memories, found, now)
-            if found
-            else ("No, I haven't heard anything about that.", [])
-        )
+        unnamed = [] if found else _unnamed_instead(memories, question, now)
+        if found:
+            text, cited = _affirm(persona, memories, found, now)
+        elif unnamed:  # "the sake tasting?": the one get-together known, said to be that
+            text, cited = _affirm(persona, memories, unnamed, now)
+            text = re.sub(r"^Yes(?:, of course)?\.", NOT_BY_THAT_NAME, text)
+        else:
+            text, cited = "No, I haven't heard anything about that.", []
     else:
         text, cited = _answer_generally(persona, memories, question)
     return Answer(styled(text, persona.speaking_style), tuple(cited))
@@ -146,6 +151,22 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
         return []
     top = next(fact for score, _, fact in scored if score == best)
     return [(i, f) for _, i, f in scored if f.key == top.key or gathering.same_occasion(f, top)]
+
+
+def _unnamed_instead(memories: Sequence[str], question: str, now: datetime | None) -> Found:
+    """The one gathering known by no name of its own (a get-together someone bid people to),
+    when the question asks after an occasion by a name none of the news has; else nothing."""
+    if not gathering.names_in(question):
+        return []
+    unnamed = [
+        (index, fact)
+        for index, memory in enumerate(memories, start=1)
+        for fact in knowledge.news_in(memory, now=now, vague=True)
+        if fact.kind == gathering.NAME
+        and fact.what == gathering.GET_TOGETHER
+        and not gathering.is_over(fact, now)
+    ]
+    return unnamed if len({fact.key for _, fact in unnamed}) == 1 else []
 
 
 def _is_named(asked: list[str], fact: Fact) -> bool:

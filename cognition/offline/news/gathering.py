@@ -482,6 +482,8 @@ class Gathering:
         return _afterwards(found, sentence)
 
     def key(self, fact: Fact) -> str:
+        if fact.what in GENERIC and fact.who:  # Shinji's get-together is not Bo's
+            return f"{NAME}|{fact.what.casefold()}|{first_name(fact.who).casefold()}"
         return f"{NAME}|{fact.what.casefold()}"
 
     def statement(self, fact: Fact) -> str:
@@ -1566,6 +1568,8 @@ MEALS = frozenset("breakfast brunch lunch tea dinner supper feast".split())  # n
 """What one is bidden to that names its gathering alone ("come round for dinner")."""
 GET_TOGETHER = "get-together"
 """What a bidding to come at a time and place is called when it names nothing else."""
+GENERIC = frozenset({GET_TOGETHER, *MEALS})
+"""Names many people's gatherings share: such news is told apart by its organiser."""
 
 
 def _bidden(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact | None:

@@ -275,3 +275,22 @@ def test_an_occasion_of_another_kind_or_proper_name_is_not_the_one_asked_after()
     supper = ["Lena is hosting a harvest supper at the barn on Friday at 7 pm."]
     assert ask("Did you hear about the birthday supper?", supper).text.startswith("No")
     assert ask("Did you hear about the Candlemas Supper?", supper).text.startswith("No")
+
+
+def test_an_occasion_asked_by_a_name_nobody_gave_it_may_be_the_one_get_together_known() -> None:
+    """Bidden to "come round the back of the kura at half six", the town knows no name for
+    it: asked after "the sake tasting", one offers it for what it is, not a yes."""
+    told = (
+        "Tomas Ferreira said to Priya Raman: \"Have you heard? Shinji's get-together is at the "
+        'back of the kura on May 10 at 6:30 pm."'
+    )
+    now = datetime(2024, 5, 6, 9, 0)
+    reply = ask("Did you hear about the sake tasting at the brewery?", [told], now=now)
+    assert reply.text.startswith("Not by that name, but perhaps you mean this: Shinji's get-to")
+    assert reply.cited == (1,)
+    other = (
+        "Tomas Ferreira said to Priya Raman: \"Have you heard? Bo's get-together is at the "
+        'boathouse on May 11 at 7 pm."'
+    )
+    two = ask("Did you hear about the sake tasting?", [told, other], now=now)
+    assert two.text == "No, I haven't heard anything about that."  # which one is unclear
