@@ -496,7 +496,9 @@ class Gathering:
         if fact.what in PERSONAL:  # the bride's own wedding, not one she organises
             return f"{_capital(_mine(fact))}{_is_on(fact)}.{welcome} Would you like to come?"
         what = (
-            f"the {fact.what}" if _for_someone(fact.what) else f"{article(fact.what)} {fact.what}"
+            f"the {fact.what}"
+            if _for_someone(fact.what) or _proper_name(fact.what)
+            else f"{article(fact.what)} {fact.what}"
         )
         return f"I'm organising {what}{fact.details()}.{welcome} Would you like to come?"
 
@@ -506,7 +508,7 @@ class Gathering:
         said = f"{named(fact)}{_is_on(fact)}"
         invite = _welcome(URGINGS, variant // 6) if fact.open_to_all else ""
         told = f"{first_name(source)} told me that {said}" if source else f"I heard that {said}"
-        if source and fact.who and same_person(source, fact.who):
+        if source and fact.who and same_person(source, fact.who) and not _proper_name(fact.what):
             told = f"{first_name(source)} told me that their {fact.what}{_is_on(fact)}"  # own
         options: tuple[str, ...] = (
             f"Have you heard? {_capital(said)}.{invite}",
@@ -562,11 +564,21 @@ def _is_on(fact: Fact) -> str:
 
 
 def named(fact: Fact) -> str:
-    """ "Ines Duarte's wedding", "the bakery's farewell bake sale", "the poetry night"."""
+    """ "Ines Duarte's wedding", "the bakery's farewell bake sale", "the poetry night"; an
+    occasion with a proper name keeps it alone ("the Hachiman Shrine Autumn Grand Festival":
+    "Hideo Kuroda's Hachiman …" would read back as a name holding "Kuroda's")."""
+    if _proper_name(fact.what):
+        return f"the {fact.what}"
     if fact.who and not _possessive_in(fact.what) and not _for_someone(fact.what):
         group = fact.who.split()[-1].lower() in GROUP_NOUNS and " " in fact.who
         return f"{'the ' if group else ''}{fact.who}'s {fact.what}"
     return f"the {fact.what}"
+
+
+def _proper_name(what: str) -> bool:
+    """A name of capitalised words ("Ward Sabha", "Hachiman Shrine Autumn Grand Festival")."""
+    words = what.split()
+    return len(words) > 1 and all(w[:1].isupper() for w in words)
 
 
 def _for_someone(what: str) -> bool:

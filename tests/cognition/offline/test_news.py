@@ -3,6 +3,7 @@ again; none of these sentences is from the demo town."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime
 
 import pytest
@@ -584,6 +585,22 @@ def test_an_occasion_with_an_acronym_keeps_its_name_over_hops() -> None:
         told = kind_of(fact).retell(fact, source=teller, variant=hop)
         fact = only(told, speaker=teller)
         assert (fact.what, fact.who) == ("CPR class", "Maureen Hollis"), told
+
+
+def test_an_occasion_with_a_proper_name_keeps_it_over_hops() -> None:
+    """Once "Hideo Kuroda's Hachiman Shrine Autumn Grand Festival" was read back as a name
+    holding "Kuroda's", and retold as "their Kuroda's Hachiman …"."""
+    fact = only(
+        "The Hachiman Shrine Autumn Grand Festival is at the shrine on Friday at 6 pm.",
+        speaker="Hideo Kuroda",
+    )
+    fact = replace(fact, who="Hideo Kuroda")
+    pitched = only(kind_of(fact).pitch(fact, listener="Mayumi"), speaker="Hideo Kuroda")
+    assert pitched.what == "Hachiman Shrine Autumn Grand Festival"
+    for hop, teller in enumerate(("Hideo Kuroda", "Mayumi Hayashi", "Tomoe Okada")):
+        told = kind_of(fact).retell(fact, source=teller, variant=hop)
+        fact = only(told, speaker=teller)
+        assert fact.what == "Hachiman Shrine Autumn Grand Festival", told
 
 
 def test_ones_own_name_in_joined_news_is_said_as_i_and_read_back_as_the_same_news() -> None:
