@@ -9,7 +9,8 @@ introduced   self-introductions ("I don't think we've met. I'm Pell.") to someon
 borrowed     plan tasks that are a step of another occupation's template (a fisherman
              "checking the taps and glasses") — the agent's own background and duties name
              none of that template's words
-longest      the longest memory, in characters (a memory that quotes itself grows)
+longest      the longest memory the town wrote, in characters (a memory that quotes itself
+             grows; a seed, the admin's own text, is not counted)
 """
 
 from __future__ import annotations
@@ -139,10 +140,16 @@ def borrowed_tasks(plans: Sequence[PlanRow], jobs: Mapping[str, str]) -> tuple[i
     return len(tasks), sorted(set(borrowed))
 
 
+SEED = "seed"
+"""The kind of memory an admin seeds: its length is the admin's."""
+
+
 def longest_memory(memories: Sequence[MemoryRow]) -> tuple[int, str]:
-    if not memories:
+    """The longest memory the town wrote; a seed is the admin's own text, kept as given."""
+    written = [m for m in memories if m.kind != SEED]
+    if not written:
         return 0, ""
-    memory = max(memories, key=lambda m: len(m.description))
+    memory = max(written, key=lambda m: len(m.description))
     return len(memory.description), f"{memory.agent} ({memory.kind}): {memory.description[:80]}…"
 
 

@@ -338,10 +338,19 @@ def previous_day_summary(plans_of_yesterday: Sequence[PlanItem]) -> str:
     )
 
 
+PLAN_MEMORY_CHARS = 560
+"""Past this, the plan memory names each item by what it does first ("have a coffee at
+Yamabuki Tea House", not "…; then sweep the precinct …; then drink tea …"): no memory is
+a page long."""
+
+
 def plan_memory(items: Sequence[PlanItem], *, name: str, now: datetime) -> NewMemory:
     """The outline as one plan memory, worded as the paper's planning thought."""
     day = items[0].start.date() if items else now.date()
     text = f"This is {name}'s plan for {prompting.day(day)}: {previous_day_summary(items)}."
+    if len(text) > PLAN_MEMORY_CHARS:  # each item by what it does first
+        firsts = [replace(i, description=i.description.split("; then ")[0]) for i in items]
+        text = f"This is {name}'s plan for {prompting.day(day)}: {previous_day_summary(firsts)}."
     return NewMemory(
         description=text,
         kind=MemoryKind.PLAN,

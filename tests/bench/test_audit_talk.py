@@ -43,7 +43,10 @@ def test_the_audit_counts_what_a_player_would_notice() -> None:
     audit = audit_talk(
         lines=lines,
         plans=[task("Ada", "checking the taps and glasses"), task("Ada", "mending nets")],
-        memories=[MemoryRow("Ada", "observation", "x" * 700, T0)],
+        memories=[
+            MemoryRow("Ada", "observation", "x" * 700, T0),
+            MemoryRow("Bo", "seed", "y" * 900, T0),
+        ],
         relationships={"Ada": set(), "Bo": set(), "Cy": set(), "Dee": set()},
         jobs={"Ada": "Ada is a fisherman on the quay"},
     )

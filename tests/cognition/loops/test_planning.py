@@ -160,6 +160,18 @@ def test_the_outline_is_mirrored_as_one_plan_memory(store: RecordingStore) -> No
     assert memory.created_at == NOW
 
 
+def test_a_long_plan_memory_names_each_item_by_what_it_does_first() -> None:
+    from cognition.planning import PLAN_MEMORY_CHARS, plan_memory
+
+    busy = "have a coffee at Yamabuki Tea House; then sweep the precinct of Hachiman Shrine"
+    items = [item(hour, 60, f"{busy} ({hour})") for hour in range(6, 14)]
+    memory = plan_memory(items, name="Hideo Kuroda", now=NOW)
+    assert len(memory.description) <= PLAN_MEMORY_CHARS
+    assert "1) have a coffee at Yamabuki Tea House at 6:00 am, 2) " in memory.description
+    short = plan_memory(items[:2], name="Hideo Kuroda", now=NOW)  # short enough: whole
+    assert "; then sweep the precinct" in short.description
+
+
 def test_the_offline_mind_plans_a_valid_day(store: RecordingStore) -> None:
     items = plan_day(
         store,
