@@ -631,7 +631,9 @@ def resolve_place(text: str, day: Day, *, fallback: str | None, away: bool = Fal
         score = (len(named), shared)
         if best is None or score > best:
             best, chosen = score, JOINER.join(parts[: min(2, max(named, default=1) + 1)])
-    return chosen if chosen is not None else _by_kind(lowered, day) or fallback
+    if chosen is not None:
+        return chosen
+    return _by_kind(lowered, day) or _by_compound(lowered, day) or fallback
 
 
 def _by_kind(lowered: str, day: Day) -> str | None:
@@ -642,6 +644,34 @@ def _by_kind(lowered: str, day: Day) -> str | None:
         if kinds & set(area.lower().split()):
             return area
     return None
+
+
+COMPOUND_HEAD = 5
+"""The shortest word of an area's name a compound may begin with ("church" of "churchyard")."""
+
+
+def _by_compound(lowered: str, day: Day) -> str | None:
+    """An area one of whose name's words begins a longer word of the text: "the churchyard"
+    is St Mary's Church, "the kyrkjegard" Solvik Kyrkje (a compound of the place's word)."""
+    said = set(re.findall(r"[a-z]+", lowered))
+    for path in day.known_places:
+        area = _area_name(path)
+        for word in re.findall(r"[a-z]+", area.lower()):
+            if len(word) >= COMPOUND_HEAD and any(_compound_of(w, word) for w in said):
+                return area
+    return None
+
+
+COMPOUND_TAILS = frozenset("yard yards gard garden side front gate house hof platz plass".split())  # noqa: SIM905
+"""Ends that make a place of an English place word ("churchyard"; not "housework")."""
+
+
+def _compound_of(said: str, word: str) -> bool:
+    """Whether `said` is a compound headed by `word`: any longer word of a name that is no
+    English place word ("kyrkjegard" of "Kyrkje"), or a place word with a place's end."""
+    if not said.startswith(word) or len(said) == len(word):
+        return False
+    return word not in PLACE_WORDS or said[len(word) :] in COMPOUND_TAILS
 
 
 def _area_name(path: str) -> str:

@@ -484,3 +484,28 @@ def test_an_outing_folded_into_another_is_said_in_turn_not_stretched() -> None:
     assert len(slots) == MAX_ITEMS  # one item folded: the shortest outing
     errand = next(s for s in slots if s.description.startswith("buy groceries"))
     assert errand.description == f"{shop.description}; then {AT_HOME}"
+
+
+@pytest.mark.parametrize(
+    ("said", "area"),
+    [
+        ("go to the dugnad at the kyrkjegard", "Solvik Kyrkje"),
+        ("meet in the churchyard", "St Mary's Church"),
+        ("go to Solvik Harbour", "Solvik Harbour"),  # named whole, as before
+        ("go to the sea", None),  # "sea" begins no longer word: nowhere known
+        ("do the housework", None),  # "house" of Berg House, but housework is no place
+    ],
+)
+def test_a_place_said_as_a_compound_of_an_areas_word_is_that_area(
+    said: str, area: str | None
+) -> None:
+    from cognition.offline.planning import Day, resolve_place
+
+    known = [
+        "Solvik Kyrkje: nave: pews",
+        "St Mary's Church: porch: notice board",
+        "Solvik Harbour: quay: bollard",
+        "Berg House: kitchen: stove",
+    ]
+    day = Day(Persona(name="Ola Berg"), 420, 1320, 1, datetime(2025, 10, 7), known)
+    assert resolve_place(said, day, fallback=None) == area
