@@ -126,13 +126,16 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
     if not mentions_ and plain:  # "the community assembly", known as "the general assembly":
         # one occasion of that kind, and it is what is asked after
         heads = {stem(name.split()[-1].lower()) for name in plain}
-        same_kind = [
+        same_kind = [  # "the football match" is the rematch: its head ends with "match"
             (index, fact)
             for index, fact in known
-            if fact.kind == gathering.NAME and fact.what and stem(fact.what.split()[-1]) in heads
+            if fact.kind == gathering.NAME
+            and fact.what
+            and any(_headed(stem(fact.what.split()[-1].lower()), head) for head in heads)
         ]
         if len({fact.key for _, fact in same_kind}) == 1:
             mentions_ = same_kind
+            wanted |= {stem(fact.what.split()[-1].lower()) for _, fact in same_kind}
     if not mentions_ and asked and all(len(a) == 1 for a in asked):
         # asked by a bare kind ("a ceremony at the station on Thursday") for an occasion
         # known by another name ("the plaque unveiling"): found by the rest of the question
@@ -151,6 +154,15 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
         return []
     top = next(fact for score, _, fact in scored if score == best)
     return [(i, f) for _, i, f in scored if f.key == top.key or gathering.same_occasion(f, top)]
+
+
+MIN_HEAD = 4
+"""The shortest head a longer word may end with and still be of its kind ("rematch")."""
+
+
+def _headed(word: str, head: str) -> bool:
+    """Whether `word` is of the kind `head` names: it, or a longer word ending with it."""
+    return word == head or (len(head) >= MIN_HEAD and word.endswith(head))
 
 
 def _unnamed_instead(memories: Sequence[str], question: str, now: datetime | None) -> Found:

@@ -320,13 +320,16 @@ class Report:
         return f"{_capital(fact.what)}."
 
     def pitch(self, fact: Fact, *, listener: str) -> str:
-        """One's own worry, or what one found, told as one's own ("Mercy found a huge turtle"
-        is "Guess what? I found a huge turtle."); other news of oneself ("Walter broke his
-        leg", "Piotr agreed to go to the planting") is not one's to spread."""
+        """One's own worry, what one found, or big news of what is one's own, told as one's
+        own ("Mercy found a huge turtle" is "Guess what? I found a huge turtle."; "Ngozi's
+        UK visa has been approved …" is "Guess what? My UK visa has been approved …"); other
+        news of oneself ("Walter broke his leg", "Piotr agreed to go to the planting") is not
+        one's to spread."""
         del listener
         if fact.who and fact.what.startswith(fact.who):
             found = _FINDING.match(fact.what[len(fact.who) :])
-            return f"Guess what? {first_person(fact.what, fact.who)}." if found else ""
+            big = fact.weight >= OWN_NEWS_WEIGHT and _POSSESSED.match(fact.what[len(fact.who) :])
+            return f"Guess what? {first_person(fact.what, fact.who)}." if found or big else ""
         return f"I'm worried: {fact.what}."
 
     def retell(
@@ -443,10 +446,19 @@ _OWN_WORDS = {"his": "my", "her": "my", "himself": "myself", "herself": "myself"
 _THEIR_WORDS = {"my": "their", "myself": "themselves"}
 
 
+OWN_NEWS_WEIGHT = 7
+"""News of what is one's own ("Ngozi's UK visa") this important is one's to tell."""
+_POSSESSED = re.compile(r"^(?:'s|’s)\s")
+
+
 def first_person(what: str, who: str) -> str:
     """News of someone said by them: "Walter broke his leg" is "I broke my leg", "Mercy
-    is retiring" is "I'm retiring" (`_as_theirs` reads it back)."""
+    is retiring" is "I'm retiring", "Ngozi's visa … will employ Ngozi" is "My visa … will
+    employ me" (`_as_theirs` reads it back)."""
     rest = what[len(who) :].strip()
+    if _POSSESSED.match(rest):
+        mine = re.sub(rf"\b{re.escape(first_name(who))}\b(?!['’])", "me", rest[3:])
+        return f"My {mine}"
     verb, _, after = rest.partition(" ")
     after = re.sub(r"\b(?:his|her|himself|herself)\b", lambda m: _OWN_WORDS[m[0]], after)
     if verb == "is":
@@ -456,6 +468,7 @@ def first_person(what: str, who: str) -> str:
 
 _OWN_NEWS = re.compile(
     r"^I(?:'m|’m| am| have| was| (?:[a-z]+ed|" + "|".join((_PAST, *IRREGULAR_PASTS)) + r"))\b"
+    r"|^My \w[\w' ]*? (?:has|have|had|is|was|were) (?:been |just )?[a-z]+ed\b"
 )
 """News of oneself, told as news ("Guess what? I found a huge turtle.")."""
 
@@ -467,6 +480,8 @@ def _as_theirs(clause: str, speaker: str) -> str:
     text = re.sub(r"^I(?:'m|’m| am)\b", f"{name} is", clause)
     text = re.sub(r"^I have\b", f"{name} has", text)
     text = re.sub(r"^I\b", name, text)
+    if text.startswith("My "):  # "My UK visa has been approved … will employ me"
+        text = re.sub(r"\bme\b", name, f"{name}'s {text[3:]}")
     return re.sub(r"\b(?:my|myself)\b", lambda m: _THEIR_WORDS[m[0]], text)
 
 

@@ -294,3 +294,14 @@ def test_an_occasion_asked_by_a_name_nobody_gave_it_may_be_the_one_get_together_
     )
     two = ask("Did you hear about the sake tasting?", [told, other], now=now)
     assert two.text == "No, I haven't heard anything about that."  # which one is unclear
+
+
+def test_an_occasion_asked_after_by_the_kind_its_name_ends_with_is_known() -> None:
+    told = (
+        'Tomas Ferreira said to Priya Raman: "Have you heard? The rematch is at the school '
+        'field on May 10 at 5 pm."'
+    )
+    now = datetime(2024, 5, 6, 9, 0)
+    match = ask("Did you hear about the football match against Agbeni?", [told], now=now)
+    assert match.text.startswith("Yes. The rematch is at the school field"), match.text
+    assert ask("Did you hear about the wedding?", [told], now=now).text.startswith("No")

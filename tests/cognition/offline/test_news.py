@@ -1439,6 +1439,26 @@ def test_news_of_oneself_is_told_as_one_s_own_and_heard_as_the_same_news() -> No
     assert (heard.what, heard.key) == (fact.what, fact.key)
 
 
+def test_big_news_of_what_is_one_s_own_is_told_as_mine_and_heard_as_the_same_news() -> None:
+    (fact,) = facts_in(
+        "Late last night, after a long shift at the clinic, Ama opened the letter: her "
+        "scholarship has been granted and a university in Leeds will take her in September. "
+        "She cried in the canteen. Then she went back to work.",
+        speaker="Ama Owusu",
+        now=MONDAY,
+        told=True,
+    )
+    line = kind_of(fact).pitch(fact, listener="Kofi")
+    assert line == (
+        "Guess what? My scholarship has been granted and a university in Leeds will take me "
+        "in September."
+    )
+    (heard,) = facts_in(line, speaker="Ama Owusu", now=MONDAY)
+    assert (heard.what, heard.key) == (fact.what, fact.key)
+    small = replace(fact, weight=3)  # a small thing of one's own is not one's to spread
+    assert kind_of(small).pitch(small, listener="Kofi") == ""
+
+
 def test_a_group_message_asking_who_is_coming_is_open_to_all() -> None:
     fact = only("darts at the Anchor tonight, 8ish. who's coming??")
     assert (fact.what, fact.place, fact.start_min) == ("darts", "the Anchor", 20 * 60)
