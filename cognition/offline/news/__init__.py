@@ -183,6 +183,7 @@ _NARRATING = re.compile(
 
 
 _DETERMINERS = frozenset("the a an this that his her my our their".split())  # noqa: SIM905
+"""Words after a narration's capitalised head that make it a place ("Behind the bar")."""
 _NO_ONE = frozenset(("The", "This", "That", "A", "An", "Our", "My", "Yesterday"))
 """Words at a narration's head after which no one's own words are quoted."""
 

@@ -718,11 +718,13 @@ _GIVEN_TO = re.compile(
     r"\b(?:give|giving|gives|throw|throwing|throws)\s+(?:him|her|them)\s+(?:a|an|the)\s+"
     r"(?:[\w'’-]+\s+){0,3}$"
 )
+"""An occasion given to someone named before ("we'll give him a proper …")."""
 _PERSON = re.compile(
     r"\b(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss|Father|Sister|Auntie|Uncle|Old)\.?\s+)?"
     r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)(?:'s|’s)?\s+(?:is|was|has|will|turns|retires|"
     r"leaves|'s|’s)\b"
 )
+"""Someone a sentence is about ("Dr. Hale is retiring"), whom "him" or "her" may mean."""
 
 
 def _honoured(before: str) -> str | None:
@@ -735,6 +737,7 @@ def _honoured(before: str) -> str | None:
 
 
 _NO_NAME = frozenset(("The", "This", "That", "It", "He", "She", "They", "We", "I", "There"))
+"""Capitalised words at a subject's head that name no one."""
 _PRAISE = frozenset("proper real right decent".split())  # noqa: SIM905
 """Words that praise an occasion without naming it."""
 _VERBS_TOO = frozenset("meet run walk race swim dance sing show do ride".split())  # noqa: SIM905
