@@ -479,7 +479,7 @@ class Gathering:
         if marrying is not None and not any(f.what.endswith("wedding") for f in found):
             who = speaker if marrying["who"] == "I" else marrying["who"]
             found.append(_fact_at(marrying, sentence, what="wedding", who=who, now=now))
-        return _afterwards(found, sentence)
+        return [_placed_as_theirs(f, speaker) for f in _afterwards(found, sentence)]
 
     def key(self, fact: Fact) -> str:
         if fact.what in GENERIC and fact.who:  # Shinji's get-together is not Bo's
@@ -573,6 +573,19 @@ def named(fact: Fact) -> str:
         group = fact.who.split()[-1].lower() in GROUP_NOUNS and " " in fact.who
         return f"{'the ' if group else ''}{fact.who}'s {fact.what}"
     return f"the {fact.what}"
+
+
+_OUR_PLACE = re.compile(r"^(?:our|my)\s+(?P<noun>house|place|home|flat|farm|yard|garden)$", re.I)
+
+
+def _placed_as_theirs(fact: Fact, speaker: str | None) -> Fact:
+    """ "at our house", said by Pham Thi Hanh, is at Pham Thi Hanh's house: whoever retells it
+    does not live there."""
+    found = _OUR_PLACE.match(fact.place or "")
+    if found is None or speaker is None:
+        return fact
+    noun = "house" if found["noun"].lower() in ("place", "home") else found["noun"].lower()
+    return replace(fact, place=f"{speaker}'s {noun}")
 
 
 def _proper_name(what: str) -> bool:

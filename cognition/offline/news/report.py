@@ -230,6 +230,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         return []
     if not _STATES.search(_CUT.split(clause, maxsplit=1)[0]):
         return []  # "Dennis noticed the scum last night, and …": what was noticed states nothing
+    if _LONG_STANDING.search(clause) and not (worried or told or news):
+        return []  # "Sau has grown longan … for forty years": how things have long been
     if _IDENTITY.match(clause) and not (worried or told):
         return []  # who someone is ("Wil is a retired quarryman") is known, not news
     weight = importance.rate(credited)
@@ -244,6 +246,11 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     return [Fact(kind=NAME, what=clause, who=who, weight=weight, source=source)]
 
 
+_LONG_STANDING = re.compile(
+    r"\b(?:for|over) (?:the (?:last|past) )?(?:\w+ )?(?:years|decades|generations)\b"
+    r"|\b(?:all (?:his|her|their|my) li(?:fe|ves))\b"
+)
+"""How things have long been ("for forty years", "all his life"): known, not news."""
 _THERE_IS = re.compile(r"\b([Tt]here)['’]s(\s+been)?\b")
 
 

@@ -51,7 +51,7 @@ _TO_COME = re.compile(
     re.I,
 )
 _NOW = re.compile(r"\b(?:is|are|has|have)\b[^.;]*\bnow\b", re.I)
-_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+but\s+")
+_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+but\s+|,\s+so\s+")
 _THEY = re.compile(r"\bthey\b")
 _FAMILY = re.compile(rf"\b(?:Mr|Mrs|Ms|Mx)\.? (?P<surname>{NAME_WORD})\b")
 MIN_SENTENCES = 3

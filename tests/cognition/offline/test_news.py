@@ -1509,3 +1509,33 @@ def test_re_before_a_circular_s_subject_is_not_its_name() -> None:
         now=MONDAY,
     )
     assert facts and not any(f.what.startswith("Re ") for f in facts)
+
+
+def test_our_house_is_the_speakers_house_for_whoever_retells_it() -> None:
+    fact = only("Our harvest supper is at our house on Friday at 7 pm.", speaker="Pham Thi Hanh")
+    assert fact.place == "Pham Thi Hanh's house"
+    told = kind_of(fact).retell(fact, source="Bo Lee", variant=1)
+    assert only(told, speaker="Bo Lee").place == "Pham Thi Hanh's house"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He eats dinner at his daughter Thuy's most evenings.",  # a habit
+        "Sau has grown longan on the same strip of land for forty years.",  # long known
+    ],
+)
+def test_how_things_have_long_been_is_no_news(text: str) -> None:
+    assert not facts_in(text, speaker="Bo Lee", now=MONDAY)
+
+
+def test_a_story_clause_ends_before_what_follows_from_it() -> None:
+    (fact,) = facts_in(
+        "Last night the river ran hard past the north tip. At first light Khoa saw what it "
+        "had done. The path from the pagoda to the north tip now has a crack right across it "
+        "and could go next, so nobody, and especially no children, should walk the north path.",
+        speaker="Le Minh Khoa",
+        now=MONDAY,
+        told=True,
+    )
+    assert fact.what.endswith("could go next"), fact.what
