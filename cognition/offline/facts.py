@@ -145,7 +145,7 @@ _WEEKDAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)})\b")
 _RECURRING = re.compile(
     rf"\b(?:every|each)\s+(?:(?:other|second|third|fourth|last|first)\s+)?"
     rf"(?:{'|'.join(WEEKDAYS)})\b|\b(?:{'|'.join(WEEKDAYS)})s\b"
-    r"|\b(?:most|some|many|every|each)\s+(?:days|evenings|mornings|afternoons|nights|weekends|"
+    r"|\b(?i:most|some|many|every|each)\s+(?:days|evenings|mornings|afternoons|nights|weekends|"
     r"day|evening|morning|afternoon|night|weekend)\b"
 )
 """A day that comes back every week or so ("every Friday", "every second Tuesday", "on

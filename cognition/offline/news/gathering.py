@@ -690,6 +690,8 @@ def _named(
         named_before = words and words[-1][:1].isupper() and not _possessive_in(words[-1])
         if lower.endswith("s") and named_before and not word[:1].isupper():
             break  # "Ryoken chants monthly memorials": what the named one does
+        if lower in _PRONOUN_WORDS:
+            return None  # "We do Lile and the Kviria": someone doing, not "a do"
         if lower in _PRAISE and not word[:1].isupper():
             continue  # "a proper send-off" is the send-off
         if lower in ("and", "&") and mods and _joined_modifier(words):

@@ -1522,10 +1522,12 @@ def test_our_house_is_the_speakers_house_for_whoever_retells_it() -> None:
     "text",
     [
         "He eats dinner at his daughter Thuy's most evenings.",  # a habit
+        "Every morning families bring her their milk in churns.",  # a habit, capitalised
+        "We do Lile and the Kviria, properly this time, three voices.",  # doing, not "a do"
         "Sau has grown longan on the same strip of land for forty years.",  # long known
     ],
 )
-def test_how_things_have_long_been_is_no_news(text: str) -> None:
+def test_habits_and_how_things_have_long_been_are_no_news(text: str) -> None:
     assert not facts_in(text, speaker="Bo Lee", now=MONDAY)
 
 
