@@ -1642,6 +1642,7 @@ def _bidden(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
 
 
 _TOWARDS = re.compile(r"^\s*(?:(?:to|by|round|over|across|down|up|into)\s+)?(?=the\s|[A-Z])")
+"""The words between a bidding and the place it names ("down to the quay", "by the Plaza")."""
 
 
 def bids(sentence: str) -> bool:
