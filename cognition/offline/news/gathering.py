@@ -1627,7 +1627,7 @@ def _bidden(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
     if not fact.timed or place is None:
         return None
     what = head
-    if head not in MEALS and head != GET_TOGETHER and "ing" not in head:
+    if head not in MEALS and head != GET_TOGETHER and not head.endswith("ing"):  # a doing
         when = part["part"] if part else _part_of_day(fact.start_min or 0)
         what = f"{'drinks' if head == 'drink' else head} {when}"  # "the drinks evening"
     owner = re.match(rf"(?P<who>{_NAME})(?:'s|’s)\s", place)
