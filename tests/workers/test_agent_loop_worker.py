@@ -8,9 +8,11 @@ anew (the reaction at once), and opens a conversation stored for both."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -99,6 +101,7 @@ def line(p: Prompt) -> dict[str, Any]:
 class Stack:
     fake: FakeOpenAI
     redis_url: str
+    beat: subprocess.Popen[bytes]
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +131,7 @@ def stack(settings: Settings) -> Iterator[Stack]:
         beat = subprocess.Popen([*hearth, "beat", "--interval", "0.5"], env=env, cwd=REPO)
         try:
             _wait_for_worker(worker, redis_url)
-            yield Stack(fake=fake, redis_url=redis_url)
+            yield Stack(fake=fake, redis_url=redis_url, beat=beat)
         finally:
             for proc in (beat, worker):
                 proc.terminate()
@@ -171,17 +174,22 @@ def test_a_scripted_morning_through_a_real_worker_and_beat(
         # 2. importances summing to exactly 150 do not reflect; one more does, once. What
         # Isabella saw of herself starting each action already counts toward the sum.
         url = f"/v1/worlds/{world.id}/agents/{isabella.id}/memories"
-        _wait(lambda: _unscored(sessions, isabella.id) == 0, "her self-observations scored")
-        needed = 150 - _accumulated(sessions, isabella.id)
-        wrens = [
-            {"description": f"Isabella saw a wren on the sill ({n})"} for n in range(needed // 5)
-        ]
-        wrens += [{"description": f"a clock chimed far off ({n})"} for n in range(needed % 5)]
-        assert client.post(url, json={"memories": wrens}, headers=headers).status_code == 201
-        _wait(lambda: _accumulated(sessions, isabella.id) == 150, "150 accumulated")
-        _sweep(stack.redis_url, times=3)  # a sweep would find a crossing a job had missed
-        with sessions() as session:
-            assert session.scalar(sa.select(sa.func.count()).select_from(ReflectionRun)) == 0
+        # The beat is paused while the sum is counted up to 150: a self-observation it wrote
+        # between reading the sum and posting would carry it past 150 before the check.
+        with _paused(stack.beat):
+            _sweep(stack.redis_url, times=1)
+            _wait(lambda: _unscored(sessions, isabella.id) == 0, "her self-observations scored")
+            needed = 150 - _accumulated(sessions, isabella.id)
+            wrens = [
+                {"description": f"Isabella saw a wren on the sill ({n})"}
+                for n in range(needed // 5)
+            ]
+            wrens += [{"description": f"a clock chimed far off ({n})"} for n in range(needed % 5)]
+            assert client.post(url, json={"memories": wrens}, headers=headers).status_code == 201
+            _wait(lambda: _accumulated(sessions, isabella.id) == 150, "150 accumulated")
+            _sweep(stack.redis_url, times=3)  # a sweep would find a crossing a job had missed
+            with sessions() as session:
+                assert session.scalar(sa.select(sa.func.count()).select_from(ReflectionRun)) == 0
         chime = {"memories": [{"description": "Isabella heard the door chime"}]}
         assert client.post(url, json=chime, headers=headers).status_code == 201
         _wait(lambda: _runs(sessions) == ["done"], "the reflection")
@@ -328,6 +336,16 @@ def _ended(sessions: sessionmaker[Session]) -> bool:
 
 def _wait(done: Callable[[], bool], what: str) -> None:
     wait_until(done, what, timeout_s=WAIT_S)
+
+
+@contextmanager
+def _paused(proc: subprocess.Popen[bytes]) -> Iterator[None]:
+    """The process stopped (SIGSTOP) for the block, and let go on after it."""
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        proc.send_signal(signal.SIGCONT)
 
 
 def _sweep(redis_url: str, *, times: int) -> None:
