@@ -26,6 +26,7 @@ from bench.audit_words import (
     SENTENCE_OPENERS,
     has_verb,
 )
+from cognition.offline.text import first_name
 
 
 class Kind(StrEnum):
@@ -166,7 +167,7 @@ def _greets_self(text: Text, _names: Names) -> list[str]:
 def _greets_own_name(text: Text, _names: Names) -> list[str]:
     if not text.speaker:
         return []
-    first = re.escape(text.speaker.split()[0])
+    first = re.escape(first_name(text.speaker))
     pattern = rf"\b(?:{GREETING}),?\s+{first}\b"
     return [m.group(0) for m in re.finditer(pattern, text.text, re.I)]
 

@@ -48,6 +48,7 @@ from bench.emergence_topics import EVENING_ENDS, PARTY, PARTY_GATHERING, TOPICS
 from bench.emergence_trace import Knowledge, trace, transmissions
 from bench.scenario import load as load_scenario
 from cognition.offline import OfflineMind
+from cognition.offline.text import first_name
 from db.providers import build_mind
 from db.settings import Settings
 
@@ -74,7 +75,7 @@ def judges() -> list[Judge]:
 def questions(town: TownUnderAudit) -> dict[str, list[Question]]:
     """The paper's two questions to everyone, and every ordered pair's "Do you know of …?"."""
     agents = [(a["id"], a["name"]) for a in town.run.agents]
-    firsts = [name.split()[0] for _, name in agents]
+    firsts = [first_name(name) for _, name in agents]
     asked = {
         topic.key: [
             Question(i, name, topic.question, topic.subject, topic.cues) for i, name in agents
@@ -87,7 +88,7 @@ def questions(town: TownUnderAudit) -> dict[str, list[Question]]:
             name,
             f"Do you know of {other}?",
             other,
-            (other, other.split()[0]) if firsts.count(other.split()[0]) == 1 else (other,),
+            (other, first_name(other)) if firsts.count(first_name(other)) == 1 else (other,),
             about=other,
         )
         for i, name in agents

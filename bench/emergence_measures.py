@@ -20,6 +20,7 @@ from bench.emergence_data import Line, RunRows
 from bench.emergence_interviews import Judged
 from bench.emergence_topics import Gathering, Topic
 from bench.emergence_trace import Knowledge, grounded, knows_person_grounded
+from cognition.offline.text import first_name
 
 Edge = frozenset[str]
 
@@ -75,8 +76,8 @@ class Network:
 def network(
     answers: Sequence[Judged], *, judge: str, agents: Sequence[str], rows: RunRows
 ) -> Network:
-    firsts = [name.split()[0] for name in agents]
-    unique = {name: firsts.count(name.split()[0]) == 1 for name in agents}
+    firsts = [first_name(name) for name in agents]
+    unique = {name: firsts.count(first_name(name)) == 1 for name in agents}
     said_yes: set[tuple[str, str]] = set()
     hallucinated = 0
     for judged in answers:

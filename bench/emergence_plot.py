@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bench.emergence_report import Emergence
 from bench.emergence_topics import PAPER, TOPICS
+from cognition.offline.text import first_name
 
 COLOURS = {"party": "#c2185b", "election": "#1565c0"}
 LAYOUT_SEED = 7
@@ -64,7 +65,7 @@ def plot(e: Emergence, path: Path) -> None:
     graph.add_nodes_from(e.agents)
     graph.add_edges_from(tuple(edge) for edge in e.end.network[e.judge].edges)
     positions = nx.spring_layout(graph, seed=LAYOUT_SEED)
-    labels = {name: name.split()[0] for name in e.agents}
+    labels = {name: first_name(name) for name in e.agents}
     for axes, phase, title in ((first, e.start, "start"), (last, e.end, "end")):
         net = phase.network[e.judge]
         shown = nx.Graph()

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bench.emergence_topics import Topic
+from cognition.offline.text import first_name
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def grounded(
 def names_person(text: str, name: str, *, unique_first: bool) -> bool:
     """Whether the text names the person: the full name, or the first name when no one else
     in town has it."""
-    candidates = [name, name.split()[0]] if unique_first else [name]
+    candidates = [name, first_name(name)] if unique_first else [name]
     return any(re.search(rf"\b{re.escape(c)}\b", text) for c in candidates)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cognition.offline.text import as_clause, is_place, lower_first, proper_nouns, stems
+from cognition.offline.text import as_clause, first_name, is_place, lower_first, proper_nouns, stems
 from cognition.types import Persona
 
 
@@ -138,7 +138,7 @@ def _generic(persona: Persona, place: str | None) -> Job:
 def _focus(persona: Persona) -> str:
     """The first clause of `currently`, without the persona's own name ("X is planning…")."""
     clause = as_clause(persona.currently.split(";")[0].split(".")[0])
-    for name in (persona.name, persona.name.split()[0] if persona.name else ""):
+    for name in (persona.name, first_name(persona.name) if persona.name else ""):
         for verb in (" is ", " has been "):
             prefix = f"{name}{verb}"
             if name and clause.startswith(prefix):

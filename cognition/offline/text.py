@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
+from functools import cache
+from importlib import resources
 
 MIN_STEM_LENGTH = 3
 """A suffix is stripped only if at least this many letters remain ("sing" stays "sing")."""
@@ -216,9 +219,34 @@ def unique(items: Iterable[str]) -> list[str]:
 
 
 def first_name(name: str) -> str:
-    """The given name that people use in conversation ("Klaus Mueller" → "Klaus")."""
+    """The given name that people use in conversation ("Klaus Mueller" → "Klaus"); the
+    last of a name whose family name comes first ("Nguyen Van Sau" → "Sau",
+    `FAMILY_FIRST_FILE`)."""
     parts = name.split()
+    if len(parts) >= 3 and _folded(parts[0]) in family_first():
+        return parts[-1]
     return parts[0] if parts else name
+
+
+FAMILY_FIRST_FILE = "family_first.txt"
+
+
+@cache
+def family_first() -> frozenset[str]:
+    """Family names of customs that put them first, folded, from the data file."""
+    text = (
+        resources.files("cognition.offline")
+        .joinpath("data", FAMILY_FIRST_FILE)
+        .read_text(encoding="utf-8")
+    )
+    lines = (line.strip() for line in text.splitlines())
+    return frozenset(_folded(line) for line in lines if line and not line.startswith("#"))
+
+
+def _folded(word: str) -> str:
+    """A word without case or diacritics ("Nguyễn" → "nguyen", "Đặng" → "dang")."""
+    plain = unicodedata.normalize("NFKD", word.replace("Đ", "D").replace("đ", "d"))
+    return "".join(c for c in plain if not unicodedata.combining(c)).lower()
 
 
 def same_person(a: str, b: str) -> bool:

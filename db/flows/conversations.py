@@ -39,7 +39,7 @@ from cognition import dialogue
 from cognition.focus import Focus
 from cognition.locating import locate
 from cognition.mind import Mind
-from cognition.offline.text import mentions
+from cognition.offline.text import first_name, mentions
 from cognition.places import KnownMap
 from cognition.reacting import DEFAULT_REACTION_MINUTES
 from cognition.types import Granularity, PlanItem, Turn
@@ -114,7 +114,7 @@ def _interrupt_partner(
     item = PlanItem(
         start=now.replace(second=0, microsecond=0),
         duration_min=DEFAULT_REACTION_MINUTES,
-        description=f"talk with {initiator.name.split()[0]}",
+        description=f"talk with {first_name(initiator.name)}",
         location=partner.place,
     )
     if not paper:

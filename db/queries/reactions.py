@@ -26,6 +26,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from cognition.frugal import GateFacts, is_sleep
+from cognition.offline.text import first_name
 from cognition.perception import needs_reaction, subject_key, subject_name
 from cognition.reacting import replan_from
 from cognition.schedule import outside
@@ -277,7 +278,7 @@ def agent_named(session: Session, world_id: uuid.UUID, name: str) -> Agent | Non
         return exact  # names are unique in a world: one index probe
     key = name.strip().casefold()
     names = session.execute(sa.select(Agent.id, Agent.name).where(in_world))
-    loose = [i for i, n in names if key in (n.casefold(), n.split()[0].casefold())]
+    loose = [i for i, n in names if key in (n.casefold(), first_name(n).casefold())]
     return session.get(Agent, loose[0]) if len(loose) == 1 else None
 
 

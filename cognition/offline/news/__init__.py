@@ -29,7 +29,7 @@ from cognition.offline.clock import numeric_times
 from cognition.offline.facts import Fact, sentences
 from cognition.offline.news import candidacy, gathering, report, story
 from cognition.offline.shorthand import written_out
-from cognition.offline.text import STOPWORDS, first_name
+from cognition.offline.text import STOPWORDS, first_name, word_set, words
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,13 @@ _NARRATED = re.compile(
 )
 """A message quoted whole after who wrote or said it ("Suma put up this notice on the church
 gate: \"NOTICE. …\"", "This morning, Shaji posted on the group: \"carrom FINAL tonight …\"")."""
+_NARRATED_BLOCK = re.compile(
+    r"^(?:(?P<who>I|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+)?"
+    r"(?P<narration>[^\"“”\n:]{2,200}?):[ \t]*\n\s*(?P<message>\S.{11,})$",
+    re.S,
+)
+"""A message set out on its own lines after who wrote it, unquoted ("Zurab wrote this on a
+sheet to pin on the board at the Spring:\nNADI!\nFRIDAY …")."""
 _NARRATING = re.compile(
     r"\b(?:posted|put up|pinned|stuck up|wrote|written|photocopied|printed|texted|messaged|"
     r"sent|emailed|e-mailed|said|says|shouted|called out|announced|told|tells|read out|"
@@ -192,7 +199,7 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     """The message a text quotes after saying who wrote or said it, and whose words they
     are (the writer, or `speaker` when that is who "I" or the writer's first name is); None
     when the text is no narration around one message."""
-    match = _NARRATED.match(text.strip())
+    match = _NARRATED.match(text.strip()) or _NARRATED_BLOCK.match(text.strip())
     if match is None or not _NARRATING.search(match["narration"]):
         return None
     writer: str | None = match["who"]
@@ -286,15 +293,37 @@ _ONLY_WHEN = re.compile(
 """A sentence that only says when ("Tuesday 7/10, 16:00-19:00.")."""
 
 
+_TITLE = re.compile(r"^\s*[A-Za-z][\w'’-]*(?:\s+[\w'’-]+){0,3}\s*!+\s*$")
+"""A notice's short title shouted on a line of its own ("NADI!", "Barn dance!")."""
+_CALLS_OUT = word_set(
+    """hi hello hey hiya wow oh ah yes yay no ok okay right well thanks cheers dear great good
+    listen guess news everyone everybody all folks guys friends morning evening"""
+)
+"""Words of a line that only calls out ("Hi all!", "Great news!"), which titles nothing."""
+_WHEN_FIRST = re.compile(
+    r"^\s*(?:(?:on|this|next)\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
+    r"today|tomorrow|tonight)\b",
+    re.I,
+)
+"""A line of a notice that opens with its day ("Friday (tomorrow) on the Upper Meadow")."""
+
+
+def _titles(line: str) -> bool:
+    """Whether a line is a notice's shouted title (`_TITLE`), not a call ("Hi all!")."""
+    return _TITLE.match(line) is not None and not set(words(line)) & _CALLS_OUT
+
+
 def _joined(parts: Sequence[str]) -> list[str]:
     """The sentences, each "Have you heard?" joined to the news it announces, so the news is
     read as told (`report` keeps what is passed on as news), not as a bare remark; a
     notice's head joined to the line that says when ("Dugnad at the churchyard!! Tuesday,
-    16:00-19:00.")."""
+    16:00-19:00.", "NADI! Friday on the Upper Meadow.")."""
     joined: list[str] = []
     for part in parts:
         if joined and _ASKS_IF_HEARD.match(joined[-1].strip()):
             joined[-1] = f"{_ASKS_IF_HEARD.match(joined[-1].strip())[0]} {part}"  # type: ignore[index]
+        elif joined and _titles(joined[-1]) and _WHEN_FIRST.match(part):
+            joined[-1] = f"{joined[-1].strip().rstrip('!')} {part}"  # "NADI!" "Friday on …"
         elif joined and joined[-1].rstrip().endswith("!") and _ONLY_WHEN.match(part):
             joined[-1] = f"{joined[-1].rstrip().rstrip('!')}, {part}"
         else:

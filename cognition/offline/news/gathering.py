@@ -993,7 +993,7 @@ def _called(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
 _WHEN_OR_WHERE = (
     r"(?=(?:at|@|on|in|this|tonight|tomorrow|today|tmrw|next|from|along|beside|behind|near|"
     r"down|up at|over at|round at|outside|inside|"
-    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\b)"
+    r"(?i:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\b)"
 )
 _NP = (
     r"(?P<name>[A-Za-z][\w'’-]*(?:\s+(?:(?:of|of the|and|on the|for the)\s+(?=[A-Z]))?"
@@ -1188,8 +1188,8 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 timed = dated and fact.start_min is not None
                 if not timed and (fact.place is None or not (dated or fact.start_min is not None)):
                     continue
-                if lone and (not timed or fact.place is None):
-                    continue  # "darts at the Anchor tonight, 8ish": one word, said in full
+                if lone and (not (timed or dated) or fact.place is None):
+                    continue  # "darts at the Anchor tonight": one word, its day and place said
                 if not dated and now is not None:
                     fact = replace(fact, month=now.month, day=now.day)
             elif not dated or (fact.start_min is None and fact.place is None):
@@ -1300,6 +1300,8 @@ def _place(text: str) -> str | None:
         for index, word in enumerate(given):
             follows = given[index + 1] if index + 1 < len(given) else ""
             within = word.lower() in ("at", "of", "and", "&") and follows[:1].isupper() and words
+            if word in ("-", "–", "—") and words:
+                break  # "the Upper Meadow - Gabliani hay": an aside after the dash
             if word.lower().rstrip(".,;:!?") in _PLACE_STOP and words and not within:
                 break  # "the taproom at Millrace Brewery" is one place; "the hall at 7" is not
             named = word[:1].isupper() and follows[:1].isupper()  # "the Sunday School"
@@ -1518,7 +1520,7 @@ def _doer(who: str, *, text: str, speaker: str | None) -> str | None:
         if opening is None or opening["name"].split()[0].lower() in _NOBODY_NAMED:
             return None
         named = opening["name"]
-        if speaker and named.split()[0] == speaker.split()[0]:
+        if speaker and named.split()[0] == first_name(speaker):
             return speaker
         return _doer(named, text=text, speaker=speaker)
     words = who.split()

@@ -56,6 +56,11 @@ _FRAMES = (
         r"has had|has got)\s+(?:a|an|the)\s+(?:letter|call|phone call|message|email|e-mail|"
         r"text|note|visit|notice|warning)\s+from\s+[^:;]{1,60}?[:;]\s+(?P<clause>.+)$"
     ),
+    re.compile(  # "Roin from the road department phoned Dato before six, shouting: …"
+        rf"^(?P<source>{_NAME})(?: from (?:the )?[\w'’ -]{{1,40}}?)?\s+(?:just\s+)?"
+        r"(?P<verb>phoned|rang|called|texted|messaged|emailed|radioed|wrote to|wired)\s+"
+        rf"(?P<who>me|us|{_NAME})\b[^:;\"“]{{0,80}}?[:;]\s+(?P<clause>.+)$"
+    ),
     re.compile(  # a hedge before what is told: "Between you and me, Pete's resigned"
         r"^(?:between you and me|between ourselves|don't tell anyone,? but|honestly|"
         r"to be honest|mind you|anyway|you know what|and get this)[,:!]?\s+(?P<clause>.+)$",
@@ -80,6 +85,7 @@ _TELLING = frozenset(
     {"heard", "found", "learned", "learnt", "told", "said", "says", "mentioned", "noticed"}
     | {"was", "has", "were"}  # "was told", "has been told"
     | {"got", "had", "received"}  # "got a letter from … :"
+    | {"phoned", "rang", "called", "texted", "messaged", "emailed", "radioed", "wrote", "wired"}
 )
 """Verbs of news passed on ("Tom told me that …"); "knows" and "saw" are not."""
 IRREGULAR_PASTS = (
@@ -168,7 +174,7 @@ def _unframed(text: str, speaker: str | None) -> tuple[str, _Frame] | None:
         if match is None:
             continue
         framer = match.groupdict().get("who")
-        framer = speaker if framer == "I" else framer
+        framer = speaker if framer in ("I", "me", "us") else framer
         verb = match.groupdict().get("verb") or ""
         clause = match["clause"].strip()
         if concerned == 0:  # "Ines is worried that …": her worry
@@ -222,6 +228,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         return []  # an object's state at a place path ("Gull Cottage: kitchen: stove …")
     if len(clause) > MAX_CLAUSE:  # "… will cost 26 pesos instead of 22, and grinding …":
         clause = _CUT.split(clause, maxsplit=1)[0].rstrip(" ,")  # the news before its aside
+    if len(clause) > MAX_CLAUSE:  # "… came down in the night, mud and rocks across …"
+        clause = _first_clause(clause)
     personal = _PERSONAL.match(clause) and not _EXISTENTIAL.match(clause)
     if len(clause) > MAX_CLAUSE or personal or len(clause.split()) < 3:
         return []
@@ -252,6 +260,19 @@ _LONG_STANDING = re.compile(
 )
 """How things have long been ("for forty years", "all his life"): known, not news."""
 _THERE_IS = re.compile(r"\b([Tt]here)['’]s(\s+been)?\b")
+
+
+def _first_clause(clause: str) -> str:
+    """A run-on statement's first comma clause that states something, as its news; the whole
+    when none does."""
+    head = ""
+    for piece in clause.split(", "):
+        head = f"{head}, {piece}" if head else piece
+        if len(head) > MAX_CLAUSE:
+            break
+        if len(head.split()) >= 3 and _STATES.search(head):
+            return head
+    return clause
 
 
 def _there_is(match: re.Match[str]) -> str:

@@ -9,6 +9,7 @@ teller, what follows a colon ("Mrs. Ortiz showed her: the new owner … wants do
 each side of ", and", what someone "found" — and keeps the one that scores most:
 
     found       someone found, discovered or spotted something          3
+    happened    something has happened ("the riverbank has fallen …")    3
     to come     what will or must happen ("will have to close")        3
     now         a state that holds now ("the eggs are buried there now")  2
     central     common words shared with each other sentence           1 each, 2 at most
@@ -50,6 +51,17 @@ _TO_COME = re.compile(
     r"are closing|is leaving|are leaving|is moving|are moving)\b",
     re.I,
 )
+_PARTICIPLES = (
+    *("fallen", "broken", "gone", "taken", "stolen", "given", "blown", "torn", "frozen"),
+    *("shaken", "sunk", "burnt", "come", "found", "lost", "left", "won", "sold", "shut"),
+    *("split", "hit", "struck", "swept", "caught", "drowned", "burst", "died", "born"),
+)
+"""Past participles without "-ed" of what can happen to something or someone."""
+_HAPPENED = re.compile(
+    rf"\b(?:has|have)(?: just)? (?:been )?(?:[a-z]+ed|{'|'.join(_PARTICIPLES)})\b"
+    r"(?! (?:to|for|by|as|on)\b)"
+)
+"""A clause that says something has happened ("the riverbank has fallen into the river")."""
 _NOW = re.compile(r"\b(?:is|are|has|have)\b[^.;]*\bnow\b", re.I)
 _CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+but\s+|,\s+so\s+")
 _THEY = re.compile(r"\bthey\b")
@@ -172,7 +184,7 @@ def _hers(match: re.Match[str], teller: str) -> str:
 
 
 def _score(clause: str, own: set[str], common: list[set[str]], index: int) -> int:
-    score = 3 if _discovered(clause) else 0
+    score = 3 if _discovered(clause) or _HAPPENED.search(clause) else 0
     if _TO_COME.search(clause):
         score += 3
     elif _NOW.search(clause):

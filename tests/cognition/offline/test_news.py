@@ -1368,6 +1368,48 @@ def test_a_notice_calling_people_to_help_is_its_titled_occasion_at_its_meeting_p
     assert fact.open_to_all
 
 
+def test_a_notice_set_out_on_its_own_lines_under_its_writer_is_their_titled_occasion() -> None:
+    """Held out: a notice copied after "… wrote this … :" on lines of its own, unquoted,
+    its title shouted alone ("NADI!") and its day on the next line, was read as nothing."""
+    text = (
+        "Aino wrote this on the back of a calendar page and taped it to the shop door:\n"
+        "TALKOOT!\nSATURDAY at the SCHOOL YARD - Lehto fence.\nStart 10 in the morning.\n"
+        "Gloves if you have them. Everybody come.\nAino L."
+    )
+    [fact] = facts_in(text, speaker="Aino Lehto", now=MONDAY, told=True)
+    assert (fact.what, fact.who, fact.place) == ("talkoot", "Aino Lehto", "the School Yard")
+    assert (fact.month, fact.day, fact.start_min, fact.open_to_all) == (5, 11, 10 * 60, True)
+    assert not facts_in("Nothing much:\nLUNCH!\nTomorrow at the café.", now=MONDAY)
+
+
+def test_news_phoned_through_is_told_by_its_caller_and_a_run_on_is_cut_to_its_news() -> None:
+    """Held out: "Roin from the road department phoned Dato …, shouting over the rain: the
+    slope … came down in the night, mud and rocks right across the road …" was read as
+    nothing: a call's framing, then a run-on of a dozen comma clauses."""
+    text = (
+        "Mel from the shire office rang Joe just after five, half asleep: the footbridge over "
+        "Cutter's Creek washed out in the night, planks and logs all down the bank, the "
+        "handrail in the water, nobody is to cross on foot or on a quad until the engineer "
+        "has looked at it, could be a week, and Joe is to bring the tractor to drag the logs."
+    )
+    [news] = facts_in(text, speaker="Joe Barker", now=MONDAY, told=True)
+    assert news.kind == "report" and news.source == "Mel"
+    assert news.what == "the footbridge over Cutter's Creek washed out in the night"
+
+
+def test_what_has_happened_is_a_storys_point_over_what_holds_now() -> None:
+    """Held out: after "… saw what it had done", the riverbank that "has fallen into the
+    river" lost to the path that "now has a crack", an aside."""
+    text = (
+        "The wind was howling over the ridge all night, and at dawn Mara, walking the dog, "
+        "saw what it had done. The roof of the old school has blown clean off into the "
+        "paddock, and the bell with it; the lane past the chapel now has a split down the "
+        "middle and could give way, so nobody should drive along it."
+    )
+    [news] = facts_in(text, speaker="Mara Quill", now=MONDAY, told=True)
+    assert news.what == "the roof of the old school has blown clean off into the paddock"
+
+
 def test_what_an_occasion_is_for_is_not_part_of_its_name() -> None:
     fact = only("The budget hearing for the new school year is at the Town Hall on Friday at 6 pm.")
     assert (fact.what, fact.place, fact.start_min) == ("budget hearing", "the Town Hall", 18 * 60)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cognition.offline.text import sentences
+from cognition.offline.text import first_name, same_person, sentences
 
 
 def test_an_abbreviation_does_not_end_a_sentence() -> None:
@@ -12,3 +12,14 @@ def test_an_abbreviation_does_not_end_a_sentence() -> None:
         "I'll see you at St. Brannoc's Chapel at 11 am.",
         "Bye, Dr. Kerr.",
     ]
+
+
+def test_a_name_whose_family_name_comes_first_is_called_by_its_last_word() -> None:
+    """Held out: a Vietnamese town was greeted "Good to see you, Vo!", and "Nguyen Van Sau"
+    was taken for his daughter "Nguyen Thi Thuy" (one "first name")."""
+    assert first_name("Nguyen Van Sau") == "Sau"
+    assert first_name("Đặng Thị Út") == "Út"  # compared without diacritics
+    assert first_name("Klaus Mueller") == "Klaus"
+    assert first_name("Lam Tran") == "Lam"  # two words: no custom can be told
+    assert not same_person("Nguyen Van Sau", "Nguyen Thi Thuy")
+    assert same_person("Nguyen Van Sau", "Sau")
