@@ -153,6 +153,11 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
         title = gathering.heading(parts[origin - 1]) if origin > 0 else None
         if fact.what == gathering.WORK and title is not None:  # the notice's title names it
             found[at] = replace(fact, what=title)
+    for at, (fact, origin) in enumerate(zip(found, origins, strict=True)):
+        lead = next((f for f in found[:at] if f.kind == report.NAME), None)
+        lead = lead or next(filter(None, (_states(p, speaker) for p in parts[:origin])), None)
+        if lead is not None:  # "NOTICE: salinity … has reached 4 per mille. Meeting … at 7"
+            found[at] = gathering.about(fact, lead.what)
     titled = {f.what for f in found if f.timed}
     kept = [  # the title read alone before the call under it is not news of its own
         (f, o) for f, o in zip(found, origins, strict=True) if f.timed or f.what not in titled
@@ -165,6 +170,14 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
             found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
     return tuple(gathering.at_part_of_day(f, text) for f in found)
+
+
+def _states(part: str, speaker: str | None) -> Fact | None:
+    """The report a sentence states, or what follows its last colon does ("Forwarded by Sau:
+    >> NOTICE: salinity on the river has reached …")."""
+    return report.stated(part, speaker) or (
+        report.stated(part.rsplit(": ", 1)[1], speaker) if ": " in part else None
+    )
 
 
 _NARRATED = re.compile(

@@ -72,6 +72,29 @@ _TAIL = re.compile(
     r"December|Easter|Christmas)\b)[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
 )
 """Whom an occasion is for: "the funeral of old Walter Penrose", "a supper for Dr. Hale"."""
+_ABOUT = re.compile(
+    r"^\s+about\s+(?:the\s+)?(?!(?:it|this|that|them|what|how|why|when|where|who)\b)"
+    r"[a-z][\w'’-]*(?:\s+(?!(?:is|are|was|were|will|has|have|had|at|on|in|from|this|today|"
+    r"tonight|tomorrow|and|or|but|with|to|for)\b)[a-z][\w'’-]*){0,3}"
+)
+"""What an occasion is about: "the meeting about the salt water" (small words only, up to
+the first verb or preposition, so a retelling reads back the same name)."""
+MEETINGS = frozenset({"meeting", "public meeting", "assembly", "town meeting"})
+"""Occasions that say nothing of which one they are until told what they are about."""
+
+
+def about(fact: Fact, lead: str) -> Fact:
+    """A meeting no one holds, named by what the news before it is about ("salinity on the
+    river has reached 4 per mille … Meeting for all growers at 7" is the meeting about
+    salinity); the fact as it was for any other, or when the lead gives nothing to name."""
+    if fact.what not in MEETINGS or fact.who is not None:
+        return fact
+    topic = _ABOUT.match(f" about {lead}")
+    if topic is None or len(topic[0].split()) < 2:
+        return fact
+    return replace(fact, what=f"{fact.what}{topic[0].rstrip()}")
+
+
 SOMBER = frozenset({"funeral", "memorial", "vigil", "wake"})
 """Occasions no one calls lovely."""
 EVENING_WORDS = frozenset(
@@ -413,7 +436,7 @@ class Gathering:
                 continue
             what, who, start = named
             end = match.end()
-            tail = _TAIL.match(sentence[end:])
+            tail = _TAIL.match(sentence[end:]) or _ABOUT.match(sentence[end:])
             if tail is not None:
                 what, end = f"{what}{tail[0].rstrip()}", end + tail.end()
             elif (honoured := _honoured(sentence[:start])) is not None:
@@ -519,10 +542,11 @@ class Gathering:
             else f"Guess what? {_capital(said)}.{invite}",
             f"Word is that {said}.{invite}",
             f"{told}.{invite}" if source else f"Apparently, {said}.{invite}",
+            f"Here's some news: {said}.{invite}",
         )
         if firsthand:
             found = f"I found out that {said}.{invite}"
-            options = (options[0], options[2], options[3], found)
+            options = (options[0], options[2], options[3], found, options[6])
         return options[variant % len(options)]
 
     def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:

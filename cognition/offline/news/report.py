@@ -63,7 +63,8 @@ _FRAMES = (
     ),
     re.compile(  # a hedge before what is told: "Between you and me, Pete's resigned"
         r"^(?:between you and me|between ourselves|don't tell anyone,? but|honestly|"
-        r"to be honest|mind you|anyway|you know what|and get this)[,:!]?\s+(?P<clause>.+)$",
+        r"to be honest|mind you|anyway|you know what|and get this|listen to this|"
+        r"here(?:'s| is) (?:some )?news)[,:!]?\s+(?P<clause>.+)$",
         re.I,
     ),
     re.compile(
@@ -370,6 +371,7 @@ class Report:
                 f"Did you know that {fact.what}?",
                 f"I found out that {fact.what}.",
                 f"I just learned that {fact.what}.",
+                f"Listen to this: {fact.what}.",
             )
             return options[variant % len(options)]
         options = (
@@ -379,6 +381,7 @@ class Report:
             f"It seems that {fact.what}.",
             f"Word is that {fact.what}.",
             f"{teller} told me that {fact.what}." if teller else f"Apparently, {fact.what}.",
+            f"Listen to this: {fact.what}.",
         )
         return options[variant % len(options)]
 

@@ -1410,6 +1410,28 @@ def test_what_has_happened_is_a_storys_point_over_what_holds_now() -> None:
     assert news.what == "the roof of the old school has blown clean off into the paddock"
 
 
+def test_a_meeting_no_one_holds_is_named_by_the_news_it_follows_and_read_back_so() -> None:
+    """Held out: a forwarded notice's "Meeting for all fruit-growing households … at the
+    Culture House" was retold as "the meeting", which says nothing of which one."""
+    text = (
+        "Forwarded by Ilse: >> NOTICE: the water in the north well has tested unsafe to drink. "
+        "Meeting for all households at the Parish Hall tonight at 8."
+    )
+    [meeting] = facts_in(text, speaker="Ilse Brandt", now=MONDAY, told=True)
+    assert (meeting.what, meeting.place, meeting.start_min) == (
+        "meeting about the water",
+        "the Parish Hall",
+        20 * 60,
+    )
+    [again] = facts_in(
+        "Ilse told me that the meeting about the water is at the Parish Hall today at 8 pm.",
+        now=MONDAY,
+    )
+    assert again.key == meeting.key
+    [held] = facts_in("Tom is holding a meeting at the hall on Friday at 6 pm.", now=MONDAY)
+    assert held.what == "meeting"  # held by someone: it is Tom's meeting
+
+
 def test_what_an_occasion_is_for_is_not_part_of_its_name() -> None:
     fact = only("The budget hearing for the new school year is at the Town Hall on Friday at 6 pm.")
     assert (fact.what, fact.place, fact.start_min) == ("budget hearing", "the Town Hall", 18 * 60)
