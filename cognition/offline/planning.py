@@ -35,7 +35,7 @@ from datetime import datetime, timedelta
 
 from cognition.offline import clock, knowledge, occupations
 from cognition.offline.knowledge import Fact
-from cognition.offline.news import gathering
+from cognition.offline.news import gathering, report
 from cognition.offline.notes import agreed, declined
 from cognition.offline.places import emoji
 from cognition.offline.routine import EVENING, MORNING, Duty, rhythm
@@ -521,7 +521,27 @@ def outreach(day: Day, notes: Sequence[str], *, taken: Sequence[Slot]) -> list[S
             # where is the slot's, not the words': "invite people to the work party at The
             # Stag's Rest", observed and recalled, would tell of a party at The Stag's Rest
             slots.append(Slot(start, end, doing.format(what=hosted.what), place, APPOINTMENT))
+        elif start == NEWS_HOUR and place is not None and _news_to_spread(day, notes):
+            slots.append(Slot(start, end, SPREADING, place, APPOINTMENT))
     return slots
+
+
+NEWS_HOUR = 12 * 60
+SPREADING = "have lunch out and tell people the news"
+"""Whoever saw news happen (the slope come down on the road, the riverbank fall in) goes out
+among people at lunch that day and the next to tell it, as a host goes out to invite."""
+
+
+def _news_to_spread(day: Day, notes: Sequence[str]) -> bool:
+    """Whether the agent knows news first (`knowledge.firsthand`) that it learned since the
+    day before: news from longer ago has been told already or no longer needs telling."""
+    name = day.persona.name
+    first = {f.key for f in knowledge.firsthand(notes, name=name, now=day.date)}
+    since = day.date - timedelta(days=1)
+    return any(
+        fact.kind == report.NAME and fact.key in first and (at is None or at >= since)
+        for at, fact in knowledge.own_news(notes, name=name, now=day.date)
+    )
 
 
 def _promoted_after(day: Day, notes: Sequence[str], end: int) -> Fact | None:

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cognition.offline.planning import ERRANDS, plan_day
+from cognition.offline.planning import ERRANDS, SPREADING, plan_day
 from cognition.schedule import parts
-from cognition.types import Persona, PlanItem
+from cognition.types import Persona, PlanItem, Recalled
 
 MONDAY = datetime(2023, 2, 13, 5, 0)
 TUESDAY = datetime(2023, 2, 14, 5, 0)
@@ -306,6 +306,18 @@ def mechanic(notes: list[str]) -> list[PlanItem]:
     )
     well_formed(items)
     return items
+
+
+def test_who_saw_news_happen_goes_out_at_lunch_to_tell_it_that_day_and_the_next() -> None:
+    """Held out: the road man who saw the slope come down worked alone at the depot for two
+    days, and nobody else ever knew."""
+    seen = "The storm tore the roof off the boathouse at Fish Quay in the night."
+    lunch = at(mechanic([Recalled(seen, at=MONDAY.replace(hour=7))]), 12, 30)
+    assert (lunch.description, lunch.location) == (SPREADING, "The Lantern Tavern")
+    told = f'Tess Hanlon said to Padraig Doyle: "{seen}"'
+    assert at(mechanic([told]), 12, 30).description != SPREADING  # told: not his to spread
+    long_ago = Recalled(seen, at=MONDAY - timedelta(days=3))
+    assert at(mechanic([long_ago]), 12, 30).description != SPREADING
 
 
 def test_who_knows_first_of_an_open_gathering_spreads_word_where_people_eat() -> None:
