@@ -11,6 +11,7 @@ day only beside a time or after "on", "this", "next", "till" or "until".
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 _DAYS = {
@@ -151,6 +152,7 @@ _REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], .
 
 def written_out(text: str) -> str:
     """The text with its shorthand for days, dates and times written out (module docstring)."""
+    text = _LOAN_DAY.sub(lambda m: _LOAN_DAYS[_folded(m[0])], text)
     for pattern, replacement in _REWRITES:
         text = pattern.sub(replacement, text)
     text = _CAPITALS.sub(_uncapitalised, text)
@@ -162,6 +164,54 @@ def written_out(text: str) -> str:
     text = _SPAN_MERIDIEM.sub(_span_meridiem, text)
     text = _DAY_BEFORE_TIME.sub(lambda m: _DAYS[m[1].lower()], text)
     return _DOTTED_AFTER_DAY.sub(r"\1:\2", text)
+
+
+_LOAN_DAYS = {
+    **dict.fromkeys(("manana", "demain", "domani", "amanha"), "tomorrow"),
+    **dict.fromkeys(("hoy", "aujourd'hui", "oggi", "hoje"), "today"),
+    **dict.fromkeys(("esta noche", "ce soir", "stasera", "hoje a noite"), "tonight"),
+    **dict.fromkeys(("lunes", "lundi", "lunedi", "segunda-feira"), "Monday"),
+    **dict.fromkeys(("martes", "mardi", "martedi", "terca-feira"), "Tuesday"),
+    **dict.fromkeys(("miercoles", "mercredi", "mercoledi", "quarta-feira"), "Wednesday"),
+    **dict.fromkeys(("jueves", "jeudi", "giovedi", "quinta-feira"), "Thursday"),
+    **dict.fromkeys(("viernes", "vendredi", "venerdi", "sexta-feira"), "Friday"),
+    **dict.fromkeys(("sabado", "samedi"), "Saturday"),
+    **dict.fromkeys(("dimanche", "domenica"), "Sunday"),
+}
+"""Days said in Spanish, French, Italian or Portuguese inside English ("Mañana sábado, we're
+doing …"), as towns where English is not the first language say them. "Domingo" and "Sabato"
+are left out: they are also names."""
+_LOAN_DAY = re.compile(
+    r"(?<![\w'’])(?:"
+    + "|".join(
+        sorted(
+            {
+                *(re.escape(k) for k in _LOAN_DAYS),
+                "ma[nñ]ana",
+                "mi[eé]rcoles",
+                "s[aá]bado",
+                "luned[iì]",
+                "marted[iì]",
+                "mercoled[iì]",
+                "gioved[iì]",
+                "venerd[iì]",
+                "amanh[aã]",
+                "ter[cç]a-feira",
+                "hoje [aà] noite",
+            },
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")(?![\w'’])",
+    re.I,
+)
+
+
+def _folded(word: str) -> str:
+    """A loan word as `_LOAN_DAYS` spells it: lower case, no accents."""
+    plain = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in plain if not unicodedata.combining(c))
 
 
 _PLAIN_DAY = re.compile(

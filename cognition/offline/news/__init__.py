@@ -29,7 +29,7 @@ from cognition.offline.clock import numeric_times
 from cognition.offline.facts import Fact, sentences
 from cognition.offline.news import candidacy, gathering, report, story
 from cognition.offline.shorthand import written_out
-from cognition.offline.text import STOPWORDS, first_name, word_set, words
+from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, word_set, words
 
 
 @dataclass(frozen=True)
@@ -195,10 +195,13 @@ _NARRATED_BLOCK = re.compile(
 )
 """A message set out on its own lines after who wrote it, unquoted ("Zurab wrote this on a
 sheet to pin on the board at the Spring:\nNADI!\nFRIDAY …")."""
+_TAGGED = re.compile(rf"^(?P<who>{NAME_WORD}(?: {NAME_WORD})?),\s[^\"“”:]{{2,200}}:\s*[\"“]")
+"""A quote tagged with its speaker's name and what they were doing, then a colon: theirs."""
 _NARRATING = re.compile(
     r"\b(?:posted|put up|pinned|stuck up|wrote|written|photocopied|printed|texted|messaged|"
     r"sent|emailed|e-mailed|said|says|shouted|called out|announced|told|tells|read out|"
-    r"put out|left|chalked|scrawled|typed|rang|phoned|wrote up|read|broadcast|called)\b"
+    r"put out|left|chalked|scrawled|typed|rang|phoned|wrote up|read|broadcast|called|"
+    r"post|note|notice|poster|sign|message|letter|email|text)\b"
 )
 
 
@@ -213,9 +216,14 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     are (the writer, or `speaker` when that is who "I" or the writer's first name is); None
     when the text is no narration around one message."""
     match = _NARRATED.match(text.strip()) or _NARRATED_BLOCK.match(text.strip())
-    if match is None or not _NARRATING.search(match["narration"]):
+    if match is None:
         return None
-    writer: str | None = match["who"]
+    tagged = _TAGGED.match(text.strip())  # "Marisol, leaning over the wall: …"
+    if not (_NARRATING.search(match["narration"]) or tagged):
+        return None
+    writer: str | None = tagged["who"] if tagged else match["who"]
+    if writer is not None and writer.endswith(("'s", "’s")):
+        writer = writer[:-2]  # "Priya's post on the Community Board: …" is Priya's
     if writer is not None and writer.split()[0] in _NO_ONE:
         return None  # "The council posted: …": no one's own words to read as "I"
     narration = match["narration"].split()
@@ -223,7 +231,7 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     if writer is not None and writer != "I" and (writer.split()[0].lower() in STOPWORDS or placed):
         # "At the counter … Shinji leaned over … and said:", "Behind the bar …": a place at
         # the head, no writer; the teller's own first name in the narration makes it theirs
-        named = speaker is not None and first_name(speaker) in narration
+        named = speaker is not None and first_name(speaker) in (*narration, *writer.split())
         writer = speaker if named else None
     if writer is None:  # "a promoter paid Consuelo to read …": the message, no one's "I"
         return match["message"].strip(), None
@@ -321,6 +329,12 @@ _WHEN_FIRST = re.compile(
 """A line of a notice that opens with its day ("Friday (tomorrow) on the Upper Meadow")."""
 
 
+_CLAUSE = re.compile(
+    r"\b(?:I|we|you|he|she|they|it|is|are|was|were|will)\b|['’](?:re|m|ll|s|ve)\b", re.I
+)
+"""A line that says something of someone ("tomorrow we're doing …"), not a notice's when."""
+
+
 def _titles(line: str) -> bool:
     """Whether a line is a notice's shouted title (`_TITLE`), not a call ("Hi all!")."""
     return _TITLE.match(line) is not None and not set(words(line)) & _CALLS_OUT
@@ -335,8 +349,10 @@ def _joined(parts: Sequence[str]) -> list[str]:
     for part in parts:
         if joined and _ASKS_IF_HEARD.match(joined[-1].strip()):
             joined[-1] = f"{_ASKS_IF_HEARD.match(joined[-1].strip())[0]} {part}"  # type: ignore[index]
-        elif joined and _titles(joined[-1]) and _WHEN_FIRST.match(part):
-            joined[-1] = f"{joined[-1].strip().rstrip('!')} {part}"  # "NADI!" "Friday on …"
+        elif (
+            joined and _titles(joined[-1]) and _WHEN_FIRST.match(part) and not _CLAUSE.search(part)
+        ):
+            joined[-1] = f"{joined[-1].strip().rstrip('!')}! {part}"  # "NADI!" "Friday on …"
         elif joined and joined[-1].rstrip().endswith("!") and _ONLY_WHEN.match(part):
             joined[-1] = f"{joined[-1].rstrip().rstrip('!')}, {part}"
         else:

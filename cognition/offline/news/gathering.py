@@ -1034,7 +1034,8 @@ _FRAMES = (
         rf"(?:\b(?:[Tt]he|[Oo]ur|[Tt]heir|[Tt]his)\s+|^){_NP}{_FOR}\s+(?:is|are|will be|'s|’s|"
         r"takes place|will take place|is taking place|is happening|will happen|happens|"
         r"goes ahead|is going ahead|will go ahead|(?:is|will be|is being) held|is on|"
-        rf"runs|will run)\s+{_WHEN_OR_WHERE}"
+        r"runs|will run|(?:is|are) (?i:back)(?:\s+[-–—,])?|returns(?:\s+[-–—,])?)"
+        rf"\s+{_WHEN_OR_WHERE}"
     ),
     # "Did you hear about the perogy bee at the hall on Thursday at 9 am?"
     re.compile(rf"\babout\s+(?:the|a|an)\s+{_NP}\s+{_WHEN_OR_WHERE}", re.I),
@@ -1042,8 +1043,9 @@ _FRAMES = (
     re.compile(
         r"(?P<verb>\b(?:holding|holds|hold|hosting|hosts|host|having|have|has|putting on|puts on|"
         r"put on|organising|organizing|organises|organizes|organise|organize|throwing|throws|"
-        r"throw|running|runs|run|staging|stages|stage|doing|do|starting)\s+)"
-        rf"(?P<det>a|an|the|our|their|its|his|her|my)\s+{_NP}\s+{_WHEN_OR_WHERE}",
+        r"throw|running|runs|run|staging|stages|stage|doing|do|starting|calls|calling|called)\s+)"
+        rf"(?P<det>a|an|the|our|their|its|his|her|my|(?-i:[A-Z][\w-]+)['’]s)\s+{_NP}"
+        rf"(?:\s+[-–—]\s+[^,.;:!?-]{{1,40}},)?\s+(?:for\s+)?{_WHEN_OR_WHERE}",
         re.I,
     ),
     # "there's a barn raising up at the Hendersons' place on Saturday"
@@ -1052,7 +1054,7 @@ _FRAMES = (
         rf"(?P<det>a|an|another|some)\s+{_NP}\s+{_WHEN_OR_WHERE}"
     ),
     # a notice that opens with what it is: "corn boil at Memorial Park tonight!!"
-    re.compile(rf"^\s*{_NP}\s+{_WHEN_OR_WHERE}"),
+    re.compile(rf"^\s*{_NP}!?\s+{_WHEN_OR_WHERE}"),
     # a notice that says when and where first: "Tonight, at 7 pm, in the Plaza, the great
     # show of Lucha Libre!"
     re.compile(rf",\s+(?:the|a|an)\s+{_NP}\s*[!.]*\s*$"),
@@ -1212,8 +1214,10 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 timed = dated and fact.start_min is not None
                 if not timed and (fact.place is None or not (dated or fact.start_min is not None)):
                     continue
-                if lone and (not (timed or dated) or fact.place is None):
-                    continue  # "darts at the Anchor tonight": one word, its day and place said
+                titled = sentence[match.end("name") : match.end("name") + 1] == "!"
+                if lone and (not (timed or (titled and dated)) or fact.place is None):
+                    continue  # "darts at the Anchor tonight, 8ish": one word, said in full,
+                    # or a notice's title ("NADI! Friday on the Upper Meadow")
                 if not dated and now is not None:
                     fact = replace(fact, month=now.month, day=now.day)
             elif not dated or (fact.start_min is None and fact.place is None):

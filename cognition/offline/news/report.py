@@ -445,7 +445,14 @@ _AFTERTHOUGHT = re.compile(
 def _trimmed(clause: str) -> str:
     """A statement cut where its teller adds what they do about it ("…, and she's telling
     everyone to boil it"): the news is what comes before."""
-    return _AFTERTHOUGHT.split(clause, maxsplit=1)[0].rstrip(" ,")
+    kept = _AFTERTHOUGHT.split(clause, maxsplit=1)[0]
+    return _DASHED.sub(lambda m: "" if not _STATES.search(m[0]) else m[0], kept).rstrip(" ,")
+
+
+_DASHED = re.compile(r"\s+[-–—]\s+[^-–—]+?(?:\s+[-–—](?=\s)|$)")
+"""An aside between dashes, or after one at the end, that states nothing ("… out of the cab
+- better than twenty thousand dollars' worth"): the teller's comment, not the news ("— the
+gym roof's caught fire" is the news)."""
 
 
 _SAYING = "says thinks reckons worries hopes fears believes knows doubts expects wants".split()  # noqa: SIM905

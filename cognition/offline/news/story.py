@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from cognition.offline.facts import Fact
 from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem
@@ -99,7 +100,26 @@ def point(
             score = _score(clause, _common_stems(clause), common, index)
             if score > 0 and (best is None or score > best[0]):
                 best = (score, index, fact)
-    return best[2] if best else None
+    return _set_at(best[2], parts[0]) if best else None
+
+
+_AT_PLACE = re.compile(
+    r"\b(?:at|in) (?P<place>(?:the )?[A-Z][\w'’-]+(?: (?:of )?[A-Z][\w'’-]+){0,3})"
+)
+
+
+_NAMED = re.compile(r"\s[A-Z][a-z]")
+"""A capitalised word after the first: a place or a person the point already names."""
+
+
+def _set_at(fact: Fact, scene: str) -> Fact:
+    """The point told where the scene set it ("… in the yard at Olfert Farm. Somebody had
+    cut the GPS receiver …" is the receiver cut at Olfert Farm), when it names no place of its
+    own: a question asks after news by where it happened."""
+    where = _AT_PLACE.search(scene)
+    if where is None or _NAMED.search(fact.what) or where["place"] in fact.what:
+        return fact  # "… on Fenwick Street the Ortizes will …" names where already
+    return replace(fact, what=f"{fact.what} at {where['place']}")
 
 
 def _family_name(surname: str) -> str:

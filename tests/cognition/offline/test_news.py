@@ -1432,6 +1432,56 @@ def test_a_meeting_no_one_holds_is_named_by_the_news_it_follows_and_read_back_so
     assert held.what == "meeting"  # held by someone: it is Tom's meeting
 
 
+def test_a_quote_tagged_by_its_speaker_with_days_in_their_own_language_is_theirs() -> None:
+    """Held out: "Marisol, leaning over the adobe wall …: \"Comadre! Mañana sábado, …
+    we're doing Yoelcito's rutuchikuy - his first haircut, at our house …\"" was no one's,
+    on no day, and named by the greeting."""
+    text = (
+        'Lucía, hanging the washing over the wall to her neighbour: "Vecina! Mañana sábado '
+        "we're doing Tomasito's rutuchikuy - his first haircut, at our house. Come around one. "
+        'The whole street is invited."'
+    )
+    [fact] = facts_in(text, speaker="Lucía Quispe", now=MONDAY.replace(day=10), told=True)
+    assert (fact.what, fact.who) == ("rutuchikuy", "Lucía Quispe")
+    assert fact.place == "Lucía Quispe's house"
+    assert (fact.month, fact.day, fact.open_to_all) == (5, 11, True)  # tomorrow, Saturday
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "who"),
+    [
+        (  # a body calls it "for today", read out by whoever wrote it down
+            'What Ana wrote down and read out on the plaza: "The water board calls a minga '
+            'for today at two in the afternoon at the Upper Canal. Everyone come."',
+            "minga",
+            "Ana Flores",
+        ),
+        (  # a post by someone's name, its occasion back "- THURSDAY …"
+            "Ana's post on the village page:\n\"The mobile library is BACK - THURSDAY May 9, "
+            '2:00 to 6:00 pm at the Parish Hall. Everyone welcome."',
+            "mobile library",
+            "Ana Flores",
+        ),
+    ],
+)
+def test_notices_read_out_or_posted_are_their_writers(text: str, what: str, who: str) -> None:
+    [fact] = facts_in(text, speaker="Ana Flores", now=MONDAY, told=True)
+    assert (fact.what, fact.who, fact.open_to_all) == (what, who, True)
+    assert fact.start_min == 14 * 60 and fact.place is not None
+
+
+def test_a_storys_point_is_told_where_its_scene_was_and_without_a_wordless_aside() -> None:
+    text = (
+        "When Wes went out at six this morning to feed the dogs, he found the shed door "
+        "standing open at Kettle Farm. Somebody has taken the chainsaws and the generator - "
+        "better than five thousand dollars' worth. He has phoned the police."
+    )
+    [news] = facts_in(text, speaker="Wes Dahl", now=MONDAY, told=True)
+    assert news.what == "somebody has taken the chainsaws and the generator at Kettle Farm"
+    [fire] = facts_in("There is a fire engine outside — the gym roof's caught fire.", now=MONDAY)
+    assert fire.what.endswith("the gym roof's caught fire")  # an aside that states is news
+
+
 def test_what_an_occasion_is_for_is_not_part_of_its_name() -> None:
     fact = only("The budget hearing for the new school year is at the Town Hall on Friday at 6 pm.")
     assert (fact.what, fact.place, fact.start_min) == ("budget hearing", "the Town Hall", 18 * 60)
