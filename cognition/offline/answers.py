@@ -53,6 +53,8 @@ MAX_CITED = 3
 _DAY_PLAN = re.compile(r"^This is .+?'s plan for (?:\w+day )?(?P<month>[A-Z][a-z]+) (?P<day>\d+):")
 _PLAN_ITEM = re.compile(r"\d+\) (?P<what>.+?) at (?P<time>\d{1,2}:\d{2} [ap]m)")
 
+WEEKEND = (5, 6)
+"""Saturday and Sunday, as `datetime.weekday` numbers them."""
 _DAY_PARTS = ((EVENING_START, "evening night tonight"), (NOON, "afternoon"), (0, "morning"))
 """Words of the part of the day a time falls in, latest first."""
 
@@ -210,6 +212,8 @@ def _when_words(fact: Fact, now: datetime | None) -> str:
         except ValueError:
             weekday = None
     day = WEEKDAYS[weekday] if weekday is not None else ""
+    if weekday in WEEKEND:
+        day = f"{day} weekend"  # "anything this weekend?" asks after Saturday and Sunday
     if fact.start_min is None:
         return day
     part = next(words for start, words in _DAY_PARTS if fact.start_min >= start)

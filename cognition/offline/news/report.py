@@ -35,7 +35,8 @@ MAX_CLAUSE = 200
 """Longer statements are not retold: a report is one plain clause, never a memory quoted."""
 MAX_FRAMES = 3
 """Framings taken off one statement at most: news passed on over hops stacks them."""
-_NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD})?"
+_NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD}){{0,2}}"
+"""A person's name of one to three words ("Teodoro Mamani Huillca")."""
 _WHERE = r"(?:(?i:at|in|on|down at|up at|over at|out at) (?:the )?[\w'’ -]{1,30}?,?\s+)"
 """Where the framer learned it, before the frame ("At the depot Fiona was told that …")."""
 _FRAMES = (
@@ -141,6 +142,7 @@ _IDENTITY = re.compile(
 """Who someone is or has long been: a persona's background, not news."""
 _NO_STATEMENT = re.compile(
     r"^(?:to|how|what|why|when|where|whether|if|which|hello|hi|goodbye|good\w*|thanks|"
+    r"because|whenever|although|though|unless|"
     r"don't|don’t|do not|remember)\b",
     re.I,
 )

