@@ -199,6 +199,18 @@ def with_weekdays(text: str, now: datetime) -> str:
     return _ON_DATE.sub(said, text)
 
 
+_LONG_STANDING = re.compile(
+    r"\b(?:for|over) (?:the (?:last|past) )?(?:\w+ )?(?:years|decades|generations)\b"
+    r"|\b(?:all (?:his|her|their|my) li(?:fe|ves))\b"
+)
+"""How things have long been ("for forty years", "all his life"): known, not news."""
+
+
+def long_standing(text: str) -> bool:
+    """Whether the text tells how things have long been ("for forty years", "all his life")."""
+    return _LONG_STANDING.search(text) is not None
+
+
 def recurs(text: str) -> bool:
     """Whether the text tells of a weekly habit ("on Wednesdays", "every Friday")."""
     return _RECURRING.search(text) is not None

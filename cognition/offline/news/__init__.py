@@ -98,6 +98,8 @@ def facts_in(
     """Every fact the text states, in order; spoken words are read as `speaker`'s. With
     `told`, the text is known to be news (an admin's seed), so a plain statement with nothing
     else in it is a report whatever its importance ("Old Mr Jenkins passed away last night")."""
+    if _ACQUAINTANCE.match(text):
+        return []  # "Shirley Dyck knows Harvey: her cribbage partner; lonely since Olga died"
     message = quoted_message(text, speaker)
     if message is not None:  # "Kayla texted the group chat: \"ok so TRIVIA …\"": the message
         inner = facts_in(message[0], speaker=message[1], now=now, told=told)
@@ -170,6 +172,10 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
             found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
     return tuple(gathering.at_part_of_day(f, text) for f in found)
+
+
+_ACQUAINTANCE = re.compile(rf"^{NAME_WORD}(?: {NAME_WORD}){{0,3}} knows {NAME_WORD}[^:.]*[:.]")
+"""A persona's seeded acquaintance ("X knows Y: how."): what someone is to someone, not news."""
 
 
 def _states(part: str, speaker: str | None) -> Fact | None:

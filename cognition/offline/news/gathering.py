@@ -29,6 +29,7 @@ from cognition.offline.facts import (
     WEEKDAYS,
     Fact,
     article,
+    long_standing,
     read_day,
     read_time,
     recurs,
@@ -426,7 +427,7 @@ class Gathering:
     name = NAME
 
     def recognise(self, sentence: str, *, speaker: str | None, now: datetime | None) -> list[Fact]:
-        if recurs(sentence) or _MEET_AT.match(sentence):
+        if recurs(sentence) or long_standing(sentence) or _MEET_AT.match(sentence):
             return []  # "the pottery class is on Wednesdays": a habit, no news; "Please meet
             # at the front gate": where, for the occasion before it (`continued`)
         spans: list[tuple[int, int, Fact]] = []

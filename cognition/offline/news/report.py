@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import inflect
 
 from cognition.offline import importance
-from cognition.offline.facts import Fact
+from cognition.offline.facts import Fact, long_standing
 from cognition.offline.news import gathering, story
 from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem, words
 
@@ -241,7 +241,7 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         return []
     if not _STATES.search(_CUT.split(clause, maxsplit=1)[0]):
         return []  # "Dennis noticed the scum last night, and …": what was noticed states nothing
-    if _LONG_STANDING.search(clause) and not (worried or told or news):
+    if long_standing(clause) and not (worried or told or news):
         return []  # "Sau has grown longan … for forty years": how things have long been
     if _IDENTITY.match(clause) and not (worried or told):
         return []  # who someone is ("Wil is a retired quarryman") is known, not news
@@ -257,11 +257,6 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     return [Fact(kind=NAME, what=clause, who=who, weight=weight, source=source)]
 
 
-_LONG_STANDING = re.compile(
-    r"\b(?:for|over) (?:the (?:last|past) )?(?:\w+ )?(?:years|decades|generations)\b"
-    r"|\b(?:all (?:his|her|their|my) li(?:fe|ves))\b"
-)
-"""How things have long been ("for forty years", "all his life"): known, not news."""
 _THERE_IS = re.compile(r"\b([Tt]here)['’]s(\s+been)?\b")
 
 
