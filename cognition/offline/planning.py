@@ -497,8 +497,16 @@ OUTREACH_MINUTES = 60
 OUTREACH_DAYS = 2
 """A host goes out on each of the days before its gathering (and the day itself, before it)."""
 GATHERING_PLACES = {
-    12 * 60: ("cafe coffee kettle bakery tearoom", "tavern bar pub inn", "square green market"),
-    19 * 60: ("tavern bar pub inn", "cafe coffee hall", "square green market"),
+    12 * 60: (
+        "cafe café coffee kettle bakery tearoom canteen diner",
+        "tavern bar pub inn cantina chicheria chichería",
+        "square green market plaza piazza shop store tienda",
+    ),
+    19 * 60: (
+        "tavern bar pub inn cantina chicheria chichería",
+        "cafe café coffee hall",
+        "square green market plaza piazza",
+    ),
 }
 """Words of public places where a host finds people at each hour, likeliest first (where
 the town eats at noon and drinks of an evening, before an empty green)."""

@@ -64,7 +64,7 @@ _FRAMES = (
     ),
     re.compile(  # a hedge before what is told: "Between you and me, Pete's resigned"
         r"^(?:between you and me|between ourselves|don't tell anyone,? but|honestly|"
-        r"to be honest|mind you|anyway|you know what|and get this|listen to this|"
+        r"to be honest|mind you|anyway|you know what|and get this|listen to this|bad news|"
         r"here(?:'s| is) (?:some )?news)[,:!]?\s+(?P<clause>.+)$",
         re.I,
     ),
@@ -355,7 +355,8 @@ class Report:
         if fact.who and fact.what.startswith(fact.who):
             found = _FINDING.match(fact.what[len(fact.who) :])
             big = fact.weight >= OWN_NEWS_WEIGHT and _POSSESSED.match(fact.what[len(fact.who) :])
-            return f"Guess what? {first_person(fact.what, fact.who)}." if found or big else ""
+            opening = "Bad news:" if _LOSS.search(fact.what) else "Guess what?"
+            return f"{opening} {first_person(fact.what, fact.who)}." if found or big else ""
         return f"I'm worried: {fact.what}."
 
     def retell(
@@ -474,15 +475,19 @@ def in_own_words(line: str, speaker: str) -> str:
 
 
 _FINDING = re.compile(
-    r"^\s+(?:found|discovered|spotted|saw|came across|came upon|caught|dug up|fished out)\b"
+    r"^\s+(?:[^,;]{0,80}?\s(?:and|then)\s+)?"
+    r"(?:found|discovered|spotted|saw|came across|came upon|caught|dug up|fished out)\b"
 )
-"""What one found is news one tells oneself ("Mercy found a huge turtle")."""
+"""What one found is news one tells oneself ("Mercy found a huge turtle", "Teodoro went up
+to the corral before dawn and found three of his alpacas dead")."""
 _OWN_WORDS = {"his": "my", "her": "my", "himself": "myself", "herself": "myself"}
 _THEIR_WORDS = {"my": "their", "myself": "themselves"}
 
 
 OWN_NEWS_WEIGHT = 7
 """News of what is one's own ("Ngozi's UK visa") this important is one's to tell."""
+_LOSS = re.compile(r"\b(?:dead|died|killed|drowned|stolen|burnt|burned|destroyed|injured)\b")
+"""What makes one's own news bad news, told as such rather than with "Guess what?"."""
 _POSSESSED = re.compile(r"^(?:'s|’s)\s")
 
 

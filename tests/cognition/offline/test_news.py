@@ -1574,6 +1574,25 @@ def test_news_of_oneself_is_told_as_one_s_own_and_heard_as_the_same_news() -> No
     assert (heard.what, heard.key) == (fact.what, fact.key)
 
 
+def test_a_loss_one_went_and_found_is_told_as_one_s_own_bad_news() -> None:
+    """Held out: "Teodoro went up to the corral … and found three of his alpacas dead" was
+    not his to tell (only "found" straight after the name was), nor told as bad news."""
+    (fact,) = facts_in(
+        "Ewan went down to the pens at first light and found two of his ewes dead by the "
+        "gate. The wire had been cut.",
+        speaker="Ewan Baird",
+        now=MONDAY,
+        told=True,
+    )
+    line = kind_of(fact).pitch(fact, listener="Ada")
+    assert line == (
+        "Bad news: I went down to the pens at first light and found two of my ewes dead by the "
+        "gate, and the wire had been cut."
+    )
+    (heard,) = facts_in(line, speaker="Ewan Baird", now=MONDAY)
+    assert heard.key == fact.key
+
+
 def test_big_news_of_what_is_one_s_own_is_told_as_mine_and_heard_as_the_same_news() -> None:
     fact = seeded(
         "Late last night, after a long shift at the clinic, Ama opened the letter: her "

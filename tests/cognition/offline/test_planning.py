@@ -320,6 +320,28 @@ def test_who_saw_news_happen_goes_out_at_lunch_to_tell_it_that_day_and_the_next(
     assert at(mechanic([long_ago]), 12, 30).description != SPREADING
 
 
+def test_a_village_with_a_plaza_and_no_cafe_is_told_its_news_on_the_plaza() -> None:
+    """Held out: a village of a plaza, a chichería and a shop had no place a host could go
+    to invite people, so the water committee's faena was never passed on."""
+    seen = "The storm tore the roof off the boathouse at Fish Quay in the night."
+    items = plan_day(
+        persona=MECHANIC,
+        summary="",
+        previous_day="",
+        directives=(),
+        now=MONDAY,
+        known_places=(
+            "Riverside Apartments: apartment 1: bed",
+            "Lifeboat Station: crew room: desk",
+            "Fish Quay: quayside: lobster pots",
+            "Pampa Plaza: fountain",
+        ),
+        notes=[seen],
+    )
+    lunch = at(items, 12, 30)
+    assert (lunch.description, lunch.location) == (SPREADING, "Pampa Plaza")
+
+
 def test_who_knows_first_of_an_open_gathering_spreads_word_where_people_eat() -> None:
     first = mechanic([FILM_NIGHT])
     lunch = at(first, 12, 30)
