@@ -152,7 +152,7 @@ _REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], .
 
 def written_out(text: str) -> str:
     """The text with its shorthand for days, dates and times written out (module docstring)."""
-    text = _LOAN_DAY.sub(lambda m: _LOAN_DAYS[_folded(m[0])], text)
+    text = _LOAN_DAY.sub(_loan_day, text)
     for pattern, replacement in _REWRITES:
         text = pattern.sub(replacement, text)
     text = _CAPITALS.sub(_uncapitalised, text)
@@ -180,7 +180,8 @@ _LOAN_DAYS = {
 }
 """Days said in Spanish, French, Italian or Portuguese inside English ("Mañana sábado, we're
 doing …"), as towns where English is not the first language say them. "Domingo" and "Sabato"
-are left out: they are also names."""
+are left out, and a capitalised word without its accent is kept (`_loan_day`): they are also
+names."""
 _LOAN_DAY = re.compile(
     r"(?<![\w'’])(?:"
     + "|".join(
@@ -206,6 +207,15 @@ _LOAN_DAY = re.compile(
     + r")(?![\w'’])",
     re.I,
 )
+
+
+def _loan_day(match: re.Match[str]) -> str:
+    """A loan word for a day in English, unless it is capitalised without its accent: a
+    name ("Manana Kaldani" is a Georgian woman, "Mañana sábado" is tomorrow, Saturday)."""
+    word = match[0]
+    if word[:1].isupper() and word.isascii():
+        return word
+    return _LOAN_DAYS[_folded(word)]
 
 
 def _folded(word: str) -> str:

@@ -547,7 +547,7 @@ class Gathering:
         )
         if firsthand:
             found = f"I found out that {said}.{invite}"
-            options = (options[0], options[2], options[3], found, options[6])
+            options = (options[2], options[3], found, options[6])
         return options[variant % len(options)]
 
     def welcome(self, fact: Fact, *, listener: str, variant: int) -> str:

@@ -365,7 +365,6 @@ class Report:
         teller = first_name(source) if source else None
         if firsthand:
             options: tuple[str, ...] = (
-                f"Have you heard? {_capital(fact.what)}.",
                 f"Did you know that {fact.what}?",
                 f"I found out that {fact.what}.",
                 f"I just learned that {fact.what}.",

@@ -46,3 +46,11 @@ def test_days_dates_and_times_are_written_out(text: str, expected: str) -> None:
 )
 def test_words_that_only_look_like_shorthand_are_left_alone(text: str) -> None:
     assert written_out(text) == text
+
+
+def test_days_in_another_language_are_written_out_but_a_name_spelt_like_one_is_kept() -> None:
+    """Held out: "Manana Kaldani", a Georgian woman, became "tomorrow Kaldani", whose doings
+    were then passed on as news."""
+    assert written_out("Comadre! Mañana sábado, finally") == "Comadre! tomorrow Saturday, finally"
+    assert written_out("the market is on viernes") == "the market is on Friday"
+    assert written_out("Manana Kaldani is milking") == "Manana Kaldani is milking"
