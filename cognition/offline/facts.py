@@ -202,8 +202,10 @@ def with_weekdays(text: str, now: datetime) -> str:
 _LONG_STANDING = re.compile(
     r"\b(?:for|over) (?:the (?:last|past) )?(?:\w+ )?(?:years|decades|generations)\b"
     r"|\b(?:all (?:his|her|their|my) li(?:fe|ves))\b"
+    r"|\b(?:a|a few|some|many|\w+) (?:years|decades) ago\b"
 )
-"""How things have long been ("for forty years", "all his life"): known, not news."""
+"""How things have long been ("for forty years", "all his life", "three years ago"): known,
+not news."""
 
 
 def long_standing(text: str) -> bool:

@@ -1488,6 +1488,7 @@ def test_what_someone_of_three_names_is_doing_and_a_habit_explained_are_not_news
     persona's background) were passed on as news."""
     assert not facts_in("Teodoro Mamani Huillca is getting ready to tell Lucía the news.")
     assert not facts_in("Ruth Dyck knows Hal Kowal: her cribbage partner; lonely since Olga died.")
+    assert not facts_in("The bank moved him out from Regina three years ago.", speaker="Al Roy")
     assert not facts_in(  # a persona's long office is no occasion at "practice means …"
         "He has been captain of the Bramley Bowls Club for nine years, which in practice means "
         "he rolls the green.",
