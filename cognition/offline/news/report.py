@@ -158,6 +158,10 @@ _QUOTED = re.compile(r"[\"“”]")
 _SKIPPED = re.compile(r"^(?:For .+?'s planning:|This is .+?'s plan for)")
 
 
+_PRONOUNS = frozenset({"He", "She", "They", "It", "We", "You"})
+"""Capitalised words a name pattern takes that name no one the listener would know."""
+
+
 @dataclass(frozen=True)
 class _Frame:
     """What a framing says of the news it frames: whose it is, who passed it on, and
@@ -178,6 +182,7 @@ def _unframed(text: str, speaker: str | None) -> tuple[str, _Frame] | None:
             continue
         framer = match.groupdict().get("who")
         framer = speaker if framer in ("I", "me", "us") else framer
+        framer = None if framer in _PRONOUNS else framer  # "He says …": whoever he is
         verb = match.groupdict().get("verb") or ""
         clause = match["clause"].strip()
         if concerned == 0:  # "Ines is worried that …": her worry
@@ -187,6 +192,7 @@ def _unframed(text: str, speaker: str | None) -> tuple[str, _Frame] | None:
             return clause, _Frame(who=framer, told=True)
         # "Tomas heard from Ines that …": a teller, not whom it concerns
         source = match.groupdict().get("source") or (framer if framer != speaker else None)
+        source = None if source in _PRONOUNS else source
         told = not verb or verb.split()[0] in _TELLING  # "Have you heard? …" is told
         return clause, _Frame(source=source, told=told)
     return None

@@ -1489,6 +1489,13 @@ def test_what_someone_of_three_names_is_doing_and_a_habit_explained_are_not_news
     assert not facts_in("Teodoro Mamani Huillca is getting ready to tell Lucía the news.")
     assert not facts_in("Ruth Dyck knows Hal Kowal: her cribbage partner; lonely since Olga died.")
     assert not facts_in("The bank moved him out from Regina three years ago.", speaker="Al Roy")
+
+
+def test_news_framed_by_a_pronoun_has_no_named_teller() -> None:
+    """Held out: "He says anyone with animals … should bring them in" was retold as "He told
+    me that …", to someone who could not know who he was."""
+    [news] = facts_in("He says the ford below the mill is flooded.", speaker="Ann Lee", told=True)
+    assert (news.what, news.source, news.who) == ("the ford below the mill is flooded", None, None)
     assert not facts_in(  # a persona's long office is no occasion at "practice means …"
         "He has been captain of the Bramley Bowls Club for nine years, which in practice means "
         "he rolls the green.",
