@@ -111,7 +111,8 @@ PLAIN_WORDS = frozenset(
     productive relaxing lazy bad rough tough full half""".split()  # noqa: SIM905
 )
 """Words that make "a long day" or "a good night" an ordinary span, not an occasion."""
-_NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD})?"
+_NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD}){{0,2}}"
+"""A person's name of one to three words ("Marisol Yupanqui Ccori")."""
 _HOST = re.compile(
     rf"(?P<who>\bI|\b[Ww]e|{_NAME})"
     r"(?:'m|’m|'s|’s| am| is| are|'re|'ll|’ll| was| has been| will be| will| had| has)?\s+"

@@ -1491,6 +1491,15 @@ def test_what_someone_of_three_names_is_doing_and_a_habit_explained_are_not_news
     assert not facts_in("The bank moved him out from Regina three years ago.", speaker="Al Roy")
 
 
+def test_an_occasion_retold_by_its_owners_three_names_reads_back_as_theirs() -> None:
+    """Held out: "Marisol Yupanqui Ccori's rutuchikuy", read back, was Yupanqui Ccori's."""
+    [fact] = facts_in(
+        "Ana told me that Marisol Yupanqui Ccori's rutuchikuy is at Huamán House tomorrow at 1 pm.",
+        now=MONDAY,
+    )
+    assert (fact.what, fact.who) == ("rutuchikuy", "Marisol Yupanqui Ccori")
+
+
 def test_news_framed_by_a_pronoun_has_no_named_teller() -> None:
     """Held out: "He says anyone with animals … should bring them in" was retold as "He told
     me that …", to someone who could not know who he was."""
