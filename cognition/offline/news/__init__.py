@@ -156,6 +156,8 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
         if fact.what == gathering.WORK and title is not None:  # the notice's title names it
             found[at] = replace(fact, what=title)
     for at, (fact, origin) in enumerate(zip(found, origins, strict=True)):
+        if fact.what not in gathering.MEETINGS or fact.who is not None:
+            continue  # only a meeting no one holds is named by the news before it
         lead = next((f for f in found[:at] if f.kind == report.NAME), None)
         lead = lead or next(filter(None, (_states(p, speaker) for p in parts[:origin])), None)
         if lead is not None:  # "NOTICE: salinity … has reached 4 per mille. Meeting … at 7"

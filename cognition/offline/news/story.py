@@ -106,6 +106,7 @@ def point(
 _AT_PLACE = re.compile(
     r"\b(?:at|in) (?P<place>(?:the )?[A-Z][\w'’-]+(?: (?:of )?[A-Z][\w'’-]+){0,3})"
 )
+"""A named place a scene is set at ("… in the yard at Olfert Farm")."""
 
 
 _NAMED = re.compile(r"\s[A-Z][a-z]")
