@@ -11,8 +11,9 @@ day only beside a time or after "on", "this", "next", "till" or "until".
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
+
+from cognition.offline.text import folded
 
 _DAYS = {
     "mon": "Monday",
@@ -215,13 +216,7 @@ def _loan_day(match: re.Match[str]) -> str:
     word = match[0]
     if word[:1].isupper() and word.isascii():
         return word
-    return _LOAN_DAYS[_folded(word)]
-
-
-def _folded(word: str) -> str:
-    """A loan word as `_LOAN_DAYS` spells it: lower case, no accents."""
-    plain = unicodedata.normalize("NFKD", word.lower())
-    return "".join(c for c in plain if not unicodedata.combining(c))
+    return _LOAN_DAYS[folded(word)]
 
 
 _PLAIN_DAY = re.compile(

@@ -223,7 +223,7 @@ def first_name(name: str) -> str:
     last of a name whose family name comes first ("Nguyen Van Sau" → "Sau",
     `FAMILY_FIRST_FILE`)."""
     parts = name.split()
-    if len(parts) >= 3 and _folded(parts[0]) in family_first():
+    if len(parts) >= 3 and folded(parts[0]) in family_first():
         return parts[-1]
     return parts[0] if parts else name
 
@@ -240,10 +240,10 @@ def family_first() -> frozenset[str]:
         .read_text(encoding="utf-8")
     )
     lines = (line.strip() for line in text.splitlines())
-    return frozenset(_folded(line) for line in lines if line and not line.startswith("#"))
+    return frozenset(folded(line) for line in lines if line and not line.startswith("#"))
 
 
-def _folded(word: str) -> str:
+def folded(word: str) -> str:
     """A word without case or diacritics ("Nguyễn" → "nguyen", "Đặng" → "dang")."""
     plain = unicodedata.normalize("NFKD", word.replace("Đ", "D").replace("đ", "d"))
     return "".join(c for c in plain if not unicodedata.combining(c)).lower()

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from cognition.offline import importance
 from cognition.offline.clock import numeric_times
-from cognition.offline.facts import Fact, sentences
+from cognition.offline.facts import WEEKDAYS, Fact, sentences
 from cognition.offline.news import candidacy, gathering, report, story
 from cognition.offline.shorthand import written_out
 from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, word_set, words
@@ -330,9 +330,7 @@ _CALLS_OUT = word_set(
 )
 """Words of a line that only calls out ("Hi all!", "Great news!"), which titles nothing."""
 _WHEN_FIRST = re.compile(
-    r"^\s*(?:(?:on|this|next)\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
-    r"today|tomorrow|tonight)\b",
-    re.I,
+    rf"^\s*(?:(?:on|this|next)\s+)?(?:{'|'.join(WEEKDAYS)}|today|tomorrow|tonight)\b", re.I
 )
 """A line of a notice that opens with its day ("Friday (tomorrow) on the Upper Meadow")."""
 

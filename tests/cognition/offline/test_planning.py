@@ -293,15 +293,16 @@ FILM_NIGHT = (
 )
 
 
-def mechanic(notes: list[str]) -> list[PlanItem]:
-    places = tuple(p for p in PLACES if not p.startswith("The Copper Kettle")) + STATION
+def mechanic(notes: list[str], places: tuple[str, ...] = ()) -> list[PlanItem]:
+    """Padraig's day; in the town of `PLACES` (no café) and the Harbour Hall unless `places`."""
+    town = tuple(p for p in PLACES if not p.startswith("The Copper Kettle")) + STATION
     items = plan_day(
         persona=MECHANIC,
         summary="",
         previous_day="",
         directives=(),
         now=MONDAY,
-        known_places=(*places, "Harbour Hall: main hall: stage"),
+        known_places=places or (*town, "Harbour Hall: main hall: stage"),
         notes=notes,
     )
     well_formed(items)
@@ -324,21 +325,13 @@ def test_a_village_with_a_plaza_and_no_cafe_is_told_its_news_on_the_plaza() -> N
     """Held out: a village of a plaza, a chichería and a shop had no place a host could go
     to invite people, so the water committee's faena was never passed on."""
     seen = "The storm tore the roof off the boathouse at Fish Quay in the night."
-    items = plan_day(
-        persona=MECHANIC,
-        summary="",
-        previous_day="",
-        directives=(),
-        now=MONDAY,
-        known_places=(
-            "Riverside Apartments: apartment 1: bed",
-            "Lifeboat Station: crew room: desk",
-            "Fish Quay: quayside: lobster pots",
-            "Pampa Plaza: fountain",
-        ),
-        notes=[seen],
+    village = (
+        "Riverside Apartments: apartment 1: bed",
+        "Lifeboat Station: crew room: desk",
+        "Fish Quay: quayside: lobster pots",
+        "Pampa Plaza: fountain",
     )
-    lunch = at(items, 12, 30)
+    lunch = at(mechanic([seen], village), 12, 30)
     assert (lunch.description, lunch.location) == (SPREADING, "Pampa Plaza")
 
 
