@@ -150,6 +150,10 @@ def _whom(sentence: str, before: str, teller: str | None) -> str | None:
     return f"{titled[-1]['title']}. {titled[-1]['surname']}" if titled else teller
 
 
+_COLON = re.compile(r":(?!\d)")
+"""A colon before what it introduces, not the one in a time ("at 5:45")."""
+
+
 def _clauses(sentence: str, teller: str | None, they: str | None) -> list[str]:
     """The clauses a sentence may have its point in, with "she" and "they" named."""
     text = sentence.strip().rstrip(".!")
@@ -158,8 +162,8 @@ def _clauses(sentence: str, teller: str | None, they: str | None) -> list[str]:
     seen = _FOUND.match(text)
     if seen is not None:  # "Mercy followed them … and found a huge turtle": what she found
         text = f"{seen['who']} {seen['verb']} {seen['what'].strip()}"
-    if ":" in text:  # "Mrs. Ortiz showed her: the new owner wants …": what she showed
-        before, text = (part.strip() for part in text.split(":", 1))
+    if _COLON.search(text):  # "Mrs. Ortiz showed her: the new owner wants …": what she showed
+        before, text = (part.strip() for part in _COLON.split(text, maxsplit=1))
         named = _renamed(before, text)
         found = [named] if named else [before, *(c.strip() for c in _CLAUSE.split(text))]
     else:

@@ -1500,6 +1500,19 @@ def test_an_occasion_retold_by_its_owners_three_names_reads_back_as_theirs() -> 
     assert (fact.what, fact.who) == ("rutuchikuy", "Marisol Yupanqui Ccori")
 
 
+def test_a_storys_time_of_day_is_no_colon_before_its_point() -> None:
+    """Held out: "… at a quarter to six when she came round the bend …" (written out as 5:45)
+    was split at the time's colon and retold as "45 when she came round the bend …"."""
+    text = (
+        "Marta was driving the milk down to the quay at a quarter to six when she came round "
+        "the bend below the mill and found the road gone. A slide of rock had come down off "
+        "the hillside in the night. She had to reverse all the way back in the dark."
+    )
+    [news] = facts_in(text, speaker="Marta Lund", now=MONDAY, told=True)
+    assert not news.what.startswith("45")
+    assert "road gone" in news.what or "slide of rock" in news.what
+
+
 def test_news_framed_by_a_pronoun_has_no_named_teller() -> None:
     """Held out: "He says anyone with animals … should bring them in" was retold as "He told
     me that …", to someone who could not know who he was."""
