@@ -131,7 +131,10 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
     origins: list[int] = []  # the sentence each fact was read from
     parts = _parts(text)
     reported = False  # the sentence before stated a report: the next may go on with it
+    dated_by = -1  # the sentence that gave the one before it its day
     for index, sentence in enumerate(parts):
+        if index == dated_by:
+            continue
         if found and gathering.bids(sentence):  # "… offered to teach CPR. Come on Wednesday at 6."
             more = gathering.continued(found[-1], sentence, now=now)
             if more is not None:
@@ -145,6 +148,13 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
                 reported = kind is report.KIND
                 break
         else:
+            after = parts[index + 1] if index + 1 < len(parts) else ""
+            dated = _dated_by_next(sentence, after, speaker, now)
+            if dated is not None:  # "… the dugnad at the boathouse. Friday, half past five."
+                found.append(dated)
+                origins.append(index)
+                dated_by, reported = index + 1, False
+                continue
             more = report.continued(found[-1], sentence) if reported else None
             if more is None and found:  # "… offered to teach CPR. Come on Wednesday at 6."
                 more = gathering.continued(found[-1], sentence, now=now)
@@ -281,6 +291,20 @@ def with_subject(sentence: str) -> str:
     if past is not None:
         return f"I {past['verb'].lower()} {sentence[past.end() :]}"
     return sentence
+
+
+def _dated_by_next(
+    sentence: str, after: str, speaker: str | None, now: datetime | None
+) -> Fact | None:
+    """An occasion whose day opens the next sentence, read as one sentence ("We're doing the
+    spring dugnad at the boathouse. Friday, half past five, once the ferry's gone."): its name
+    is no known occasion, so without its day it was not one."""
+    if not _WHEN_FIRST.match(after):
+        return None
+    joined = f"{sentence.rstrip(' .!')}, {after}"
+    return next(
+        (f for f in gathering.KIND.recognise(joined, speaker=speaker, now=now) if f.timed), None
+    )
 
 
 def _with_activity(

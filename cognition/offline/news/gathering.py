@@ -113,6 +113,8 @@ PLAIN_WORDS = frozenset(
 """Words that make "a long day" or "a good night" an ordinary span, not an occasion."""
 _NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD}){{0,2}}"
 """A person's name of one to three words ("Marisol Yupanqui Ccori")."""
+_ADVERB = r"(?:\s+(?:[a-z]+ly|also|still|just|now|even|all|at last))?"
+"""A word between a subject and its verb ("we're finally doing …")."""
 _HOST = re.compile(
     rf"(?P<who>\bI|\b[Ww]e|{_NAME})"
     r"(?:'m|’m|'s|’s| am| is| are|'re|'ll|’ll| was| has been| will be| will| had| has)?\s+"
@@ -1183,7 +1185,7 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 host = list(_HOST.finditer(sentence[: match.end("verb")]))
                 subject = sentence[: match.start("verb")].strip()
                 if det in ("our", "my") or re.search(
-                    r"\b(?:I|[Ww]e)(?:'m|’m|'re|’re|'ll|’ll| am| are| will)?\s*$", subject
+                    rf"\b(?:I|[Ww]e)(?:'m|’m|'re|’re|'ll|’ll| am| are| will)?{_ADVERB}\s*$", subject
                 ):
                     who = speaker
                 elif host:

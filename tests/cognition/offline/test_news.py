@@ -1721,3 +1721,24 @@ def test_a_story_clause_ends_before_what_follows_from_it() -> None:
         speaker="Le Minh Khoa",
     )
     assert fact.what.endswith("could go next"), fact.what
+
+
+def test_an_occasion_whose_day_opens_the_next_sentence_is_one_occasion() -> None:
+    """Held out: "we're finally doing the spring dugnad at the boathouse. Friday, half past
+    five, once the afternoon ferry's gone." was no occasion: "dugnad" is no known word and
+    its day came a sentence later, and "finally" hid who holds it."""
+    text = (
+        'Ida, on the phone to her sister: "Ja, we\'re finally doing the spring dugnad at the '
+        "boathouse. Friday, half past five, once the afternoon ferry's gone. Anybody can come, "
+        'you don\'t have to be in the rowing club."'
+    )
+    news = [f for f in facts_in(text, speaker="Ida Berg", now=MONDAY, told=True) if f.timed]
+    [fact] = news
+    assert (fact.what, fact.who, fact.place) == ("spring dugnad", "Ida Berg", "the boathouse")
+    assert (fact.day, fact.start_min, fact.open_to_all) == (MONDAY.day + 4, 17 * 60 + 30, True)
+
+
+def test_a_next_sentence_that_opens_with_a_day_dates_no_plain_news() -> None:
+    """Only a sentence that names an occasion takes the next one's day."""
+    facts = facts_in("The bridge is cracked. Friday it will be closed.", now=MONDAY, told=True)
+    assert all(f.start_min is None and f.day is None for f in facts)
