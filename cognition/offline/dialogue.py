@@ -39,13 +39,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 
 from cognition.grammar import is_progressive, progressive
 from cognition.offline import knowledge
 from cognition.offline.facts import spoken_days
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering, kind_of, report
-from cognition.offline.text import NAME_WORD, first_name, mentions, same_person, stable_index
+from cognition.offline.text import NAME_WORD, first_name, mentions, same_person, stable_index, stems
 from cognition.offline.voice import styled, vocative
 from cognition.perception import UNAPPROACHABLE
 from cognition.types import Persona, Utterance
@@ -200,10 +201,30 @@ def _one_activity(action: str) -> str:
 
 
 def _line(talk: Talk) -> Utterance:
-    line = _composed(talk)
+    composed = _composed(talk)
+    line = replace(composed, text=_homes_as_said(composed.text, talk))
     if talk.now is None:
         return line
     return replace(line, text=spoken_days(line.text, talk.now))
+
+
+_HOMES = "house|place|home|flat|farm|yard|garden"
+"""What someone's home is called ("Marisol Yupanqui Ccori's house"): `_homes_as_said`."""
+
+
+def _homes_as_said(text: str, talk: Talk) -> str:
+    """A home named by its owner's name as the speaker says it to the listener: Marisol's
+    "at Marisol Yupanqui Ccori's house" is "at my house", and said to her "at your house"
+    (the news reads "my house" back as the speaker's, `gathering`)."""
+    for name, word in ((talk.me.name, "my"), (talk.you, "your")):
+        names = "|".join(re.escape(n) for n in sorted({name, first_name(name)}, key=len)[::-1])
+        owner = re.compile(rf"(?P<start>^|(?<=[.!?] ))?\b(?:{names})['’]s (?=(?:{_HOMES})\b)")
+        text = owner.sub(partial(_owned, word), text)
+    return text
+
+
+def _owned(word: str, match: re.Match[str]) -> str:
+    return f"{word.title() if match['start'] is not None else word} "
 
 
 def _composed(talk: Talk) -> Utterance:
@@ -445,6 +466,8 @@ def _small_talk(talk: Talk) -> str:
     `currently`), then a word about what the listener is doing."""
     said = " ".join(talk.mine)
     these_days = _these_days(talk.me)
+    if _done(these_days, talk):  # "preparing the annual meeting", the day after it
+        these_days = ""
     raised = {topic_of(n) for who, text in talk.history for n in talk.news_of(text, who)}
     retold = {topic_of(n) for n in talk.news_of(f"I'm {these_days}", talk.me.name)} & raised
     about_you = mentions(these_days, talk.you)  # "keeping an eye on Jade", said to Jade
@@ -522,6 +545,15 @@ def _these_days(persona: Persona) -> str:
     if not is_progressive(rest.split()[0] if rest.split() else ""):
         return ""
     return _in_first_person(rest)
+
+
+def _done(activity: str, talk: Talk) -> bool:
+    """Whether an activity works towards an occasion the speaker knows has begun."""
+    words = stems(activity)
+    return any(
+        f.kind == gathering.NAME and gathering.is_over(f, talk.now) and stems(f.what) <= words
+        for f in talk.known
+    )
 
 
 def _in_first_person(activity: str) -> str:
@@ -652,6 +684,7 @@ def _known_news(
     planning uses too: the one who knew first goes out to spread it and tells it as theirs)."""
     merged: dict[str, Fact] = {}
     sources: dict[str, str] = {}
+    callers: dict[str, str] = {}  # who told news from outside the world ("Roin phoned: …")
     for memory in memories:
         heard = knowledge.said(memory)
         for news in knowledge.news_in(memory, now=now):
@@ -664,16 +697,18 @@ def _known_news(
                 sources.setdefault(key, heard.speaker)
             elif news.source and not same_person(news.source, name):
                 sources.setdefault(key, news.source)
+                callers.setdefault(key, news.source)
             elif news.who and not news.about(name) and news.kind == report.NAME:
                 sources.setdefault(key, news.who)
     known_first = knowledge.firsthand(memories, name=name, now=now)
     undated = [f for at, f in knowledge.own_news(memories, name=name, now=now) if at is None]
     first = {key for key, fact in merged.items() if _among(fact, known_first)}
     ordered = sorted(merged.values(), key=lambda n: (not n.about(name), -n.weight))
-    told = {  # never credited to another: news known first, or own news of unknown time
+    told = {  # news known first, or own of unknown time, is credited only to an outside caller
         merged[k].key: v
         for k, v in sources.items()
-        if k in merged and k not in first and not _among(merged[k], undated)
+        if k in merged
+        and (callers.get(k) == v or (k not in first and not _among(merged[k], undated)))
     }
     return ordered, told, {merged[k].key for k in first}
 

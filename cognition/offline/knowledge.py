@@ -183,14 +183,15 @@ def firsthand(texts: Sequence[str], *, name: str, now: datetime | None = None) -
 def own_news(
     texts: Sequence[str], *, name: str, now: datetime | None = None
 ) -> list[tuple[datetime | None, Fact]]:
-    """The news of memories no one said to `name` (a seed, a notice, a sighting), with when
-    each was remembered when known."""
+    """The news of memories no one said to `name` in the world (a seed, a notice, a sighting,
+    a call from someone outside it), with when each was remembered when known; a memo of
+    what someone in the world said ("X heard from Y that …") is theirs."""
     return [
         (_at(text), fact)
         for text in texts
-        if said(text) is None and not _PLANNING.match(text)
+        if said(text) is None and not _PLANNING.match(text) and not _HEARD_FROM.match(text)
         for fact in news_in(text, now=now)
-        if (fact.source is None or same_person(fact.source, name)) and not _theirs(fact, name)
+        if not _theirs(fact, name)
     ]
 
 

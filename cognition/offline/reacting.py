@@ -125,8 +125,11 @@ def _reason_to_talk(
     me, them = first_name(persona.name), first_name(person)
     raised = shared_topics(persona.name, person, lines)
     own_text = f"{persona.currently}. {persona.background}"
-    own = knowledge.spoken_news(own_text, speaker=persona.name, now=now)
-    heard = (f for line in lines for f in knowledge.news_in(line, now=now))
+    heard = [f for line in lines for f in knowledge.news_in(line, now=now)]
+    own = [  # "preparing the annual meeting": the one known for Thursday at 7, over after
+        gathering.dated(f, heard)
+        for f in knowledge.spoken_news(own_text, speaker=persona.name, now=now)
+    ]
     untold = [
         f
         for f in [*own, *heard]

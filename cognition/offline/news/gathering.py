@@ -49,6 +49,8 @@ _NUMBERS = {str(_INFLECT.number_to_words(str(n))).replace(",", ""): n for n in r
 """Ages in words ("ninety", "one hundred") to numbers, from inflect."""
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cognition.offline.news import Slot
 
 NAME = "gathering"
@@ -394,6 +396,16 @@ def is_over(fact: Fact, now: datetime | None) -> bool:
     return begun <= now
 
 
+def dated(fact: Fact, known: Sequence[Fact]) -> Fact:
+    """A gathering said with no day with the day of a dated mention of it among `known`, if
+    any ("Astrid is organising the annual meeting" is the one on Thursday at 7, and over once
+    it has begun); anything else as it is."""
+    if fact.kind != NAME or fact.day is not None or fact.weekday is not None:
+        return fact
+    dated = next((k for k in known if k.day is not None and same_occasion(fact, k)), None)
+    return fact if dated is None else fact.merged(dated)
+
+
 def names_in(sentence: str) -> list[str]:
     """The occasions a sentence names, news or not ("Did you know there is a poetry night?")."""
     found = (_named(sentence, m, None) for m in _noun_pattern().finditer(sentence))
@@ -680,7 +692,8 @@ def _named(
         return None  # "a new launch trolley", "the concert hall": the noun names a thing
     if _with_object(noun, sentence[match.end() :]):
         return None  # "Just opening The Copper Kettle": a verb, not an opening
-    words = re.findall(r"[\w'’-]+", sentence[: match.start()])
+    clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]  # "…, children free, tea"
+    words = re.findall(r"[\w'’-]+", clause)
     mods: list[str] = []
     who: str | None = None
     determined = False
@@ -824,6 +837,8 @@ def _joined_modifier(before: list[str]) -> bool:
     return word.lower() not in STOPWORDS and determiner in DETERMINERS
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:]\s|\s[-–—]\s")
+"""Where the words before an occasion's noun stop naming it: no modifier crosses a comma."""
 _NEXT_WORD = re.compile(r"^[ \t]+(?P<word>[a-z][a-z'’-]*)\b")
 _VERB_ENDING = re.compile(r"(?:s|ed|ing)$")
 
@@ -844,7 +859,18 @@ def continued(fact: Fact, sentence: str, *, now: datetime | None) -> Fact | None
     if ((more.day is None and more.weekday is None) or dated) and more.start_min is None:
         return None  # nothing it lacks: a dated one takes only hours ("Kicks off about half six")
     bidden = open_to_all(sentence) or _BIDDING.match(sentence) is not None
-    return replace(fact.merged(more), open_to_all=fact.open_to_all or bidden)
+    merged = fact.merged(more)
+    if more.place and _HELD_AT.match(sentence):  # "It will take place … in the school hall"
+        merged = replace(merged, place=more.place)  # the venue, not where its topic lies
+    return replace(merged, open_to_all=fact.open_to_all or bidden)
+
+
+_HELD_AT = re.compile(
+    r"^\s*(?:it|this|the meeting|the event)\s+(?:will\s+)?(?:take|takes|is taking|be|is|will be)"
+    r"\s+(?:place|held|hosted|on)\b",
+    re.I,
+)
+"""A sentence that says where and when the occasion before it is held."""
 
 
 _MEET = re.compile(
@@ -1057,8 +1083,9 @@ _FRAMES = (
         r"(?P<verb>\b[Tt]here(?:'s|’s| is| will be|'ll be|’ll be| are)\s+(?:going to be\s+)?)"
         rf"(?P<det>a|an|another|some)\s+{_NP}\s+{_WHEN_OR_WHERE}"
     ),
-    # a notice that opens with what it is: "corn boil at Memorial Park tonight!!"
-    re.compile(rf"^\s*{_NP}!?\s+{_WHEN_OR_WHERE}"),
+    # a notice that opens with what it is: "corn boil at Memorial Park tonight!!", or says
+    # it after a dash ("Right, it's decided - NOSON LAWEN in the Neuadd Goffa this Friday")
+    re.compile(rf"(?:^\s*|\s[-–—]\s+(?=[A-Z])){_NP}!?\s+{_WHEN_OR_WHERE}"),
     # a notice that says when and where first: "Tonight, at 7 pm, in the Plaza, the great
     # show of Lucha Libre!"
     re.compile(rf",\s+(?:the|a|an)\s+{_NP}\s*[!.]*\s*$"),
@@ -1171,6 +1198,8 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                 continue  # "Tom is at the hall on Friday": a person, not an occasion
             if index == _NOTICE and lowered[0] in BID_VERBS:
                 continue  # "Come down to the quay": a bidding (`_bidden`), not a name
+            if index == _NOTICE and match.start("name") > 0 and lowered[-1] in PLACE_NOUNS:
+                continue  # "ZIP WIRE - THURS 6.30 - SCHOOL HALL in marker pen": a place
             lone = index == _NOTICE and len(words) < 2 and lowered[0] not in occasions()[0]
             if lone and lowered[0] in _DAILY:
                 continue  # "lunch at the café at noon": a day's routine, not an occasion
@@ -1190,9 +1219,10 @@ def _framed(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact
                     who = speaker
                 elif host:
                     who = host[-1]["who"]
+            capitalised = len(words) > 1 and all(w[:1].isupper() for w in words)  # "NOSON LAWEN"
             what = (
                 " ".join(words)
-                if words[0][:1].isupper() and index != _NOTICE
+                if words[0][:1].isupper() and (index != _NOTICE or capitalised)
                 else " ".join([lowered[0], *words[1:]])
             ) + (of[0] if of else "")
             fact = _fact(

@@ -369,10 +369,12 @@ class Report:
         self, fact: Fact, *, source: str | None, variant: int, firsthand: bool = False
     ) -> str:
         teller = first_name(source) if source else None
-        if firsthand:
+        if firsthand:  # known before anyone in the world told it: found, or told from outside
             options: tuple[str, ...] = (
                 f"Did you know that {fact.what}?",
-                f"I found out that {fact.what}.",
+                f"{teller} told me that {fact.what}."
+                if teller
+                else f"I found out that {fact.what}.",
                 f"I just learned that {fact.what}.",
                 f"Listen to this: {fact.what}.",
             )

@@ -641,3 +641,33 @@ def test_a_line_that_cannot_be_said_another_way_gives_way_to_a_goodbye(
         now=NOW,
     )
     assert said.ends and said.text and "bell" not in said.text  # a goodbye, not silence
+
+
+def test_a_host_names_their_own_home_as_my_house_and_the_listeners_as_yours() -> None:
+    """Held out: "I'm organising a rutuchikuy at Marisol Yupanqui Ccori's house", said by
+    Marisol herself."""
+    lucia = Persona(name="Lucía Quispe Mamani", speaking_style="")
+    seed = (
+        "Lucía is doing Tomasito's rutuchikuy at Lucía Quispe Mamani's house on February 14 "
+        "at 1 pm."
+    )
+    said = next_utterance(
+        speaker=lucia,
+        listener="Ana Flores",
+        intent="",
+        memories=[seed],
+        history=[("Ana Flores", "Good morning, Lucía!")],
+        relationship="Lucía likes Ana.",
+        now=NOW,
+    ).text
+    assert "rutuchikuy at my house" in said and "Mamani's" not in said, said
+    told = next_utterance(
+        speaker=PRIYA,
+        listener=lucia.name,
+        intent="",
+        memories=[f'Ana Flores said to Priya Raman: "{seed}"'],
+        history=[(lucia.name, "Morning, Priya!")],
+        relationship="Priya likes Lucía.",
+        now=NOW,
+    ).text
+    assert "Mamani's house" not in told, told

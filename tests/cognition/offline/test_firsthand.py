@@ -81,3 +81,56 @@ def test_a_memo_of_what_someone_said_has_them_as_the_source() -> None:
     (fact,) = knowledge.news_in(memo, now=NOW)
     assert (fact.what, fact.source) == ("moth evening", "Gwen Talbot")
     assert knowledge.firsthand([memo], name="Ivor Price", now=NOW) == []  # heard, not seen
+
+
+CALL = (
+    "Roin from the road department phoned Gwen Talbot before six, shouting over the rain: the "
+    "slope above the lower road came down in the night and mud and rocks cover both lanes."
+)
+
+
+def test_news_phoned_in_from_outside_is_the_listeners_to_spread_crediting_the_caller() -> None:
+    """Held out: news a road worker phoned to the village's foreman stayed the caller's, so
+    the foreman, who alone in the village knew it, never went out to tell it."""
+    [fact] = knowledge.firsthand([CALL], name=GWEN.name, now=NOW)
+    assert fact.source == "Roin"
+    said = next_utterance(
+        speaker=GWEN,
+        listener="Nia Hughes",
+        intent="",
+        memories=[CALL],
+        history=[("Nia Hughes", "Morning, Gwen!")],
+        relationship="Gwen likes Nia.",
+        now=NOW,
+    )
+    assert "slope" in said.text, said.text
+    assert "I heard" not in said.text and "Have you heard" not in said.text, said.text
+
+
+def test_an_activity_for_an_occasion_that_has_begun_is_not_small_talk_after_it() -> None:
+    """Held out: "Lately I've been preparing the residents' association's annual meeting",
+    said all the day after the meeting."""
+    astrid = Persona(
+        name="Astrid Lie",
+        currently="Astrid is preparing the residents' association's annual meeting",
+        speaking_style="",
+    )
+    notice = "The residents' association annual meeting is at the Community House on May 6 at 7 pm."
+    for hour, preparing in ((10, True), (31, False)):
+        lines = {
+            next_utterance(
+                speaker=astrid,
+                listener="Nia Hughes",
+                intent="",
+                memories=[notice, 'Astrid Lie said to Nia Hughes: "The meeting is tonight!"'],
+                history=[
+                    ("Nia Hughes", "Hello Astrid!"),
+                    ("Astrid Lie", f"Guess what? {notice}"),
+                    ("Nia Hughes", "Really? That sounds lovely!" + "!" * turn),
+                ],
+                relationship="Astrid likes Nia.",
+                now=NOW.replace(hour=0) + timedelta(hours=hour),
+            ).text
+            for turn in range(12)
+        }
+        assert any("preparing" in line for line in lines) == preparing, lines

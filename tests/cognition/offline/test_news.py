@@ -1728,9 +1728,9 @@ def test_an_occasion_whose_day_opens_the_next_sentence_is_one_occasion() -> None
     five, once the afternoon ferry's gone." was no occasion: "dugnad" is no known word and
     its day came a sentence later, and "finally" hid who holds it."""
     text = (
-        'Ida, on the phone to her sister: "Ja, we\'re finally doing the spring dugnad at the '
+        "Ida, on the phone to her sister: \"Ja, we're finally doing the spring dugnad at the "
         "boathouse. Friday, half past five, once the afternoon ferry's gone. Anybody can come, "
-        'you don\'t have to be in the rowing club."'
+        "you don't have to be in the rowing club.\""
     )
     news = [f for f in facts_in(text, speaker="Ida Berg", now=MONDAY, told=True) if f.timed]
     [fact] = news
@@ -1742,3 +1742,34 @@ def test_a_next_sentence_that_opens_with_a_day_dates_no_plain_news() -> None:
     """Only a sentence that names an occasion takes the next one's day."""
     facts = facts_in("The bridge is cracked. Friday it will be closed.", now=MONDAY, told=True)
     assert all(f.start_min is None and f.day is None for f in facts)
+
+
+def test_a_notice_said_after_a_dash_keeps_its_shouted_name_and_not_a_place_after_one() -> None:
+    """Held out: "Right, it's decided - NOSON LAWEN in the Neuadd Goffa this Friday, doors at
+    7." was no occasion, and "£5 on the door, children free, tea and bara brith in the
+    interval" was "the door children free tea" at the interval."""
+    text = (
+        "Ela's message to the choir: \"Right, it's decided - NOSON LAWEN in the Neuadd Goffa "
+        "this Friday, doors at 7. £5 on the door, children free, tea and bara brith in the "
+        'interval and a raffle."'
+    )
+    news = [f for f in facts_in(text, speaker="Ela Pugh", now=MONDAY, told=True) if f.place]
+    assert [(f.what, f.who, f.place) for f in news] == [
+        ("Noson Lawen", "Ela Pugh", "the Neuadd Goffa")
+    ]
+    assert (news[0].day, news[0].start_min) == (MONDAY.day + 4, 19 * 60)
+    card = "She wrote ZIP WIRE - HAVE YOUR SAY - THURS 6.30 - SCHOOL HALL in marker pen."
+    assert not [f for f in facts_in(card, now=MONDAY, told=True) if f.what == "School Hall"]
+
+
+def test_where_an_occasion_takes_place_is_its_venue_not_where_its_topic_lies() -> None:
+    """Held out: a meeting "about the proposed zip wire at the disused pit" that "will take
+    place … in the school hall" was placed at the pit."""
+    text = (
+        "The council will hold a public meeting about the proposed zip wire at the old pit "
+        "above the village. It will take place on Thursday 9 May, 6:30pm to 8:30pm, in the "
+        "school hall at Ysgol Cwm."
+    )
+    [fact] = facts_in(text, speaker="Sara Pugh", now=MONDAY, told=True)
+    assert fact.what.startswith("public meeting about the proposed zip wire")
+    assert (fact.place, fact.day, fact.start_min) == ("the school hall at Ysgol Cwm", 9, 1110)

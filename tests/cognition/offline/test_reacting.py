@@ -201,3 +201,33 @@ def test_the_world_says_who_is_observed_and_a_place_in_the_words_is_no_one() -> 
         observed_person="",
     )
     assert not of_a_thing.react and of_a_thing.talk_to is None
+
+
+def test_a_hosts_occasion_said_with_no_day_is_over_once_its_dated_mention_has_begun() -> None:
+    """Astrid, "organising the annual meeting at the Community House", is to invite people
+    to the one her notice puts on April 16 at 7, and not once it has begun."""
+    from datetime import datetime
+
+    astrid = Persona(
+        name="Astrid Lie",
+        currently="Astrid is organising the annual meeting at the Community House",
+        background="Astrid runs the shop.",
+    )
+    notice = (
+        "The residents' association annual meeting is at the Community House on April 16 at 7 pm."
+    )
+    seen = "Kari Aasen is entering Solvik Shop"
+
+    def what(now: datetime) -> str:
+        reaction = react(
+            persona=astrid,
+            summary="",
+            status="serving",
+            observation=seen,
+            context=f"Kari Aasen is a regular at Solvik Shop.\n{notice}",
+            now=now,
+        )
+        return reaction.what
+
+    assert what(datetime(2026, 4, 16, 10, 0)).startswith("invite Kari to the ")
+    assert not what(datetime(2026, 4, 17, 10, 0)).startswith("invite")
