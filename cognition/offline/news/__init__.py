@@ -278,10 +278,29 @@ _SUBJECTLESS_PAST = re.compile(
 )
 
 
+_TELEGRAPHIC = re.compile(
+    rf"^(?P<thing>[A-Z][a-z]+(?: [a-z]+){{0,2}}) (?P<done>{'|'.join(story.DAMAGE)})\b"
+    r"(?! (?:the|a|an|my|his|her|their|our|its|it|them|him|me|us|some|off|up|down)\b)"
+)
+"""A note's passive without its verb ("Back door forced - frame split"): what was done."""
+_NOT_A_THING = STOPWORDS | word_set("have has had is are was were been got get gets being")
+"""Words by which what comes before a participle is a clause ("Three calves have gone")."""
+_COUNTS = word_set("two three four five six seven eight nine ten twelve twenty both all several")
+
+
 def with_subject(sentence: str) -> str:
     """A note in the writer's own shorthand with its "I" put back: "Putting my new boat in the
     water Tuesday" is "I'm putting …", "Went to draw the curtains and …" is "I went to …"
-    (a gerund that is the subject, "Swimming is cancelled", is left alone)."""
+    (a gerund that is the subject, "Swimming is cancelled", is left alone); and its passive
+    with its verb ("Back door forced" is "The back door was forced")."""
+    bare = sentence.lstrip('"“')  # a note quoted whole opens with its quote mark
+    done = _TELEGRAPHIC.match(bare)
+    if done is not None and not set(done["thing"].lower().split()) & _NOT_A_THING:
+        thing = done["thing"][:1].lower() + done["thing"][1:]
+        many = thing.split()[0] in _COUNTS or (thing.endswith("s") and not thing.endswith("ss"))
+        return f"The {thing} {'were' if many else 'was'} {done['done']}{bare[done.end() :]}"
+    if _SUBJECTLESS_PAST.match(bare):  # '"Went back up to the workshop …'
+        sentence = bare
     doing = _SUBJECTLESS_DOING.match(sentence)
     if doing is not None and doing["verb"].lower() in gathering.NOT_GERUNDS:
         doing = None  # "During the storm …", "Nothing the matter"

@@ -270,13 +270,22 @@ def _first_clause(clause: str) -> str:
     """A run-on statement's first comma clause that states something, as its news; the whole
     when none does."""
     head = ""
-    for piece in clause.split(", "):
+    pieces = clause.split(", ")
+    for index, piece in enumerate(pieces):
         head = f"{head}, {piece}" if head else piece
         if len(head) > MAX_CLAUSE:
             break
         if len(head.split()) >= 3 and _STATES.search(head):
-            return head
+            after = pieces[index + 1] if index + 1 < len(pieces) else ""
+            detail = re.split(r"\s+and\s+(?=(?:the|a|an|his|her|their|its)\s)", after)[0]
+            if detail and not _STATES.search(detail) and len(head) + len(detail) < MAX_DETAILED:
+                return f"{head}, {detail}"  # "… came down in the night, mud and rocks across
+            return head  # the road and the railing is gone": what it left, not what follows
     return clause
+
+
+MAX_DETAILED = 120
+"""A run-on's first clause keeps a verbless detail after it up to this length."""
 
 
 def _there_is(match: re.Match[str]) -> str:
@@ -451,7 +460,26 @@ def _trimmed(clause: str) -> str:
     """A statement cut where its teller adds what they do about it ("…, and she's telling
     everyone to boil it"): the news is what comes before."""
     kept = _AFTERTHOUGHT.split(clause, maxsplit=1)[0]
-    return _DASHED.sub(lambda m: "" if not _STATES.search(m[0]) else m[0], kept).rstrip(" ,")
+    return _DASHED.sub(lambda m: "" if _aside(m, kept) else m[0], kept).rstrip(" ,")
+
+
+def _aside(dashed: re.Match[str], clause: str) -> bool:
+    """Whether what follows a dash is an aside: it states nothing, or only notes details
+    with no verb of its own after a clause that states ("the back door was forced - frame
+    split, padlock cut")."""
+    if not _STATES.search(dashed[0]):
+        return True
+    return (
+        _AUXILIARY.search(dashed[0]) is None
+        and _STATES.search(clause[: dashed.start()]) is not None
+    )
+
+
+_AUXILIARY = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|can|could|may|might|must|should|would|does|did|"
+    r"do)\b|\w['’](?:s|re|ve|ll|d)\b"
+)
+"""A verb that makes a clause of its own, not a noted detail ("padlock cut")."""
 
 
 _DASHED = re.compile(r"\s+[-–—]\s+[^-–—]+?(?:\s+[-–—](?=\s)|$)")

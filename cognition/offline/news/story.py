@@ -30,10 +30,14 @@ from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem
 _SCENE = re.compile(
     r"^(?:(?:early|late) )?(?:last|yesterday|earlier|this (?:morning|afternoon|evening)|"
     r"one (?:morning|evening|"
-    r"night|day)|just as|when|while|as)\b|\b(?:was|were) [a-z]+ing\b|^[^,]{0,30}\bago\b",
+    r"night|day)|just as|when|while|as)\b|\b(?:was|were) [a-z]+ing\b|^[^,]{0,30}\bago\b|"
+    r"^(?:I|we|she|he|[A-Z][\w'’-]+) (?:went|came|got|drove|walked|popped|nipped|rode|cycled)"
+    r"(?: (?:back|out|down|up|over|round|across|home))*(?: to| into| up to| down to)? [^.]*"
+    r"\bfor\b",
     re.I,
 )
-"""A sentence that sets a scene: when it was, or what someone was doing when it happened."""
+"""A sentence that sets a scene: when it was, what someone was doing when it happened, or
+where they went for what ("Went back up to the workshop about 9:45 pm for my charger")."""
 _FOUND = re.compile(
     rf"^(?P<who>{NAME_WORD}(?: {NAME_WORD})?)\b[^,;:]*?\band (?P<verb>found|discovered|spotted|"
     r"came across|came upon|saw) (?P<what>[^,;:]+)"
@@ -58,9 +62,16 @@ _PARTICIPLES = (
     *("split", "hit", "struck", "swept", "caught", "drowned", "burst", "died", "born"),
 )
 """Past participles without "-ed" of what can happen to something or someone."""
+DAMAGE = (
+    *("forced", "smashed", "flooded", "burgled", "vandalised", "vandalized", "damaged"),
+    *("destroyed", "robbed", "wrecked", "killed", "injured", "broken", "stolen", "cut"),
+    *("burnt", "burned", "gone", "taken", "missing", "ransacked", "slashed", "kicked in"),
+)
+"""What is done to a thing or a place when something has happened to it."""
 _HAPPENED = re.compile(
     rf"\b(?:has|have)(?: just)? (?:been )?(?:[a-z]+ed|{'|'.join(_PARTICIPLES)})\b"
     r"(?! (?:to|for|by|as|on)\b)"
+    rf"|\b(?:was|were|had been) (?:{'|'.join(DAMAGE)})\b"
 )
 """A clause that says something has happened ("the riverbank has fallen into the river")."""
 _NOW = re.compile(r"\b(?:is|are|has|have)\b[^.;]*\bnow\b", re.I)
@@ -104,7 +115,8 @@ def point(
 
 
 _AT_PLACE = re.compile(
-    r"\b(?:at|in) (?P<place>(?:the )?[A-Z][\w'’-]+(?: (?:of )?[A-Z][\w'’-]+){0,3})"
+    r"\b(?:at|in|(?:up|down|over|back|round|out) to) "
+    r"(?P<place>(?:the )?[A-Z][\w'’-]+(?: (?:of )?[A-Z][\w'’-]+){0,3})"
 )
 """A named place a scene is set at ("… in the yard at Olfert Farm")."""
 

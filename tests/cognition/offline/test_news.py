@@ -3,6 +3,7 @@ again; none of these sentences is from the demo town."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date, datetime
 
@@ -1394,7 +1395,10 @@ def test_news_phoned_through_is_told_by_its_caller_and_a_run_on_is_cut_to_its_ne
     )
     [news] = facts_in(text, speaker="Joe Barker", now=MONDAY, told=True)
     assert news.kind == "report" and news.source == "Mel"
-    assert news.what == "the footbridge over Cutter's Creek washed out in the night"
+    assert news.what == (  # with what it left: a question may ask after it
+        "the footbridge over Cutter's Creek washed out in the night, planks and logs all down "
+        "the bank"
+    )
 
 
 def test_what_has_happened_is_a_storys_point_over_what_holds_now() -> None:
@@ -1773,3 +1777,26 @@ def test_where_an_occasion_takes_place_is_its_venue_not_where_its_topic_lies() -
     [fact] = facts_in(text, speaker="Sara Pugh", now=MONDAY, told=True)
     assert fact.what.startswith("public meeting about the proposed zip wire")
     assert (fact.place, fact.day, fact.start_min) == ("the school hall at Ysgol Cwm", 9, 1110)
+
+
+def test_notes_in_shorthand_tell_what_was_done_where_the_writer_went() -> None:
+    """Held out: notes for the police ("Went back up to the workshop … for my phone charger.
+    Back door forced - frame split, padlock cut …") were no news at all."""
+    text = (
+        'Notes Nia wrote for the police:\n"Went back up to Gweithdy Llechi about 9.45pm for my '
+        "phone charger. Back door forced - frame split, padlock cut and thrown in the skip. "
+        'Muddy bootprints right across the floor, big ones. Nothing else touched."'
+    )
+    [fact] = facts_in(text, speaker="Nia Roberts", now=MONDAY, told=True)
+    assert fact.what == "the back door was forced at Gweithdy Llechi"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Back door forced.", "Shop window smashed in the night.", "Two sheep killed by dogs."],
+)
+def test_a_notes_passive_without_its_verb_is_what_was_done(sentence: str) -> None:
+    from cognition.offline.news import with_subject
+
+    assert re.match(r"^The [a-z ]+ (?:was|were) [a-z]+", with_subject(sentence))
+    assert with_subject("The door was forced.") == "The door was forced."
