@@ -692,6 +692,8 @@ def _named(
         return None  # "a new launch trolley", "the concert hall": the noun names a thing
     if _with_object(noun, sentence[match.end() :]):
         return None  # "Just opening The Copper Kettle": a verb, not an opening
+    if _APPOSITION.search(sentence[: match.start()]):
+        return None  # "at Gweithdy Llechi, a workshop in the old quarry office": what it is
     clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]  # "…, children free, tea"
     words = re.findall(r"[\w'’-]+", clause)
     mods: list[str] = []
@@ -837,6 +839,8 @@ def _joined_modifier(before: list[str]) -> bool:
     return word.lower() not in STOPWORDS and determiner in DETERMINERS
 
 
+_APPOSITION = re.compile(r"[A-Z][\w'’-]*,\s+(?:a|an)\s+(?:[a-z][\w'’-]*\s+){0,2}$")
+"""A noun after a name and a comma says what the named is ("Gweithdy Llechi, a workshop")."""
 _CLAUSE_BREAK = re.compile(r"[,;:]\s|\s[-–—]\s")
 """Where the words before an occasion's noun stop naming it: no modifier crosses a comma."""
 _NEXT_WORD = re.compile(r"^[ \t]+(?P<word>[a-z][a-z'’-]*)\b")

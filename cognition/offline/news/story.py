@@ -132,7 +132,16 @@ def _set_at(fact: Fact, scene: str) -> Fact:
     where = _AT_PLACE.search(scene)
     if where is None or _NAMED.search(fact.what) or where["place"] in fact.what:
         return fact  # "… on Fenwick Street the Ortizes will …" names where already
+    if _FORCED.match(fact.what):  # "the back door was forced": a break-in, told as one
+        return replace(fact, what=f"someone broke into {where['place']}")
     return replace(fact, what=f"{fact.what} at {where['place']}")
+
+
+_FORCED = re.compile(
+    r"^the (?:\w+ )?(?:door|window|lock|padlock|shutter|gate|hatch)s? (?:was|were|had been|has "
+    r"been) (?:forced|smashed|kicked in|broken|jemmied|prised open|pried open)\b"
+)
+"""Forced entry, which whoever passes it on calls a break-in."""
 
 
 def _family_name(surname: str) -> str:
