@@ -518,7 +518,8 @@ class Gathering:
         if marrying is not None and not any(f.what.endswith("wedding") for f in found):
             who = speaker if marrying["who"] == "I" else marrying["who"]
             found.append(_fact_at(marrying, sentence, what="wedding", who=who, now=now))
-        return [_placed_as_theirs(f, speaker) for f in _afterwards(found, sentence)]
+        far = _FAR_OFF.search(sentence) is not None
+        return [_far_off(_placed_as_theirs(f, speaker), far) for f in _afterwards(found, sentence)]
 
     def key(self, fact: Fact) -> str:
         if fact.what in GENERIC and fact.who:  # Shinji's get-together is not Bo's
@@ -601,6 +602,21 @@ class Gathering:
 def _is_on(fact: Fact) -> str:
     """ " is at the chapel on May 10 at noon", or " is coming up" when nothing is known."""
     return f" is{fact.details()}" if fact.details() else " is coming up"
+
+
+_FAR_OFF = re.compile(
+    r"\b(?:next|this coming|in the) (?:summer|winter|spring|autumn|fall|year)\b|\bsome ?day\b",
+    re.I,
+)
+"""A season or a year off: an occasion only hoped for, not one to tell or plan for now."""
+
+
+def _far_off(fact: Fact, far: bool) -> Fact:
+    """A gathering said of a season or a year off with no day ("a beer and cawl festival in
+    the pub car park next summer") as no news: it says no place either."""
+    if not far or fact.day is not None or fact.weekday is not None:
+        return fact
+    return replace(fact, place=None)
 
 
 def named(fact: Fact) -> str:

@@ -112,6 +112,12 @@ _STATES = re.compile(
 )
 """A clause that states something has a verb ("the wall has cracked"); "every gully and
 cornice on the mountain", what someone knows, states nothing to retell."""
+_LIFE_SINCE = re.compile(
+    r"^[Ss]ince\b[^.;]{0,80}?\b(?:has|have)(?: \w+ly)? (?:lived|kept|worked|run|raised|farmed|"
+    r"taught|looked after)\b"
+)
+"""How someone has lived since something long past ("Since his wife Gwen died he has lived
+alone at Pen y Bryn"): who they are, not news, however it came."""
 _WORRY = re.compile(r"\b(?:worried|afraid|concerned|scared)\b")
 _TOLD_AS_QUESTION = re.compile(r"^(?:did you (?:hear|know)) (?!about\b|of\b|if\b|whether\b)", re.I)
 """News told as a question ("Did you know that the sea wall has cracked?") is still news."""
@@ -247,6 +253,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         return []
     if not _STATES.search(_CUT.split(clause, maxsplit=1)[0]):
         return []  # "Dennis noticed the scum last night, and …": what was noticed states nothing
+    if _LIFE_SINCE.search(clause):
+        return []  # "Since his wife died he has lived alone …": a life, even in a seed
     if long_standing(clause) and not (worried or told or news):
         return []  # "Sau has grown longan … for forty years": how things have long been
     if _IDENTITY.match(clause) and not (worried or told):
@@ -602,7 +610,11 @@ _INDEFINITE = frozenset(
 def _common(clause: str) -> bool:
     """Its first word is an ordinary word capitalised only for starting the sentence."""
     first = clause.split()[0].lower()
-    return first in STOPWORDS or first in _INDEFINITE
+    return first in STOPWORDS or first in _INDEFINITE or first in _SUBORDINATORS
+
+
+_SUBORDINATORS = frozenset({"since", "though", "although", "unless", "whereas", "whenever"})
+"""Words that open a clause, never a name ("Since the storm …")."""
 
 
 KIND = Report()

@@ -1809,3 +1809,21 @@ def test_a_notes_passive_without_its_verb_is_what_was_done(sentence: str) -> Non
 
     assert re.match(r"^The [a-z ]+ (?:was|were) [a-z]+", with_subject(sentence))
     assert with_subject("The door was forced.") == "The door was forced."
+
+
+def test_how_someone_has_lived_since_long_ago_is_no_news_even_in_a_seed() -> None:
+    """Held out: a persona's "Since his wife Gwen died he has lived alone at Pen y Bryn …"
+    was passed on as news by "Since"."""
+    life = "Since his wife Gwen died he has lived alone at Pen y Bryn with his pigeons."
+    assert not facts_in(life, speaker="Meirion Jones", now=MONDAY, told=True)
+    [fact] = facts_in("Since the storm the bridge has been closed to lorries.", told=True)
+    assert fact.who is None and fact.what.startswith("since the storm")
+
+
+def test_an_occasion_hoped_for_next_summer_is_no_news_to_pass_on() -> None:
+    """Held out: a landlady's "latest idea", "a beer and cawl festival in the pub car park next
+    summer", was told all day as on at the pub car park."""
+    idea = "Her latest idea is a beer and cawl festival in the pub car park next summer."
+    assert not [f for f in facts_in(idea, speaker="Bethan Owen", now=MONDAY) if f.place]
+    [fact] = facts_in("There's a beer festival in the pub car park on Friday at 6 pm.", now=MONDAY)
+    assert fact.place == "the pub car park"
