@@ -39,7 +39,8 @@ _SCENE = re.compile(
 """A sentence that sets a scene: when it was, what someone was doing when it happened, or
 where they went for what ("Went back up to the workshop about 9:45 pm for my charger")."""
 _FOUND = re.compile(
-    rf"^(?P<who>{NAME_WORD}(?: {NAME_WORD})?)\b[^,;:]*?\band (?P<verb>found|discovered|spotted|"
+    rf"^(?P<who>{NAME_WORD}(?: {NAME_WORD})?)\b(?:[^,;:]|:(?=\d))*?\band (?P<verb>found|discovered|"
+    r"spotted|"
     r"came across|came upon|saw) (?P<what>[^,;:]+)"
 )
 _DISCOVERED = re.compile(
@@ -102,7 +103,10 @@ def point(
         clauses = _clauses(
             sentence, _whom(sentence, parts[index - 1] if index else "", teller), they
         )
-        for clause in clauses[1:] if index == 0 else clauses:  # the scene itself is no point
+        found_in_scene = index == 0 and _FOUND.match(sentence.strip()) is not None
+        for clause in clauses[1:] if index == 0 and not found_in_scene else clauses:
+            # the scene itself is no point, but what it ends by finding is ("… when she came
+            # round the bend and found the county road gone")
             if teller and clause.startswith(f"{teller} ") and not _discovered(clause):
                 continue  # what the teller did is how they came by it, not the news
             fact = read(clause)

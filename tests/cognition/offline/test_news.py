@@ -1827,3 +1827,17 @@ def test_an_occasion_hoped_for_next_summer_is_no_news_to_pass_on() -> None:
     assert not [f for f in facts_in(idea, speaker="Bethan Owen", now=MONDAY) if f.place]
     [fact] = facts_in("There's a beer festival in the pub car park on Friday at 6 pm.", now=MONDAY)
     assert fact.place == "the pub car park"
+
+
+def test_what_a_scene_ends_by_finding_is_the_storys_point() -> None:
+    """Held out: "Marit was driving … at a quarter to six when she came round the bend … and
+    found the county road gone" lost the road: the scene was skipped whole, and the time's
+    colon hid its "and found"."""
+    text = (
+        "Ola was driving the milk down to the quay at a quarter to six when he came round the "
+        "bend below the mill and found the coast road gone. A slide of rock had come down off "
+        "the hillside in the night. He had to reverse all the way back in the dark. He rang "
+        "the council, and they've closed the road."
+    )
+    [fact] = facts_in(text, speaker="Ola Berg", now=MONDAY, told=True)
+    assert fact.what == "Ola found the coast road gone"
