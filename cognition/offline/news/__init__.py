@@ -243,6 +243,10 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     if writer is not None and writer.endswith(("'s", "’s")):
         writer = writer[:-2]  # "Priya's post on the Community Board: …" is Priya's
     if writer is not None and writer.split()[0] in _NO_ONE:
+        if _writes(speaker, match["narration"]):  # "A message Fiifi typed …": Fiifi's
+            return match["message"].strip(), speaker
+        if writer.split()[0] in ("A", "An") and _NARRATING.search(writer + match["narration"]):
+            return match["message"].strip(), None  # "A letter …, which Kwesi has had …:"
         return None  # "The council posted: …": no one's own words to read as "I"
     narration = match["narration"].split()
     placed = narration[0].lower() in _DETERMINERS if narration else False
@@ -252,11 +256,23 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
         named = speaker is not None and first_name(speaker) in (*narration, *writer.split())
         writer = speaker if named else None
     if writer is None:  # "a promoter paid Consuelo to read …": the message, no one's "I"
-        return match["message"].strip(), None
+        return match["message"].strip(), speaker if _writes(speaker, match["narration"]) else None
     mine = speaker is not None and first_name(speaker) in writer.split()  # "Alhaja Kudirat"
     if writer == "I" or mine:
         writer = speaker
     return match["message"].strip(), writer
+
+
+def _writes(speaker: str | None, narration: str) -> bool:
+    """Whether the narration has the speaker write or say the message ("A message Fiifi
+    typed late on Sunday night into the group")."""
+    if speaker is None:
+        return False
+    verbs = r"(?:typed|wrote|posted|texted|sent|messaged|put up|pinned|printed|scrawled|said)"
+    return (
+        re.search(rf"\b{re.escape(first_name(speaker))}\s+(?:\w+\s+)?{verbs}\b", narration)
+        is not None
+    )
 
 
 def _written_by(fact: Fact, writer: str | None) -> Fact:

@@ -222,6 +222,7 @@ _NTH = re.compile(rf"(?P<who>{_NAME})(?:'s|’s) (?P<age>\d{{1,3}}(?:st|nd|rd|th
 _OPEN = re.compile(
     r"\b(?:every(?:one|body)(?: (?:in|from|at|on) [\w ]+?)?(?:'s| is| are)? (?:invited|welcome)|"
     r"all (?:are )?welcome|open to (?:all|everyone|everybody|the public)|"
+    r"\bthe (?:general )?public (?:is|are) (?:(?:very|most|all) )?(?:welcome|invited)\b|"
     r"wants every(?:one|body)\b[^.;]* to come|inviting every(?:one|body)|"
     r"the (?:whole|rest of the) [a-z]+(?:(?:'s|’s| is| are)? (?:invited|welcome)|"
     r" (?:can|may) (?:come|join|turn up))|"
@@ -505,6 +506,9 @@ class Gathering:
         gerund = _gerund_named(sentence, speaker=speaker, now=now) if not found else None
         if gerund is not None:
             found.append(gerund)
+        visit = _visit(sentence, now=now) if not found else None
+        if visit is not None:
+            found.append(visit)
         called = _called(sentence, speaker=speaker, now=now) if not found else None
         if called is not None:
             found.append(called)
@@ -1620,6 +1624,28 @@ def _doer(who: str, *, text: str, speaker: str | None) -> str | None:
             return full[0]
     longer = re.search(rf"(?:\b[A-Z][\w'’-]*\s+){{1,3}}{re.escape(who)}\b", text)
     return re.sub(r"^The\s+", "", longer[0]) if longer else who  # "The Brackley Brass Band"
+
+
+_VISITS = re.compile(
+    r"(?P<who>\b[Tt]he\s+(?:[A-Z][\w'’-]+\s+){0,4}[A-Z][\w'’-]+|"
+    rf"(?:{NAME_WORD}\s+){{0,2}}{NAME_WORD})(?:,[^,;.]{{1,80}},)?\s+"
+    r"(?:will|is going to|is to|is coming to)\s+"
+    r"(?:visit|come to|be in|call at|call in at)\b"
+)
+"""Someone who will come to a place at a time ("the District Fisheries Officer will visit
+Efutuakwa on Monday at 4 pm at the Community Centre"): their visit."""
+
+
+def _visit(sentence: str, *, now: datetime | None) -> Fact | None:
+    """A visit with a day and an hour (`_VISITS`), named by whose it is."""
+    found = _VISITS.search(sentence)
+    if found is None:
+        return None
+    who = re.sub(r"^[Tt]he\s+", "", found["who"])
+    if who.split()[0] in ("It", "He", "She", "They", "We", "I", "This", "That"):
+        return None
+    fact = _fact_at(found, sentence, what="visit", who=who, now=now)
+    return fact if fact.timed else None
 
 
 def _gerund_named(sentence: str, *, speaker: str | None, now: datetime | None) -> Fact | None:

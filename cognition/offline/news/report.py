@@ -96,6 +96,8 @@ IRREGULAR_PASTS = (
     *("found", "told", "said", "got", "gave", "made", "saw", "hit", "bought", "built", "swept"),
     *("drove", "threw", "tore", "wore", "rose", "shook", "bit", "hid", "sent", "began", "grew"),
     *("sat", "stood", "lay", "hung", "slept", "flew", "dug", "fed", "led", "kept", "held"),
+    *("brought", "fought", "met", "paid", "woke", "wrote", "rode", "spoke", "drew"),
+    *("drank", "ate", "bled", "fled", "swam", "wept"),
 )
 """Past forms without "-ed" that state what happened ("somebody broke into the hall")."""
 CHANGES = (
@@ -344,12 +346,14 @@ def reacts(sentence: str) -> bool:
 
 
 _REACTION = re.compile(
-    r"^(?:[\w'’]+[ ,]*){0,5}[!?.…]*$|^(?:you (?:won't|wouldn't|will never) believe|"
+    r"^(?:[\w'’]+[ ,]*){0,5}[!?.…]*$|^\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\.?$|"
+    r"^(?:you (?:won't|wouldn't|will never) believe|"
     r"guess what|listen|so|well|oh|wow|omg|holy|goodness|gosh|you know what)\b",
     re.I,
 )
 """A sentence that only reacts or calls for attention before the news ("Holy moly, you won't
-believe it.", "Well!", "Guess what?"): the news is in the sentence after it."""
+believe it.", "Well!", "Guess what?"), or a diary's date ("14/06."): the news is in the
+sentence after it."""
 
 
 class Report:

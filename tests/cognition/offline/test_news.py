@@ -1841,3 +1841,47 @@ def test_what_a_scene_ends_by_finding_is_the_storys_point() -> None:
     )
     [fact] = facts_in(text, speaker="Ola Berg", now=MONDAY, told=True)
     assert fact.what == "Ola found the coast road gone"
+
+
+def test_a_message_someone_typed_is_theirs_and_a_friendly_is_an_occasion() -> None:
+    """Held out: "A message Fiifi typed late on Sunday night into the … group …:" was read
+    as news itself, and "Our colts are playing Amoakwa Stars in a friendly on TUESDAY …" as
+    nothing."""
+    text = (
+        "A message Kofi typed late last night into the 'Old Students' group, then read over "
+        'twice before pressing send:\n"Good evening family. Our colts are playing Amoakwa '
+        'Stars in a friendly on THURSDAY 9th May, 3:30pm, right here at the school park."'
+    )
+    [fact] = [f for f in facts_in(text, speaker="Kofi Essel", now=MONDAY, told=True) if f.timed]
+    assert (fact.what, fact.who, fact.place) == ("friendly", "Kofi Essel", "the school park")
+    assert (fact.day, fact.start_min) == (9, 15 * 60 + 30)
+
+
+def test_an_officials_visit_in_a_letter_is_an_occasion_open_to_the_public() -> None:
+    """Held out: a letter's "the District Fisheries Officer, accompanied by …, will visit
+    Efutuakwa on Monday … at 4:00 pm at the Community Centre" was no occasion."""
+    text = (
+        "A letter brought to the shed on Saturday, which Kwame has kept in his pocket:\n"
+        '"Dear Nana,\nI write to inform you that the District Fisheries Officer, accompanied '
+        "by officers of the Marine Police, will visit the village on Wednesday 8th May at 4:00 "
+        'pm at the Community Centre. The general public are welcome.\nYours faithfully"'
+    )
+    [fact] = [f for f in facts_in(text, speaker="Kwame Mensah", now=MONDAY, told=True) if f.timed]
+    assert (fact.what, fact.who, fact.place) == (
+        "visit",
+        "District Fisheries Officer",
+        "the Community Centre",
+    )
+    assert fact.open_to_all and fact.start_min == 16 * 60
+
+
+def test_a_diarys_date_stamp_does_not_hide_its_news() -> None:
+    """Held out: a nurse's notebook opening "14/06. Long day. Around 3 o'clock a tricycle
+    brought a fish trader … with the rice-water stool" was read as its narration."""
+    text = (
+        "From the notebook Ama keeps by her bed, written by torchlight last night:\n"
+        '"14/06. Long day. A tricycle brought a fish trader and her boy from Ekumpoano, both '
+        'with the rice-water stool. Put up drips. Must not frighten people."'
+    )
+    [fact] = facts_in(text, speaker="Ama Boateng", now=MONDAY, told=True)
+    assert fact.what.startswith("a tricycle brought a fish trader and her boy from Ekumpoano")
