@@ -126,7 +126,7 @@ def _reason_to_talk(
     raised = shared_topics(persona.name, person, lines)
     own_text = f"{persona.currently}. {persona.background}"
     heard = [f for line in lines for f in knowledge.news_in(line, now=now)]
-    own = [  # "preparing the annual meeting": the one known for Thursday at 7, over after
+    own = [  # "organising the annual meeting": the one known for Thursday at 7, over after
         gathering.dated(f, heard)
         for f in knowledge.spoken_news(own_text, speaker=persona.name, now=now)
     ]

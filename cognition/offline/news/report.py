@@ -151,10 +151,21 @@ _IDENTITY = re.compile(
 _NO_STATEMENT = re.compile(
     r"^(?:to|how|what|why|when|where|whether|if|which|hello|hi|goodbye|good\w*|thanks|"
     r"because|whenever|although|though|unless|"
-    r"don't|don’t|do not|remember)\b",
+    r"don't|don’t|do not|remember|the (?:purpose|aim|object|point) of)\b",
     re.I,
 )
-"""A clause that states nothing ("to work dogs from Wil Evans", "how to mend a net")."""
+"""A clause that states nothing ("to work dogs from Wil Evans", "how to mend a net"), or only
+what something is for ("the purpose of the visit is (1) to re-register all canoes")."""
+
+
+def _heading(clause: str) -> bool:
+    """Whether a clause is a heading in title case ("Visit of the District Fisheries Officer:
+    Canoe Re-registration and Closed Season Briefing"), not a statement."""
+    content = [w for w in clause.split() if w.lower() not in STOPWORDS]
+    capitalised = [w for w in content if w[:1].isupper()]
+    return len(content) >= 4 and len(capitalised) >= 0.8 * len(content)
+
+
 _SUBJECT = re.compile(rf"^(?P<who>{_NAME})\b(?!['’]t\b)(?! (?:is|are) (?:the|a)\b)")
 _FIRST_OR_SECOND = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|we|our|us|you|your)\b")
 """A report is about someone or something else: not the speaker's own doings."""
@@ -253,6 +264,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     busy = _BUSY.match(clause) and not (news or own)  # "is retiring" in a seed is news
     if _FIRST_OR_SECOND.search(clause) or busy or _NO_STATEMENT.match(clause):
         return []
+    if _heading(clause):
+        return []  # a letter's heading: what follows it says what happens
     if not _STATES.search(_CUT.split(clause, maxsplit=1)[0]):
         return []  # "Dennis noticed the scum last night, and …": what was noticed states nothing
     if _LIFE_SINCE.search(clause):

@@ -1885,3 +1885,16 @@ def test_a_diarys_date_stamp_does_not_hide_its_news() -> None:
     )
     [fact] = facts_in(text, speaker="Ama Boateng", now=MONDAY, told=True)
     assert fact.what.startswith("a tricycle brought a fish trader and her boy from Ekumpoano")
+
+
+def test_a_letters_heading_and_what_its_occasion_is_for_are_no_news_of_their_own() -> None:
+    """Held out: "It seems that Visit of the District Fisheries Officer: Canoe
+    Re-registration and Closed Season Briefing." and "the purpose of the visit is (1) to
+    re-register all canoes" were passed on as news beside the visit."""
+    heading = (
+        "Visit of the District Fisheries Officer: Canoe Re-registration and Closed Season Briefing"
+    )
+    assert not facts_in(heading, now=MONDAY, told=True)
+    purpose = "The purpose of the visit is (1) to re-register all canoes and issue new cards."
+    assert not facts_in(purpose, now=MONDAY)
+    assert facts_in("Old Mr Jenkins passed away last night.", now=MONDAY, told=True)
