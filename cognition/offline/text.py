@@ -223,9 +223,15 @@ def first_name(name: str) -> str:
     last of a name whose family name comes first ("Nguyen Van Sau" → "Sau",
     `FAMILY_FIRST_FILE`)."""
     parts = name.split()
+    if len(parts) >= 3 and parts[0].rstrip(".") in TITLES:  # "Dr. Ruth Castellano" is Ruth
+        parts = parts[1:]
     if len(parts) >= 3 and folded(parts[0]) in family_first():
         return parts[-1]
     return parts[0] if parts else name
+
+
+TITLES = frozenset(("Dr", "Mr", "Mrs", "Ms", "Mx", "Miss", "Prof", "Rev", "Sr", "Fr"))
+"""Titles before a full name, which no one is called by on their own."""
 
 
 FAMILY_FIRST_FILE = "family_first.txt"

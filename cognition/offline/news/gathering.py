@@ -523,7 +523,8 @@ class Gathering:
             who = speaker if marrying["who"] == "I" else marrying["who"]
             found.append(_fact_at(marrying, sentence, what="wedding", who=who, now=now))
         far = _FAR_OFF.search(sentence) is not None
-        return [_far_off(_placed_as_theirs(f, speaker), far) for f in _afterwards(found, sentence)]
+        found = [_owned_place(f, sentence) for f in _afterwards(found, sentence)]
+        return [_far_off(_placed_as_theirs(f, speaker), far) for f in found]
 
     def key(self, fact: Fact) -> str:
         if fact.what in GENERIC and fact.who:  # Shinji's get-together is not Bo's
@@ -613,6 +614,19 @@ _FAR_OFF = re.compile(
     re.I,
 )
 """A season or a year off: an occasion only hoped for, not one to tell or plan for now."""
+
+
+def _owned_place(fact: Fact, sentence: str) -> Fact:
+    """A gathering's noun someone has, keeps or runs, with no day ("Marcus has a workshop in
+    the garage of Webb House"): a place of theirs, no news (it says no place)."""
+    if fact.day is not None or fact.weekday is not None or fact.start_min is not None:
+        return fact
+    owned = re.search(
+        rf"\b(?:has|have|owns|keeps|runs|rents) (?:a|an|his|her|their|its) (?:[\w'’-]+ ){{0,2}}"
+        rf"{re.escape(fact.what.split()[-1])}\b",
+        sentence,
+    )
+    return fact if owned is None else replace(fact, place=None)
 
 
 def _far_off(fact: Fact, far: bool) -> Fact:

@@ -144,7 +144,8 @@ _BUSY = re.compile(
 )
 """Someone at an activity ("Tomas Okafor is preparing for his exam") is a sight, not news."""
 _IDENTITY = re.compile(
-    rf"^(?![Tt]here |[Hh]ere ){_NAME} (?:is|was|has been) (?:a|an|the|his|her|their|your|my)\b"
+    rf"^(?![Tt]here |[Hh]ere )(?:(?:Dr|Mr|Mrs|Ms|Prof|Rev)\.? )?{_NAME} (?:is|was|has been) "
+    r"(?:a|an|the|his|her|their|your|my)\b"
     rf"|^{_NAME} has (?:lived|worked)\b"
 )
 """Who someone is or has long been: a persona's background, not news."""

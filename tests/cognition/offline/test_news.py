@@ -1898,3 +1898,18 @@ def test_a_letters_heading_and_what_its_occasion_is_for_are_no_news_of_their_own
     purpose = "The purpose of the visit is (1) to re-register all canoes and issue new cards."
     assert not facts_in(purpose, now=MONDAY)
     assert facts_in("Old Mr Jenkins passed away last night.", now=MONDAY, told=True)
+
+
+def test_a_persona_with_a_title_and_a_place_someone_has_are_no_news() -> None:
+    """Held out in the demo town: "Dr. Ruth Castellano is a professor of chemistry" was told
+    as "Dr told me that …", and "Marcus has a workshop in the garage of Webb House" was
+    passed on as a workshop at the garage."""
+    from cognition.offline.text import first_name
+
+    assert not facts_in("Dr. Ruth Castellano is a professor of chemistry at Wren College.")
+    assert first_name("Dr. Ruth Castellano") == "Ruth"
+    assert not [
+        f for f in facts_in("Marcus has a workshop in the garage of Webb House.") if f.place
+    ]
+    [party] = facts_in("Junie has a party at the Copper Kettle on Friday at 6 pm.", now=MONDAY)
+    assert party.place == "the Copper Kettle"
