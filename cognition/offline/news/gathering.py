@@ -644,11 +644,17 @@ def named(fact: Fact) -> str:
     if _proper_name(fact.what):
         return f"the {fact.what}"
     if fact.who and not _possessive_in(fact.what) and not _for_someone(fact.what):
-        group = fact.who.split()[-1].lower() in GROUP_NOUNS and " " in fact.who
+        last = fact.who.split()[-1].lower()
+        group = (last in GROUP_NOUNS or last in ROLES) and " " in fact.who  # "the … Officer's"
         return f"{'the ' if group else ''}{fact.who}'s {fact.what}"
     return f"the {fact.what}"
 
 
+ROLES = frozenset(
+    """officer minister mayor inspector director commissioner president governor superintendent
+    secretary chairman chairwoman warden councillor councilor surveyor engineer bishop""".split()  # noqa: SIM905
+)
+"""Last words of an office's title ("the District Fisheries Officer"), said with "the"."""
 _OUR_PLACE = re.compile(r"^(?:our|my)\s+(?P<noun>house|place|home|flat|farm|yard|garden)$", re.I)
 
 

@@ -1913,3 +1913,14 @@ def test_a_persona_with_a_title_and_a_place_someone_has_are_no_news() -> None:
     ]
     [party] = facts_in("Junie has a party at the Copper Kettle on Friday at 6 pm.", now=MONDAY)
     assert party.place == "the Copper Kettle"
+
+
+def test_an_offices_occasion_is_named_with_the_and_reads_back_as_the_same() -> None:
+    """Held out: "Did you hear about District Fisheries Officer's visit …?"."""
+    from cognition.offline.facts import Fact
+
+    visit = Fact(kind="gathering", what="visit", who="District Fisheries Officer", month=5, day=8)
+    told = gathering.KIND.statement(replace(visit, place="the Community Centre", start_min=960))
+    assert told.startswith("The District Fisheries Officer's visit is at the Community Centre")
+    [back] = facts_in(told, now=MONDAY)
+    assert (back.what, back.who) == ("visit", "District Fisheries Officer")
