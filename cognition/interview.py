@@ -95,13 +95,15 @@ def interview(
     now: datetime,
     k: int = DEFAULT_INTERVIEW_K,
     looked_up: Sequence[Memory] = (),
+    known_places: Sequence[str] = (),
 ) -> InterviewAnswer:
     """Ask `question` as `interviewer`; the answer cites the memories it used.
 
     `looked_up`: memories found by their stored fields (the news of the last days), put before
     the agent after the retrieved ones: asked on Thursday night about "the pub tonight", the
     goat roast of Wednesday evening was news the agent knew, but fifty memories of Thursday
-    outranked it."""
+    outranked it. `known_places`: the paths the agent knows, for a question that names a place
+    by what is in it."""
     allowed = frozenset(MemoryKind) - ABLATED[mode]
     query = retrieval_query(question)
     retrieved = store.retrieve(query, k=k, now=now, kinds=allowed, touch=False) if allowed else []
@@ -123,6 +125,7 @@ def interview(
             asker=interviewer,
             memories=[s.memory.recalled() for s in retrieved],
             now=now,
+            known_places=known_places,
         )
     )
     cited = [retrieved[i - 1] for i in answer.cited if 1 <= i <= len(retrieved)]

@@ -222,6 +222,10 @@ class AnswerQuestion(Request[Answer]):
     memories: Sequence[str]
     now: datetime | None = None
     """The game time of the interview, so "today" and "tomorrow" mean something."""
+    known_places: Sequence[str] = ()
+    """The paths of the places the agent knows: a question may name a place by what is in it
+    ("Nia's workshop" is Gweithdy Llechi, whose room is the workshop). The model reads the
+    memories for that; the offline mind looks the place up here."""
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,14 @@ from datetime import datetime
 
 from cognition.grammar import progressive, sentence
 from cognition.norms import MINUTES_PER_DAY
-from cognition.offline import knowledge
+from cognition.offline import knowledge, topics
 from cognition.offline.clock import EVENING_START, NOON, find_times
 from cognition.offline.facts import WEEKDAYS, with_weekdays
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering
 from cognition.offline.text import NAME_WORD, content_words, mentions, same_person, stem, stems
 from cognition.offline.voice import styled
+from cognition.places import parse_path
 from cognition.types import Answer, Persona
 
 KNOW_OF = re.compile(
@@ -39,7 +40,8 @@ KNOW_OF = re.compile(
 WHY_NOT = re.compile(r"\bwhy (?:didn't|did not|couldn't|could not|weren't|were not) you\b", re.I)
 ASKS_NEWS = re.compile(
     r"\b(?:did you (?:hear|know)|have you heard|do you know|are you aware|any news|"
-    r"heard anything|know anything)\b",
+    r"heard anything|know anything|(?:has|is) (?:any|some)thing (?:\w+ )?(?:happened|been|gone)|"
+    r"(?:any|some)thing (?:has )?happened|what happened)\b",
     re.I,
 )
 QUESTION_WORDS = frozenset(
@@ -75,13 +77,17 @@ def answer(
     asker: str,
     memories: Sequence[str],
     now: datetime | None = None,
+    known_places: Sequence[str] = (),
 ) -> Answer:
-    """An in-character answer built from the facts of the cited memories (module docstring)."""
+    """An in-character answer built from the facts of the cited memories (module docstring);
+    `known_places` (paths) tell which place a question names by one of its rooms."""
     if WHY_NOT.search(question):
         text, cited = _why_not(memories, question, now)
     elif (person := KNOW_OF.search(question)) is not None:
         text, cited = _answer_person(persona, memories, person["name"])
-    elif (found := _news_asked(memories, question, now)) or ASKS_NEWS.search(question):
+    elif (found := _news_asked(memories, question, now, _rooms(known_places))) or ASKS_NEWS.search(
+        question
+    ):
         unnamed = [] if found else _unnamed_instead(memories, question, now)
         if found:
             text, cited = _affirm(persona, memories, found, now)
@@ -95,12 +101,20 @@ def answer(
     return Answer(styled(text, persona.speaking_style), tuple(cited))
 
 
-def _news_asked(memories: Sequence[str], question: str, now: datetime | None) -> Found:
+def _news_asked(
+    memories: Sequence[str], question: str, now: datetime | None, rooms: Rooms | None = None
+) -> Found:
     """Every mention of the news that shares most words with the question (words any
-    question about news has do not count); else of news in a memory that holds every word
-    the question asks by; else nothing."""
+    question about news has do not count, the rooms of a place it names count as its words);
+    else of news in a memory that holds every word the question asks by; else of the news
+    that shares its topic (`topics`); else nothing."""
+    rooms = rooms or {}
     wanted = stems(_TONIGHT.sub("evening night", question)) - QUESTION_WORDS
-    asked = [[stem(w) for w in content_words(name)] for name in gathering.names_in(question)]
+    asked = [  # "Nia's workshop" names a room of Gweithdy Llechi, not a workshop to attend
+        [stem(w) for w in content_words(name)]
+        for name in gathering.names_in(question)
+        if not any(stems(name) <= words for words in rooms.values())
+    ]
     known: Found = [
         (index, fact)
         for index, memory in enumerate(memories, start=1)
@@ -143,15 +157,18 @@ def _news_asked(memories: Sequence[str], question: str, now: datetime | None) ->
         # known by another name ("the plaque unveiling"): found by the rest of the question
         wanted -= {word for a in asked for word in a}
         mentions_ = [(index, fact) for index, fact in known if fact.kind == gathering.NAME]
-    scored = [(len(wanted & _words_of(fact, now)), index, fact) for index, fact in mentions_]
+    scored = [(len(wanted & _words_of(fact, now, rooms)), index, fact) for index, fact in mentions_]
     best = max((score for score, _, _ in scored), default=0)
     if best == 0:  # asked by a word the memory holds but its news left out ("the post bus")
         scored = [
             (len(wanted), index, fact)
             for index, fact in mentions_
-            if wanted and wanted <= stems(memories[index - 1])
+            if wanted and wanted <= _told_words(memories[index - 1])
         ]
         best = len(wanted) if scored else 0
+    if best == 0:  # "people falling sick", told as "… vomiting": the news of that topic
+        scored = [(1, index, fact) for index, fact in _of_topic(known, question, rooms)]
+        best = 1 if scored else 0
     if best == 0:
         return []
     top = next(fact for score, _, fact in scored if score == best)
@@ -197,11 +214,59 @@ def _named(fact: Fact) -> set[str]:
     return stems(f"{fact.who or ''} {fact.what}")
 
 
-def _words_of(fact: Fact, now: datetime | None = None) -> set[str]:
-    """The words a question may ask a fact by: its statement, its organiser, and the
-    weekday and part of the day it happens ("anything at the brewery on Thursday evening?"
-    asks after a ceilidh on March 12 at 7 pm)."""
-    return stems(f"{fact.statement()} {fact.who or ''} {_when_words(fact, now)}")
+def _words_of(fact: Fact, now: datetime | None = None, rooms: Rooms | None = None) -> set[str]:
+    """The words a question may ask a fact by: its statement, its organiser, the weekday and
+    part of the day it happens ("anything at the brewery on Thursday evening?" asks after a
+    ceilidh on March 12 at 7 pm), and the rooms of the places it names ("the workshop" is a
+    room of Gweithdy Llechi)."""
+    words = stems(f"{fact.statement()} {fact.who or ''} {_when_words(fact, now)}")
+    for place in _places_of(fact, rooms or {}):
+        words |= (rooms or {})[place]
+    return words
+
+
+Rooms = dict[str, set[str]]
+"""Each known place of the top level, with the stemmed words of the rooms in it."""
+
+
+def _rooms(known_places: Sequence[str]) -> Rooms:
+    rooms: Rooms = {}
+    for path in known_places:
+        parts = parse_path(path)
+        words = rooms.setdefault(parts[0], set())
+        if len(parts) > 1:
+            words |= stems(parts[1])
+    return rooms
+
+
+def _places_of(fact: Fact, rooms: Rooms) -> list[str]:
+    """The known places of the top level that a fact names, where it happens or in its words."""
+    said = f"{fact.place or ''} {fact.statement()}".lower()
+    return [place for place in rooms if place.lower() in said]
+
+
+def _told_words(memory: str) -> set[str]:
+    """The words of what a memory tells: a line said is its quote ("Bethan said to Nia: …"
+    does not tell of Nia)."""
+    line = knowledge.said(memory)
+    return stems(line.text if line is not None else memory)
+
+
+def _of_topic(known: Found, question: str, rooms: Rooms) -> Found:
+    """The mentions of the first news (in the order the memories are put) that shares a topic
+    with the question, at a place the question names if it names one: asked about "the fire
+    at the bakery", a cracked bridge is no answer."""
+    asked = topics.topics_of(question)
+    if not asked:
+        return []
+    words = stems(question)
+    places = {place for place, room in rooms.items() if stems(place) <= words or room & words}
+    for _, fact in known:
+        if asked & topics.topics_of(fact.statement()) and (
+            not places or places & set(_places_of(fact, rooms))
+        ):
+            return [(i, f) for i, f in known if f.key == fact.key]
+    return []
 
 
 def _when_words(fact: Fact, now: datetime | None) -> str:

@@ -170,6 +170,7 @@ _HEURISTICS: dict[type[Request[Any]], Callable[[Any], Any]] = {
         asker=r.asker,
         memories=r.memories,
         now=r.now,
+        known_places=r.known_places,
     ),
     requests.JudgeAnswer: lambda r: judging.knows(answer=r.answer, cues=r.cues, cited=r.cited),
     requests.RankAnswers: lambda r: judging.rank(answers=r.answers, memories=r.memories),

@@ -11,6 +11,7 @@ from db.flows.faculties import Faculties
 from db.models import Agent, World
 from db.queries.agents import to_persona
 from db.queries.memory_rows import news_around
+from db.queries.places import known_paths
 from db.queries.worlds import game_now
 
 NEWS_DAYS_BEFORE = 1
@@ -43,4 +44,5 @@ def ask(
             mode=mode,
             now=now,
             looked_up=news_around(session, agent.id, now, days_before=NEWS_DAYS_BEFORE),
+            known_places=known_paths(session, [agent.id])[agent.id],
         )

@@ -149,6 +149,11 @@ _IDENTITY = re.compile(
     rf"|^{_NAME} has (?:lived|worked)\b"
 )
 """Who someone is or has long been: a persona's background, not news."""
+_HABIT = re.compile(
+    rf"^{_NAME} (?:\w+ly )?(?!(?:is|was|has|does|says|{'|'.join(CHANGES)})\b)[a-z]+[^s\W]s\b"
+)
+"""What someone does, in the plain present ("Nia makes things from slate at Gweithdy Llechi",
+"Gwilym grows leeks"): their life, not news; a change to come ("… retires in May") is."""
 _NO_STATEMENT = re.compile(
     r"^(?:to|how|what|why|when|where|whether|if|which|hello|hi|goodbye|good\w*|thanks|"
     r"because|whenever|although|though|unless|"
@@ -273,7 +278,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         return []  # "Since his wife died he has lived alone …": a life, even in a seed
     if long_standing(clause) and not (worried or told or news):
         return []  # "Sau has grown longan … for forty years": how things have long been
-    if _IDENTITY.match(clause) and not (worried or told):
+    habit = _HABIT.match(clause) and not _common(clause)  # "Three calves have gone": no one
+    if (_IDENTITY.match(clause) or habit) and not (worried or told):
         return []  # who someone is ("Wil is a retired quarryman") is known, not news
     weight = importance.rate(credited)
     if worried or told or news:  # someone's worry, or what is passed on as news, is news

@@ -17,7 +17,11 @@ MISSED = "Why didn't you come to Junie Halvorsen's Valentine's Day party?"
 
 
 def ask(
-    question: str, memories: list[str], persona: Persona = PRIYA, now: datetime | None = None
+    question: str,
+    memories: list[str],
+    persona: Persona = PRIYA,
+    now: datetime | None = None,
+    places: tuple[str, ...] = (),
 ) -> Answer:
     return answer(
         question=question,
@@ -26,6 +30,7 @@ def ask(
         asker="an interviewer",
         memories=memories,
         now=now,
+        known_places=places,
     )
 
 
@@ -321,3 +326,64 @@ def test_an_occasion_on_saturday_is_known_when_asked_after_this_weekend() -> Non
     assert not ask(
         "Is the family celebrating anything this weekend?", [weekday], now=now
     ).text.startswith("Yes")
+
+
+WORKSHOP = (
+    "Gweithdy Llechi: workshop: diamond saw",
+    "Gweithdy Llechi: yard: back door",
+    "Neuadd Goffa: main hall: stage",
+)
+BREAK_IN = (
+    'Nia Roberts said to Priya Raman: "Have you heard? Someone broke into Gweithdy Llechi last '
+    'night."'
+)
+NOSON = (
+    'Nia Roberts said to Priya Raman: "The noson lawen is at the Neuadd Goffa on Friday at 7 pm. '
+    'Everyone is welcome."'
+)
+
+
+def test_a_place_asked_after_by_one_of_its_rooms_is_the_place() -> None:
+    """Held out (Cwmdulas): "Has something happened up at Nia's workshop?" was taken to ask
+    after a workshop held somewhere, and answered with the noson lawen, the only memory that
+    named Nia; the workshop is a room of Gweithdy Llechi, where the break-in was."""
+    question = "Has something happened up at Nia's workshop?"
+    reply = ask(question, [NOSON, BREAK_IN], places=WORKSHOP)
+    assert reply.text.startswith("Yes. Someone broke into Gweithdy Llechi"), reply.text
+    assert reply.cited[0] == 2
+    unknown = ask(question, [NOSON, BREAK_IN])  # without the map, the workshop is no place
+    assert not unknown.text.startswith("Yes. Someone broke into"), unknown.text
+
+
+def test_a_name_in_who_said_a_line_is_not_what_the_line_tells() -> None:
+    """The noson lawen was said to Nia; that is no answer to what happened to Nia."""
+    line = (
+        'Priya Raman said to Nia Roberts: "The noson lawen is at the Neuadd Goffa on Friday at '
+        '7 pm."'
+    )
+    reply = ask("Has something happened to Nia's workshop?", [line])
+    assert reply.text == "No, I haven't heard anything about that."
+
+
+CHOLERA = (
+    "Akosua Boateng said to Priya Raman: \"Have you heard? Around 3 o'clock a tricycle brought a "
+    'fish trader and her small boy from Ekumpoano, both with the rice-water stool, vomiting."'
+)
+
+
+def test_news_asked_after_by_its_topic_alone_is_known() -> None:
+    """Held out (Efutuakwa): "Have you heard about people falling sick near here?" shares no
+    word with the trader's vomiting and rice-water stool; both are illness."""
+    reply = ask("Have you heard about people falling sick near here?", [CHOLERA])
+    assert reply.text.startswith("Yes. Around 3:00 a tricycle brought a fish trader"), reply.text
+    assert reply.cited == (1,)
+
+
+def test_news_of_another_topic_or_place_is_no_answer_by_topic() -> None:
+    assert ask("Has anything been stolen lately?", [CHOLERA]).text.startswith("No")
+    cracked = ["The old mill bridge is cracked and unsafe, Ines says."]
+    places = ("The Old Mill: bridge", "Bakery: shop floor: counter")
+    fire = ask("Did you hear about the fire at the bakery?", cracked, places=places)
+    assert fire.text.startswith("No"), fire.text  # both damage, but not at the bakery
+    storm = ask("Did you hear about the damage at the old mill?", cracked, places=places)
+    assert storm.text.startswith("Yes. The old mill bridge is cracked"), storm.text
