@@ -275,7 +275,10 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-ABBREVIATIONS = ("St", "Dr", "Mr", "Mrs", "Ms", "Mt", "Rd", "Ave", "Prof", "Jr", "Sr", "No")
+ABBREVIATIONS = (
+    *("St", "Dr", "Mr", "Mrs", "Ms", "Mx", "Mt", "Rd", "Ave", "Prof", "Jr", "Sr", "No"),
+    *("Fr", "Rev", "Sgt", "Capt", "Lt", "Col", "Gov", "Sen", "Hon"),
+)
 """Words ending in a full stop that do not end a sentence ("St. Brigid's chapel")."""
 _ABBREVIATED = re.compile(rf"\b({'|'.join(ABBREVIATIONS)})\.(?=\s)")
 _DOT = "\u2024"

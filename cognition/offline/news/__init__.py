@@ -103,7 +103,8 @@ def facts_in(
     message = quoted_message(text, speaker)
     if message is not None:  # "Kayla texted the group chat: \"ok so TRIVIA …\"": the message
         inner = facts_in(message[0], speaker=message[1], now=now, told=told)
-        if any(_news(f) for f in inner):  # an occasion its writer announces is theirs
+        medium = _MEDIUM.search(text[: text.find(message[0])])  # "An email Agata found …:"
+        if medium or any(_news(f) for f in inner):  # an occasion its writer announces is theirs
             return [_written_by(f, message[1]) for f in inner]
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) if now else None
     found = list(_facts_in(text, speaker, midnight))
@@ -202,13 +203,13 @@ _NARRATED = re.compile(
     r"^(?:[^\"“”,:]{1,40},\s+|(?i:this|last|yesterday|earlier|today)\b"
     r"(?: (?:morning|afternoon|evening|night|week))?\s+|[Oo]n [A-Z][a-z]+\s+)?"
     r"(?:(?P<who>I|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+)?"
-    r"(?P<narration>[^\"“”]{2,200}?)[:,]?\s*[\"“](?P<message>[^\"“”]{12,})[\"”]\s*[.!]?\s*$"
+    r"(?P<narration>[^\"“”]{2,400}?)[:,]?\s*[\"“](?P<message>[^\"“”]{12,})[\"”]\s*[.!]?\s*$"
 )
 """A message quoted whole after who wrote or said it ("Suma put up this notice on the church
 gate: \"NOTICE. …\"", "This morning, Shaji posted on the group: \"carrom FINAL tonight …\"")."""
 _NARRATED_BLOCK = re.compile(
     r"^(?:(?P<who>I|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+)?"
-    r"(?P<narration>[^\"“”\n:]{2,200}?):[ \t]*\n\s*(?P<message>\S.{11,})$",
+    r"(?P<narration>[^\"“”\n:]{2,400}?):[ \t]*\n\s*(?P<message>\S.{11,})$",
     re.S,
 )
 """A message set out on its own lines after who wrote it, unquoted ("Zurab wrote this on a
@@ -218,15 +219,27 @@ _TAGGED = re.compile(rf"^(?P<who>{NAME_WORD}(?: {NAME_WORD})?),\s[^\"“”:]{{2
 _NARRATING = re.compile(
     r"\b(?:posted|put up|pinned|stuck up|wrote|written|photocopied|printed|texted|messaged|"
     r"sent|emailed|e-mailed|said|says|shouted|called out|announced|told|tells|read out|"
-    r"put out|left|chalked|scrawled|typed|rang|phoned|wrote up|read|broadcast|called|"
+    r"put out|left|chalked|scrawled|typed|rang|phoned|wrote up|read|broadcast|called|writes|"
     r"post|note|notice|poster|sign|message|letter|email|text)\b"
 )
+_MEDIUM = re.compile(
+    r"\b(?:post|note|notes|notice|poster|sign|message|letter|email|e-mail|text|notebook|diary|"
+    r"journal|postcard|card|flyer|leaflet|voicemail|telephone|phone call|the phone|group chat)\b",
+    re.I,
+)
+"""What a narration says the message came in ("An email Agata found on her phone …:", "Written
+in pencil … in the small notebook …:"): the narration tells of the message, not news."""
 
 
 _DETERMINERS = frozenset("the a an this that his her my our their".split())  # noqa: SIM905
 """Words after a narration's capitalised head that make it a place ("Behind the bar")."""
 _NO_ONE = frozenset(("The", "This", "That", "A", "An", "Our", "My", "Yesterday"))
 """Words at a narration's head after which no one's own words are quoted."""
+_NO_WRITER = frozenset(
+    ("Written", "Typed", "Scrawled", "Posted", "Pinned", "Sent", "Shouted", "Printed", "What")
+)
+"""Words at a narration's head that name no writer ("Written in pencil in the notebook Pacita
+keeps …:", "What Nino shouted down the telephone …:"): whoever the narration names is."""
 
 
 def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | None:
@@ -236,27 +249,33 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     match = _NARRATED.match(text.strip()) or _NARRATED_BLOCK.match(text.strip())
     if match is None:
         return None
+    before = text.strip()[: match.start("message")]  # all that is said of the message
     tagged = _TAGGED.match(text.strip())  # "Marisol, leaning over the wall: …"
-    if not (_NARRATING.search(match["narration"]) or tagged):
+    if not (_NARRATING.search(before) or _MEDIUM.search(before) or tagged):
         return None
     writer: str | None = tagged["who"] if tagged else match["who"]
     if writer is not None and writer.endswith(("'s", "’s")):
         writer = writer[:-2]  # "Priya's post on the Community Board: …" is Priya's
     if writer is not None and writer.split()[0] in _NO_ONE:
-        if _writes(speaker, match["narration"]):  # "A message Fiifi typed …": Fiifi's
+        if _writes(speaker, before):  # "A message Fiifi typed …": Fiifi's
             return match["message"].strip(), speaker
         if writer.split()[0] in ("A", "An") and _NARRATING.search(writer + match["narration"]):
             return match["message"].strip(), None  # "A letter …, which Kwesi has had …:"
         return None  # "The council posted: …": no one's own words to read as "I"
     narration = match["narration"].split()
     placed = narration[0].lower() in _DETERMINERS if narration else False
-    if writer is not None and writer != "I" and (writer.split()[0].lower() in STOPWORDS or placed):
+    unnamed = writer is not None and writer.split()[0] in _NO_WRITER
+    if (
+        writer is not None
+        and writer != "I"
+        and (writer.split()[0].lower() in STOPWORDS or placed or unnamed)
+    ):
         # "At the counter … Shinji leaned over … and said:", "Behind the bar …": a place at
         # the head, no writer; the teller's own first name in the narration makes it theirs
         named = speaker is not None and first_name(speaker) in (*narration, *writer.split())
         writer = speaker if named else None
     if writer is None:  # "a promoter paid Consuelo to read …": the message, no one's "I"
-        return match["message"].strip(), speaker if _writes(speaker, match["narration"]) else None
+        return match["message"].strip(), speaker if _writes(speaker, before) else None
     mine = speaker is not None and first_name(speaker) in writer.split()  # "Alhaja Kudirat"
     if writer == "I" or mine:
         writer = speaker

@@ -112,7 +112,10 @@ PLAIN_WORDS = frozenset(
     first rainy sunny cold warm late early fine beautiful normal usual typical entire
     productive relaxing lazy bad rough tough full half""".split()  # noqa: SIM905
 )
-"""Words that make "a long day" or "a good night" an ordinary span, not an occasion."""
+"""Words that make "a long day" or "a good night" an ordinary span, not an occasion; before
+a noun that names an occasion alone ("the big tasting") they are passed over."""
+_ORDINAL_PLAIN = frozenset({"first", "last"})
+"""Plain words kept in an occasion's name: which one of its kind it is ("the first tasting")."""
 _NAME = rf"{NAME_WORD}(?:[ -]{NAME_WORD}){{0,2}}"
 """A person's name of one to three words ("Marisol Yupanqui Ccori")."""
 _ADVERB = r"(?:\s+(?:[a-z]+ly|also|still|just|now|even|all|at last))?"
@@ -217,6 +220,29 @@ _TURNING = re.compile(
     r"(?P<age>a hundred|\d{1,3}|[a-z]+(?:[ -][a-z]+)?)\b"
 )
 """Someone's birthday told by their age ("Bridie turns a hundred on Thursday")."""
+_SIDE = r"[A-Z][\w'’-]*(?: (?:[A-Z0-9][\w'’-]*|de|del|da|of|the)){0,3}"
+_FIXTURE = re.compile(
+    rf"(?<![\w'’-])(?P<home>{_SIDE})\s+(?:vs\.?|v\.?|versus|against)\s+(?P<away>{_SIDE})(?=[\s,.;:!?]|$)"
+)
+"""A fixture said as its two sides ("Purok Uno vs Purok Tres, this Thursday May 14, 7PM"): a
+game, when it has a day or a time."""
+_SPORT = frozenset({"friendly", "match", "game", "final", "derby", "fixture", "semi-final"})
+"""Occasions played against another side, which say whom they are against."""
+_OPPONENT = re.compile(
+    r"\b(?:play|plays|playing|face|faces|facing|take on|takes on|taking on|meet|meets|meeting)"
+    rf"\s+(?P<side>{_SIDE})\s+(?:in|at)\s+(?:a|an|the|their|our|its)\s"
+)
+
+
+def _against(fact: Fact, sentence: str) -> Fact:
+    """A game named with whom it is against ("our colts are playing Amoakwa Stars in a
+    friendly" is the friendly against Amoakwa Stars): without it, a game is every game."""
+    opponent = _OPPONENT.search(sentence)
+    if opponent is None or fact.what.split()[-1].lower() not in _SPORT or " vs " in fact.what:
+        return fact
+    return replace(fact, what=f"{fact.what} against {opponent['side']}")
+
+
 _NTH = re.compile(rf"(?P<who>{_NAME})(?:'s|’s) (?P<age>\d{{1,3}}(?:st|nd|rd|th))\b(?! birthday)")
 """A birthday by its number alone ("Mum's 70th is on Friday night")."""
 _OPEN = re.compile(
@@ -487,6 +513,12 @@ class Gathering:
         if meets is not None and not found:
             what = f"{meets['group']} meeting"
             found.append(_fact_at(meets, sentence, what=what, who=None, now=now))
+        fixture = _FIXTURE.search(sentence) if not found else None
+        if fixture is not None:
+            what = f"{fixture['home']} vs {fixture['away']} game"
+            fact = _fact_at(fixture, sentence, what=what, who=None, now=now)
+            if fact.day is not None or fact.weekday is not None:
+                found.append(replace(fact, place=fact.place or _named_place(sentence)))
         nth = _NTH.search(sentence) if not found else None
         if nth is not None:
             who = speaker if nth["who"] in ("My", "my") else nth["who"]
@@ -523,7 +555,9 @@ class Gathering:
             who = speaker if marrying["who"] == "I" else marrying["who"]
             found.append(_fact_at(marrying, sentence, what="wedding", who=who, now=now))
         far = _FAR_OFF.search(sentence) is not None
-        found = [_owned_place(f, sentence) for f in _afterwards(found, sentence)]
+        found = [
+            _against(_owned_place(f, sentence), sentence) for f in _afterwards(found, sentence)
+        ]
         return [_far_off(_placed_as_theirs(f, speaker), far) for f in found]
 
     def key(self, fact: Fact) -> str:
@@ -780,6 +814,10 @@ def _named(
         if lower in ("and", "&") and mods and _joined_modifier(words):
             mods.insert(0, word)  # "a soup and pudding supper", "a bring and buy sale"
             continue
+        if lower in PLAIN_WORDS and noun.lower() in alone and words:
+            if lower in _ORDINAL_PLAIN:  # "the first tasting of this year's oil"
+                mods.insert(0, word)
+            continue  # "the big tasting" is the tasting; "a long day" is no occasion
         if (
             (lower in STOPWORDS and not word[:1].isupper())
             or lower in PLAIN_WORDS
@@ -1046,6 +1084,7 @@ def _fact(
             or _proper_place(sentence)
             or _listed_place(rest)
             or _place_bidden(sentence[:before])
+            or _place_announced(sentence[:before])
         ),
         month=day["month"],
         day=day["day"],
@@ -1389,6 +1428,18 @@ _PROPER = re.compile(r"(?<=[a-z,] )The(?: [A-Z][\w'’-]+){1,3}")
 """A name with a capital "The" inside a sentence ("the back lounge of The Anchor")."""
 
 
+_PLACE_NOUN = re.compile(
+    r"\b(?P<place>(?:[A-Z][\w'’-]*\s+){1,4}(?:Court|Hall|Field|Ground|Grounds|Park|Stadium|"
+    r"Gym|Gymnasium|Arena|Pitch|Church|Chapel|Centre|Center|Plaza|Square|Pier|Beach|School))\b"
+)
+
+
+def _named_place(sentence: str) -> str | None:
+    """A place named by what it is, with no "at" before it ("7PM sa Pangdan Covered Court")."""
+    found = _PLACE_NOUN.search(sentence)
+    return found["place"] if found else None
+
+
 def _proper_place(sentence: str) -> str | None:
     """Where a gathering is when no "at/in <place>" says so: a name that begins with a
     capital "The" within the sentence, as inns and halls are named ("The Anchor")."""
@@ -1694,7 +1745,8 @@ _BID = re.compile(
     r"(?:round|over|along|by|in|down|up|across)\b"
     r"|come\s+(?=(?:to|at)\s)|join\s+(?P<us>us|me)\b"
     r"|(?:every(?:one|body)|all|you(?:'re|’re| are)?(?:\s+all)?)(?:'s|’s| is| are)?\s+"
-    r"(?:very\s+|most\s+|more than\s+)?welcome(?=\s+(?:at|to|in)\b))"
+    r"(?:very\s+|most\s+|more than\s+)?welcome(?=\s+(?:at|to|in)\b)"
+    r")"
     r"|(?P<having>\b(?:I'm|I’m|I am|[Ww]e're|[Ww]e’re|[Ww]e are)\s+having\s+"
     r"(?:a\s+few\s+|some\s+|a\s+couple\s+of\s+)?(?:people|folks?|friends|neighbou?rs|"
     r"everyone|everybody|the\s+[a-z]+)\s+(?:over|round|around)\b)",
@@ -1780,11 +1832,24 @@ def bids(sentence: str) -> bool:
     return _BID.search(sentence) is not None
 
 
+_ANNOUNCED = re.compile(r",\s+(?:at|in)\s+(?P<place>[^,]{3,60}),\s+(?:the|a|an)\s+[^,]{0,40}$")
+"""A notice that says where just before what ("…, in the Plaza Principal, the GREAT show")."""
+
+
+def _place_announced(text: str) -> str | None:
+    announced = _ANNOUNCED.search(text)
+    return _place(f"at {announced['place']}") if announced else None
+
+
+_INVITED = re.compile(r"\b(?:are|is)\s+(?:all\s+|warmly\s+|cordially\s+)?invited\b")
+"""Who is invited, before where ("… are invited on TUESDAY …, at the frantoio, for …")."""
+
+
 def _place_bidden(text: str) -> str | None:
     """Where a text bids whoever hears it to come ("so come down to the Corn Exchange …" before
-    "we'll give him a proper send-off")."""
-    bid = _BID.search(text)
-    if bid is None or bid["having"] is not None:
+    "we'll give him a proper send-off"), or says who is invited to it."""
+    bid = _BID.search(text) or _INVITED.search(text)
+    if bid is None or bid.groupdict().get("having") is not None:
         return None
     return _where_bidden(text[bid.end() :]) or _place(text[bid.end() :])
 

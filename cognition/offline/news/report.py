@@ -243,8 +243,9 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         who = who or frame.who
         source = source or frame.source
         worried, told = worried or frame.worried, told or frame.told
-    clause = _trimmed(text.rstrip(".!;"))
-    own = told and speaker is not None and _OWN_NEWS.match(clause) is not None
+    clause = _main_clause(_trimmed(text.rstrip(".!;")))
+    done_to = speaker is not None and _DONE_TO_ME.match(clause) is not None
+    own = done_to or (told and speaker is not None and _OWN_NEWS.match(clause) is not None)
     if own and speaker is not None:
         clause = _as_theirs(clause, speaker)  # "Guess what? I found a huge turtle."
     seen = _THERE_WAS.search(clause)
@@ -282,7 +283,7 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     if (_IDENTITY.match(clause) or habit) and not (worried or told):
         return []  # who someone is ("Wil is a retired quarryman") is known, not news
     weight = importance.rate(credited)
-    if worried or told or news:  # someone's worry, or what is passed on as news, is news
+    if worried or told or news or own:  # a worry, or what is passed on as news, is news
         weight = max(weight, MIN_WEIGHT)
     if weight < MIN_WEIGHT:
         return []
@@ -294,6 +295,24 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
 
 
 _THERE_IS = re.compile(r"\b([Tt]here)['’]s(\s+been)?\b")
+
+
+_REASON_FIRST = re.compile(r"^(?:Because|As|Although|Though|Now that|Since)\s", re.I)
+_MAIN_START = re.compile(r"^(?:the|a|an|this|these|our|their|[A-Z][\w'’-]+)\s")
+
+
+def _main_clause(clause: str) -> str:
+    """What a sentence that opens with its reason states ("Because the primary is down to 31
+    pupils, and the first class has only four children, the Castelbruno school is to be merged
+    into the one in Roccalba"): the clause after the reason; the sentence when none follows."""
+    if not _REASON_FIRST.match(clause):
+        return clause
+    parts = clause.split(", ")
+    for at in range(len(parts) - 1, 0, -1):
+        rest = ", ".join(parts[at:])
+        if _MAIN_START.match(rest) and _STATES.search(parts[at]):
+            return rest
+    return clause
 
 
 def _first_clause(clause: str) -> str:
@@ -348,9 +367,21 @@ def told(parts: Sequence[str], speaker: str | None) -> Fact | None:
         if found:
             after = parts[index + 1] if index + 1 < len(parts) else None
             return (continued(found[0], after) if after else None) or found[0]
-        if not reacts(part):
+        if not (reacts(part) or (index < MAX_OPENING and _OPENING.match(part))):
             return None
     return None
+
+
+MAX_OPENING = 4
+"""Sentences of a letter's opening passed over before its news at most."""
+_OPENING = re.compile(
+    r"^(?:Subject|Re|Fwd?|To|From|Date|Dear|Hi|Hello|Hey|Greetings|Good (?:morning|afternoon|"
+    r"evening|day))\b|^(?:I|I'm|I am|We|We're|We are)\s+(?:am\s+|are\s+)?(?:so\s+)?(?:sorry|"
+    r"writing|write|afraid|hope|wanted)\b",
+    re.I,
+)
+"""How a letter opens before its news ("Subject: …", "Dear colleagues,", "I am sorry to write
+on a Sunday, but …")."""
 
 
 def stated(clause: str, speaker: str | None) -> Fact | None:
@@ -578,12 +609,21 @@ _OWN_NEWS = re.compile(
     r"|^My \w[\w' ]*? (?:has|have|had|is|was|were) (?:been |just )?[a-z]+ed\b"
 )
 """News of oneself, told as news ("Guess what? I found a huge turtle.")."""
+_DONE_TO_ME = re.compile(
+    r"^They(?: have|'ve|’ve)? (?:took|taken|stole|stolen|robbed|broke into|broken into|killed|"
+    r"poisoned|burned|burnt|smashed|wrecked|shot) (?:my|our)\b"
+    r"(?! (?:advice|word|place|seat|order|photo|picture|time|name|number|point|side|breath)\b)"
+)
+"""Harm done to the teller by people unknown ("They took my sheep"): news however it is said,
+retold as "Someone took Nino's sheep"."""
 
 
 def _as_theirs(clause: str, speaker: str) -> str:
     """One's own news said by `speaker`, as anyone would retell it: "I found a huge turtle"
     said by Mercy D'Cruz is "Mercy found a huge turtle" (`first_person` undone)."""
     name = first_name(speaker)
+    if clause.startswith("They "):  # "They took my sheep": "Someone took Nino's sheep"
+        return re.sub(r"\b(?:my|our)\b", f"{name}'s", f"Someone {clause[5:]}")
     text = re.sub(r"^I(?:'m|’m| am)\b", f"{name} is", clause)
     text = re.sub(r"^I have\b", f"{name} has", text)
     text = re.sub(r"^I\b", name, text)
