@@ -372,7 +372,7 @@ def _convert_heads(text: str, convert: Callable[[str], str]) -> str:
 
 def sentence(text: str) -> str:
     """A stand-alone sentence: spaces folded, first letter capitalised, final punctuation."""
-    clause = " ".join(text.split()).strip()
+    clause = " ".join(text.split()).strip().rstrip(",;:").rstrip()  # "…'s husband," cut short
     if not clause:
         return ""
     clause = clause[0].upper() + clause[1:]

@@ -26,10 +26,18 @@ from cognition.grammar import progressive, sentence
 from cognition.norms import MINUTES_PER_DAY
 from cognition.offline import knowledge, topics
 from cognition.offline.clock import EVENING_START, NOON, find_times
-from cognition.offline.facts import WEEKDAYS, with_weekdays
+from cognition.offline.facts import MONTHS, WEEKDAYS, with_weekdays
 from cognition.offline.knowledge import Fact
 from cognition.offline.news import gathering
-from cognition.offline.text import NAME_WORD, content_words, mentions, same_person, stem, stems
+from cognition.offline.text import (
+    NAME_WORD,
+    content_words,
+    mentions,
+    same_person,
+    stem,
+    stems,
+    words,
+)
 from cognition.offline.voice import styled
 from cognition.places import parse_path
 from cognition.types import Answer, Persona
@@ -41,7 +49,7 @@ WHY_NOT = re.compile(r"\bwhy (?:didn't|did not|couldn't|could not|weren't|were n
 ASKS_NEWS = re.compile(
     r"\b(?:did you (?:hear|know)|have you heard|do you know|are you aware|any news|"
     r"heard anything|know anything|(?:has|is) (?:any|some)thing (?:\w+ )?(?:happened|been|gone)|"
-    r"(?:any|some)thing (?:has )?happened|what happened)\b",
+    r"(?:any|some)thing (?:has )?happened|what happened|(?:is|was) there (?:any|some)thing)\b",
     re.I,
 )
 QUESTION_WORDS = frozenset(
@@ -157,7 +165,11 @@ def _news_asked(
         # known by another name ("the plaque unveiling"): found by the rest of the question
         wanted -= {word for a in asked for word in a}
         mentions_ = [(index, fact) for index, fact in known if fact.kind == gathering.NAME]
-    scored = [(len(wanted & _words_of(fact, now, rooms)), index, fact) for index, fact in mentions_]
+    proper = _proper(question)
+    scored = [
+        (len((wanted - (proper - _proper(_said_of(fact)))) & _words_of(fact, now, rooms)), i, fact)
+        for i, fact in mentions_
+    ]
     best = max((score for score, _, _ in scored), default=0)
     if best == 0:  # asked by a word the memory holds but its news left out ("the post bus")
         scored = [
@@ -223,6 +235,18 @@ def _words_of(fact: Fact, now: datetime | None = None, rooms: Rooms | None = Non
     for place in _places_of(fact, rooms or {}):
         words |= (rooms or {})[place]
     return words
+
+
+def _proper(text: str) -> set[str]:
+    """The stems of the words a text capitalises for being names, not for opening it or for
+    naming a day: asked about "San Roque Chapel", a "chapel road" is not it."""
+    found = re.findall(r"(?<=[\w,;'’] )[A-Z][\w'’-]*", text)
+    named = [w for w in found if w.capitalize() not in (*WEEKDAYS, *MONTHS)]
+    return {stem(w) for w in words(" ".join(named))} - {"i"}
+
+
+def _said_of(fact: Fact) -> str:
+    return f"{fact.statement()} {fact.who or ''} {fact.place or ''}"
 
 
 Rooms = dict[str, set[str]]

@@ -556,6 +556,13 @@ def _done(activity: str, talk: Talk) -> bool:
     )
 
 
+_HER_AS_OBJECT = re.compile(
+    r"\bher\b(?=\s+(?:before|after|for|to|at|in|on|with|by|from|and|or|but|when|if|so|until|"
+    r"because|about|back|again|out|up|down|around|over)\b|\s*[,.;!?]|\s*$)"
+)
+""""Her" as whom something is done to, not whose it is ("what people owe her before …")."""
+
+
 def _in_first_person(activity: str) -> str:
     """An activity of the speaker's as the speaker says it ("selling his catch" → "selling
     my catch", "opening his shop at Harbour Hall" too); "" when a pronoun may mean someone
@@ -564,6 +571,7 @@ def _in_first_person(activity: str) -> str:
     pronoun = re.search(r"\b(?:his|her|their|him|them|himself|herself|themselves)\b", rest)
     before = rest[: pronoun.start()] if pronoun else rest
     if not re.search(rf"\b(?:Mr|Mrs|Ms|Dr)\.? |{NAME_WORD} {NAME_WORD}", before):
+        rest = re.sub(_HER_AS_OBJECT, "me", rest)  # "collect what people owe her before …"
         rest = re.sub(r"\b(?:his|her|their)\b", "my", rest)
         rest = re.sub(r"\b(?:him|her|them)$", "me", rest)
         rest = re.sub(r"\b(?:himself|herself|themselves)\b", "myself", rest)

@@ -185,3 +185,10 @@ def test_sentences_and_lists() -> None:
 )
 def test_the_town_s_own_activities_read_as_english(phrase: str, expected: str) -> None:
     assert progressive(phrase) == expected
+
+
+def test_a_sentence_cut_short_at_a_comma_ends_with_a_full_stop() -> None:
+    """Held out (Pangdan): "… a seaman like Josie Ompad's husband,." """
+    assert sentence("thinking about the sea like her husband,") == (
+        "Thinking about the sea like her husband."
+    )

@@ -82,6 +82,12 @@ _ABOUT = re.compile(
 )
 """What an occasion is about: "the meeting about the salt water" (small words only, up to
 the first verb or preposition, so a retelling reads back the same name)."""
+_OF_WHAT = re.compile(
+    r"^\s+of\s+(?:(?:this year['’]s|the year['’]s|the new|the|this)\s+)?(?!(?:it|this|that|them|"
+    r"us|you|our|my|his|her|their|all|everyone|everybody|those|these)\b)[a-z][\w'’-]*"
+)
+"""What an occasion is of, in small words ("the first tasting of this year's oil", "the
+blessing of the boats"): without it the tasting is any tasting."""
 MEETINGS = frozenset({"meeting", "public meeting", "assembly", "town meeting"})
 """Occasions that say nothing of which one they are until told what they are about."""
 
@@ -220,9 +226,13 @@ _TURNING = re.compile(
     r"(?P<age>a hundred|\d{1,3}|[a-z]+(?:[ -][a-z]+)?)\b"
 )
 """Someone's birthday told by their age ("Bridie turns a hundred on Thursday")."""
-_SIDE = r"[A-Z][\w'’-]*(?: (?:[A-Z0-9][\w'’-]*|de|del|da|of|the)){0,3}"
+_SIDE = (
+    r"(?!(?:The|A|An|Our|Their|My|This|That)\b)[A-Z][\w-]*"
+    r"(?: (?:[A-Z0-9][\w-]*|de|del|da|of|the)){0,3}"
+)
 _FIXTURE = re.compile(
-    rf"(?<![\w'’-])(?P<home>{_SIDE})\s+(?:vs\.?|v\.?|versus|against)\s+(?P<away>{_SIDE})(?=[\s,.;:!?]|$)"
+    rf"(?<![\w'’-])(?P<home>{_SIDE})\s+(?:vs\.?|v\.?|versus|against)\s+(?P<away>{_SIDE})"
+    r"(?=[\s,.;:!?]|$)"
 )
 """A fixture said as its two sides ("Purok Uno vs Purok Tres, this Thursday May 14, 7PM"): a
 game, when it has a day or a time."""
@@ -479,7 +489,11 @@ class Gathering:
                 continue
             what, who, start = named
             end = match.end()
-            tail = _TAIL.match(sentence[end:]) or _ABOUT.match(sentence[end:])
+            tail = (
+                _TAIL.match(sentence[end:])
+                or _ABOUT.match(sentence[end:])
+                or _OF_WHAT.match(sentence[end:])
+            )
             if tail is not None:
                 what, end = f"{what}{tail[0].rstrip()}", end + tail.end()
             elif (honoured := _honoured(sentence[:start])) is not None:
@@ -513,10 +527,14 @@ class Gathering:
         if meets is not None and not found:
             what = f"{meets['group']} meeting"
             found.append(_fact_at(meets, sentence, what=what, who=None, now=now))
-        fixture = _FIXTURE.search(sentence) if not found else None
-        if fixture is not None:
+        fixture = _FIXTURE.search(sentence)
+        if fixture is not None:  # "the Purok Uno vs Purok Tres game", not "Purok Tres game"
+            found = [f for f in found if not f.what.startswith(fixture["away"])]
+        if fixture is not None and not found:
             what = f"{fixture['home']} vs {fixture['away']} game"
-            fact = _fact_at(fixture, sentence, what=what, who=None, now=now)
+            owner = re.search(rf"(?P<who>{_NAME})(?:'s|’s)\s+$", sentence[: fixture.start()])
+            who = owner["who"] if owner else None  # "Jerome Dalisay's Purok Uno vs …"
+            fact = _fact_at(fixture, sentence, what=what, who=who, now=now)
             if fact.day is not None or fact.weekday is not None:
                 found.append(replace(fact, place=fact.place or _named_place(sentence)))
         nth = _NTH.search(sentence) if not found else None

@@ -609,6 +609,13 @@ _OWN_NEWS = re.compile(
     r"|^My \w[\w' ]*? (?:has|have|had|is|was|were) (?:been |just )?[a-z]+ed\b"
 )
 """News of oneself, told as news ("Guess what? I found a huge turtle.")."""
+
+
+def _stole(match: re.Match[str]) -> str:
+    """What people unknown "took" from the teller, they stole."""
+    return "has stolen" if match[1] else "stole"
+
+
 _DONE_TO_ME = re.compile(
     r"^They(?: have|'ve|’ve)? (?:took|taken|stole|stolen|robbed|broke into|broken into|killed|"
     r"poisoned|burned|burnt|smashed|wrecked|shot) (?:my|our)\b"
@@ -622,8 +629,9 @@ def _as_theirs(clause: str, speaker: str) -> str:
     """One's own news said by `speaker`, as anyone would retell it: "I found a huge turtle"
     said by Mercy D'Cruz is "Mercy found a huge turtle" (`first_person` undone)."""
     name = first_name(speaker)
-    if clause.startswith("They "):  # "They took my sheep": "Someone took Nino's sheep"
-        return re.sub(r"\b(?:my|our)\b", f"{name}'s", f"Someone {clause[5:]}")
+    if clause.startswith("They "):  # "They took my sheep": "Someone stole Nino's sheep"
+        done = re.sub(r"^(have |'ve |’ve )?(took|taken)\b", _stole, clause[5:])
+        return re.sub(r"\b(?:my|our)\b", f"{name}'s", f"Someone {done}")
     text = re.sub(r"^I(?:'m|’m| am)\b", f"{name} is", clause)
     text = re.sub(r"^I have\b", f"{name} has", text)
     text = re.sub(r"^I\b", name, text)

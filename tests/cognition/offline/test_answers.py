@@ -387,3 +387,33 @@ def test_news_of_another_topic_or_place_is_no_answer_by_topic() -> None:
     assert fire.text.startswith("No"), fire.text  # both damage, but not at the bakery
     storm = ask("Did you hear about the damage at the old mill?", cracked, places=places)
     assert storm.text.startswith("Yes. The old mill bridge is cracked"), storm.text
+
+
+def test_a_name_asked_after_is_not_met_by_the_same_word_in_lower_case() -> None:
+    """Held out (Pangdan): asked "Is there anything at San Roque Chapel for Lolo Ambo this
+    week?", those who knew only that septic tanks "up the chapel road" leak said yes to it."""
+    septic = (
+        'Josie Ompad said to Priya Raman: "Have you heard? The septic tanks of the new houses up '
+        'the chapel road are leaking into the well."'
+    )
+    question = "Is there anything at San Roque Chapel for Lolo Ambo this week?"
+    assert ask(question, [septic]).text.startswith("No"), ask(question, [septic]).text
+    mass = (
+        "Pacita Villaruel said to Priya Raman: \"Have you heard? Pacita's mass is at San Roque on "
+        'Wednesday at 5:30 pm."'
+    )
+    now = datetime(2024, 5, 6, 9, 0)
+    reply = ask(question, [septic, mass], now=now)
+    assert reply.text.startswith("Yes. Pacita's mass is at San Roque"), reply.text
+
+
+def test_a_fixture_retold_keeps_both_sides_and_is_found_by_its_kind() -> None:
+    told = (
+        "Nita Dalisay said to Priya Raman: \"Have you heard? Jerome Dalisay's Purok Uno vs Purok "
+        'Tres game is at Pangdan Covered Court on Thursday, May 9 at 7 pm."'
+    )
+    now = datetime(2024, 5, 6, 9, 0)
+    reply = ask("Is there a game on at the court this week?", [told], now=now)
+    assert reply.text.startswith(
+        "Yes. Jerome Dalisay's Purok Uno vs Purok Tres game is at Pangdan Covered Court"
+    ), reply.text

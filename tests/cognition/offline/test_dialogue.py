@@ -153,6 +153,11 @@ def test_small_talk_answers_with_what_one_is_doing() -> None:
         ("sell his catch at the quay", "selling my catch at the quay.", "his"),
         ("help Priya Raman with her essay", "", "her essay"),
         ("open his shop at Harbour Hall", "opening my shop at Harbour Hall.", "his"),
+        (  # held out (Pangdan): "collect what people owe my before …"
+            "collect what people owe her before the fees are due",
+            "collecting what people owe me before the fees are due.",
+            "owe my",
+        ),
     ],
 )
 def test_what_one_is_doing_is_told_in_the_first_person(doing: str, said: str, unsaid: str) -> None:

@@ -1943,7 +1943,7 @@ def test_a_narration_that_names_what_the_message_came_in_is_never_news() -> None
     )
     [fact] = [f for f in facts_in(text, speaker="Salvatore Pipitone", now=MONDAY, told=True)]
     assert (fact.what, fact.who, fact.place) == (
-        "first tasting",
+        "first tasting of this year's oil",
         "Salvatore Pipitone",
         "the frantoio",
     )
@@ -1988,7 +1988,7 @@ def test_harm_done_to_the_teller_by_people_unknown_is_news_about_them() -> None:
         now=MONDAY,
         told=True,
     )
-    assert fact.what == "someone took Nino's sheep"
+    assert fact.what == "someone stole Nino's sheep"
     assert facts_in("They took my advice.", speaker="Ana Ruiz", now=MONDAY) == []
 
 
