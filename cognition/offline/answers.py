@@ -106,7 +106,7 @@ def answer(
             text, cited = "No, I haven't heard anything about that.", []
     else:
         text, cited = _answer_generally(persona, memories, question)
-    return Answer(styled(text, persona.speaking_style), tuple(cited))
+    return Answer(styled(text, persona.speaking_style, substance_first=True), tuple(cited))
 
 
 def _news_asked(
@@ -167,7 +167,7 @@ def _news_asked(
         mentions_ = [(index, fact) for index, fact in known if fact.kind == gathering.NAME]
     proper = _proper(question)
     scored = [
-        (len((wanted - (proper - _proper(_said_of(fact)))) & _words_of(fact, now, rooms)), i, fact)
+        (len(_asked_by(wanted, proper, fact) & _words_of(fact, now, rooms)), i, fact)
         for i, fact in mentions_
     ]
     best = max((score for score, _, _ in scored), default=0)
@@ -235,6 +235,21 @@ def _words_of(fact: Fact, now: datetime | None = None, rooms: Rooms | None = Non
     for place in _places_of(fact, rooms or {}):
         words |= (rooms or {})[place]
     return words
+
+
+_WHEN = frozenset(
+    stems("monday tuesday wednesday thursday friday saturday sunday weekend morning afternoon")
+    | stems("evening night tonight today tomorrow")
+)
+"""Words of when: they ask after an occasion's time, not after news that has none ("on
+Tuesday evening" is no "the same evening" of a notice's afterthought)."""
+
+
+def _asked_by(wanted: set[str], proper: set[str], fact: Fact) -> set[str]:
+    """The question's words that may find `fact`: not a name it has only in lower case, and
+    no word of when for news without a time."""
+    words = wanted - (proper - _proper(_said_of(fact)))
+    return words if fact.kind == gathering.NAME else words - _WHEN
 
 
 def _proper(text: str) -> set[str]:

@@ -70,11 +70,17 @@ def vocative(style: str) -> str | None:
     return match[1] if match else None
 
 
-def styled(text: str, style: str, *, vocative: str | None = None) -> str:
-    """Apply the rules of the module docstring to a finished line."""
+def styled(
+    text: str, style: str, *, vocative: str | None = None, substance_first: bool = False
+) -> str:
+    """Apply the rules of the module docstring to a finished line. A terse speaker keeps a
+    line's last sentences (a greeting goes first), or its first where the substance leads
+    (`substance_first`: an answer's "Yes. <the news>.", not "Everyone is invited. I heard …")."""
     words = stems(style)
     if words & TERSE:
-        text = " ".join(sentences(text)[-TERSE_SENTENCES:])
+        said = sentences(text)
+        kept = said[:TERSE_SENTENCES] if substance_first else said[-TERSE_SENTENCES:]
+        text = " ".join(kept)
     if words & FORMAL:
         text = _PAST_PERFECT.sub(r"I had \1", text)  # "I'd heard" is "I had heard"
         text = _HAS_BEEN.sub(r"\1 has \2", text)  # "it's been booked" is "it has been booked"

@@ -108,7 +108,7 @@ CHANGES = (
 Monday")."""
 _STATES = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|can|could|may|might|must|should|would|does|did|do)"
-    r"\b|\w(?:ed|n't)\b|\w['’]s (?:\w+ing|gone|got|been|\w+ed|\w+en)\b|\b(?:"
+    r"\b|\w\w(?:ed)\b|\wn't\b|\w['’]s (?:\w+ing|gone|got|been|\w+ed|\w+en)\b|\b(?:"
     + "|".join((*IRREGULAR_PASTS, *CHANGES))
     + r")\b"
 )

@@ -417,3 +417,31 @@ def test_a_fixture_retold_keeps_both_sides_and_is_found_by_its_kind() -> None:
     assert reply.text.startswith(
         "Yes. Jerome Dalisay's Purok Uno vs Purok Tres game is at Pangdan Covered Court"
     ), reply.text
+
+
+def test_a_word_of_when_finds_no_news_without_a_time() -> None:
+    """Held out (Castelbruno): "What's on down at the olive press on Tuesday evening?" found
+    "Members can book their pressing dates … on the same evening" before the tasting."""
+    now = datetime(2024, 5, 6, 9, 0)
+    booking = (
+        'Salvatore said to Priya Raman: "Have you heard? Members can book their pressing dates '
+        'for November at the office on the same evening."'
+    )
+    tasting = (
+        "Salvatore said to Priya Raman: \"Have you heard? The first tasting of this year's oil is "
+        'at the frantoio on Tuesday at 5:30 pm."'
+    )
+    reply = ask(
+        "What's on down at the olive press on Tuesday evening?", [booking, tasting], now=now
+    )
+    assert reply.text.startswith("Yes. The first tasting of this year's oil"), reply.text
+
+
+def test_a_terse_speaker_keeps_the_news_of_an_answer() -> None:
+    told = (
+        "Tomas Ferreira said to Priya Raman: \"Have you heard? Junie's party is at The Copper "
+        'Kettle on May 10 at 6 pm. Everyone is welcome."'
+    )
+    blunt = Persona(name="Priya Raman", speaking_style="blunt with adults")
+    reply = ask("Did you hear about the party?", [told], persona=blunt)
+    assert reply.text.startswith("Yes. Junie's party is at The Copper Kettle"), reply.text
