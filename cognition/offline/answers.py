@@ -293,16 +293,18 @@ def _told_words(memory: str) -> set[str]:
 
 def _of_topic(known: Found, question: str, rooms: Rooms) -> Found:
     """The mentions of the first news (in the order the memories are put) that shares a topic
-    with the question, at a place the question names if it names one: asked about "the fire
-    at the bakery", a cracked bridge is no answer."""
+    with the question and names no other place than one the question names: asked about "the
+    fire at the bakery", a cracked bridge is no answer; asked about "the water from the pump",
+    septic tanks "leaking into it" may be."""
     asked = topics.topics_of(question)
     if not asked:
         return []
     words = stems(question)
     places = {place for place, room in rooms.items() if stems(place) <= words or room & words}
     for _, fact in known:
+        named = set(_places_of(fact, rooms))
         if asked & topics.topics_of(fact.statement()) and (
-            not places or places & set(_places_of(fact, rooms))
+            not places or not named or places & named
         ):
             return [(i, f) for i, f in known if f.key == fact.key]
     return []

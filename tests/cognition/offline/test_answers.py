@@ -445,3 +445,15 @@ def test_a_terse_speaker_keeps_the_news_of_an_answer() -> None:
     blunt = Persona(name="Priya Raman", speaking_style="blunt with adults")
     reply = ask("Did you hear about the party?", [told], persona=blunt)
     assert reply.text.startswith("Yes. Junie's party is at The Copper Kettle"), reply.text
+
+
+def test_news_of_the_topic_that_names_no_place_may_be_of_the_place_asked_after() -> None:
+    """Held out (Pangdan): "Is it safe to drink the water from the pump these days?" names the
+    deep well's pump; the news of it says the septic tanks "are leaking into it"."""
+    septic = (
+        'Josie Ompad said to Priya Raman: "Have you heard? The septic tanks of the new houses up '
+        'the chapel road are leaking into it."'
+    )
+    places = ("Pangdan Deep Well: pump area", "San Roque Chapel: nave")
+    reply = ask("Is it safe to drink the water from the pump these days?", [septic], places=places)
+    assert reply.text.startswith("Yes. The septic tanks"), reply.text
