@@ -231,11 +231,29 @@ def _activity(clause: str) -> str:
 
 
 def _joined(duties: list[Duty]) -> list[Duty]:
-    """A start-only duty followed by an end-only one is one stretch ("opens … and works …")."""
+    """A start-only duty followed by an end-only one is one stretch ("opens … and works …"); a
+    bare verb with no time shares the object and hours of the duty after it ("sweeps and opens
+    San Roque Chapel from 5:30am to 6:30am"); "there" is where the duty before it is ("… and
+    leads the rosary there from 6pm")."""
     result: list[Duty] = []
     for duty in duties:
         previous = result[-1] if result else None
+        if previous is not None and duty.activity.endswith(" there"):
+            where = _where(previous.activity)
+            if where is not None:
+                duty = replace(duty, activity=f"{duty.activity[: -len(' there')]} at {where}")
         if (
+            previous is not None
+            and previous.start is None
+            and previous.end is None
+            and len(previous.activity.split()) == 1
+            and duty.start is not None
+            and previous.weekday == duty.weekday
+        ):
+            object_ = duty.activity.split(" ", 1)[1] if " " in duty.activity else ""
+            both = f"{previous.activity} and {duty.activity.split(' ', 1)[0]} {object_}".strip()
+            result[-1] = replace(duty, activity=both)
+        elif (
             previous is not None
             and previous.end is None
             and duty.start is None
@@ -248,3 +266,16 @@ def _joined(duties: list[Duty]) -> list[Duty]:
         else:
             result.append(duty)
     return result
+
+
+_NAMED_PLACE = re.compile(
+    r"\b[a-z]+ (?P<place>(?:the )?(?:[A-Z][\w'’-]*\s?)+)$"
+    r"|\b(?:at|in) (?P<plain>the [a-z][\w'’ -]*)$"
+)
+
+
+def _where(activity: str) -> str | None:
+    """The named place an activity is at or acts on ("open San Roque Chapel", "cook in the
+    school kitchen at Ysgol Cwmdulas"), for a "there" after it."""
+    found = _NAMED_PLACE.search(activity)
+    return (found["place"] or found["plain"]).strip() if found else None

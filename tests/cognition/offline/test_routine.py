@@ -71,3 +71,19 @@ def test_lunch_at_home_and_clauses_that_are_not_the_personas() -> None:
     assert spans("Lucia writes at the cafe in the afternoon; the Courier goes out on Fridays") == [
         ("write at the cafe", 13 * 60, 17 * 60, None)
     ]
+
+
+def test_a_bare_verb_shares_the_hours_after_it_and_there_is_the_place_before() -> None:
+    """Held out (Pangdan): "Pacita sweeps and opens San Roque Chapel from 5:30am to 6:30am and
+    leads the rosary there from 6pm to 6:30pm" was an untimed "sweep" that filled her day, and a
+    rosary led at the rosary on her bedroom wall."""
+    duties = rhythm(
+        "Pacita sweeps and opens San Roque Chapel from 5:30am to 6:30am and leads the rosary "
+        "there from 6pm to 6:30pm."
+    ).duties
+    assert [(d.activity, d.start, d.end) for d in duties] == [
+        ("sweep and open San Roque Chapel", 5 * 60 + 30, 6 * 60 + 30),
+        ("lead the rosary at San Roque Chapel", 18 * 60, 18 * 60 + 30),
+    ]
+    school = rhythm("Ana teaches at the school from 8am to 3pm and runs the choir there from 6pm.")
+    assert school.duties[1].activity == "run the choir at the school"
