@@ -82,6 +82,8 @@ _ABOUT = re.compile(
 )
 """What an occasion is about: "the meeting about the salt water" (small words only, up to
 the first verb or preposition, so a retelling reads back the same name)."""
+_DANGLING = re.compile(r"(?:\s+(?:of|the|a|an|and|or|to|in|at|for|on|with|from|by))+$")
+"""Small words a name cannot end with."""
 _OF_WHAT = re.compile(
     r"^\s+of\s+(?:(?:this year['’]s|the year['’]s|the new|the|this)\s+)?(?!(?:it|this|that|them|"
     r"us|you|our|my|his|her|their|all|everyone|everybody|those|these)\b)[a-z][\w'’-]*"
@@ -494,8 +496,9 @@ class Gathering:
                 or _ABOUT.match(sentence[end:])
                 or _OF_WHAT.match(sentence[end:])
             )
-            if tail is not None:
-                what, end = f"{what}{tail[0].rstrip()}", end + tail.end()
+            if tail is not None:  # "a school play about the sulphur miners of the old days"
+                said = _DANGLING.sub("", tail[0].rstrip())  # is no play "… miners of the"
+                what, end = f"{what}{said}", end + len(said)
             elif (honoured := _honoured(sentence[:start])) is not None:
                 what = f"{what} for {honoured}"  # "Dr. Hale is retiring, … give him a send-off"
             fact = _fact(sentence, what=what, who=who, before=start, after=end, now=now)

@@ -248,6 +248,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     own = done_to or (told and speaker is not None and _OWN_NEWS.match(clause) is not None)
     if own and speaker is not None:
         clause = _as_theirs(clause, speaker)  # "Guess what? I found a huge turtle."
+    if done_to:
+        who = who or speaker  # "Someone stole Nino's sheep" is news about Nino
     seen = _THERE_WAS.search(clause)
     if seen is not None and _FIRST_OR_SECOND.search(clause[: seen.start()]):
         clause = seen["clause"]  # "I drew the curtains and there was an iceberg …": the iceberg
@@ -435,6 +437,9 @@ class Report:
             big = fact.weight >= OWN_NEWS_WEIGHT and _POSSESSED.match(fact.what[len(fact.who) :])
             opening = "Bad news:" if _LOSS.search(fact.what) else "Guess what?"
             return f"{opening} {first_person(fact.what, fact.who)}." if found or big else ""
+        mine = _mine(fact)
+        if mine != fact.what:  # "Someone stole Nino's sheep", said by Nino
+            return f"{'Bad news:' if _LOSS.search(mine) else 'Guess what?'} {mine}."
         return f"I'm worried: {fact.what}."
 
     def retell(
@@ -584,9 +589,16 @@ _THEIR_WORDS = {"my": "their", "myself": "themselves"}
 
 OWN_NEWS_WEIGHT = 7
 """News of what is one's own ("Ngozi's UK visa") this important is one's to tell."""
-_LOSS = re.compile(r"\b(?:dead|died|killed|drowned|stolen|burnt|burned|destroyed|injured)\b")
+_LOSS = re.compile(r"\b(?:dead|died|killed|drowned|stolen|stole|burnt|burned|destroyed|injured)\b")
 """What makes one's own news bad news, told as such rather than with "Guess what?"."""
 _POSSESSED = re.compile(r"^(?:'s|’s)\s")
+
+
+def _mine(fact: Fact) -> str:
+    """A report of what is the concerned person's, as they say it ("someone stole my sheep")."""
+    if not fact.who:
+        return fact.what
+    return re.sub(rf"\b{re.escape(first_name(fact.who))}['’]s\b", "my", fact.what)
 
 
 def first_person(what: str, who: str) -> str:

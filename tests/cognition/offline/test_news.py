@@ -1988,7 +1988,8 @@ def test_harm_done_to_the_teller_by_people_unknown_is_news_about_them() -> None:
         now=MONDAY,
         told=True,
     )
-    assert fact.what == "someone stole Nino's sheep"
+    assert (fact.what, fact.who) == ("someone stole Nino's sheep", "Nino Ciulla")
+    assert kind_of(fact).pitch(fact, listener="Agata Russo") == "Bad news: someone stole my sheep."
     assert facts_in("They took my advice.", speaker="Ana Ruiz", now=MONDAY) == []
 
 
@@ -2006,3 +2007,14 @@ def test_what_someone_does_in_the_plain_present_is_their_life_not_news() -> None
     habit = "Nia makes things from slate at Gweithdy Llechi, house signs lettered by hand."
     assert facts_in(habit, speaker="Nia Roberts", now=MONDAY) == []
     assert facts_in("Three calves have gone missing from the Maxwell farm.", now=MONDAY)
+
+
+def test_an_occasion_named_by_what_it_is_about_ends_with_no_small_word() -> None:
+    """Held out (Castelbruno): "the school play about the sulphur miners of the" was bidden to."""
+    [fact] = facts_in(
+        "Would you like to come to the school play about the sulphur miners of the old days on "
+        "Friday at 6 pm at the school?",
+        speaker="Agata Russo",
+        now=MONDAY,
+    )
+    assert fact.what == "school play about the sulphur miners"
