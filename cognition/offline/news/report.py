@@ -629,7 +629,8 @@ def _stole(match: re.Match[str]) -> str:
 
 
 _DONE_TO_ME = re.compile(
-    r"^They(?: have|'ve|’ve)? (?:took|taken|stole|stolen|robbed|broke into|broken into|killed|"
+    r"^(?:[Tt]hey|[Ss]omeone|[Ss]omebody)(?: have| has|'ve|’ve)? (?:took|taken|stole|stolen|robbed|"
+    r"broke into|broken into|killed|"
     r"poisoned|burned|burnt|smashed|wrecked|shot) (?:my|our)\b"
     r"(?! (?:advice|word|place|seat|order|photo|picture|time|name|number|point|side|breath)\b)"
 )
@@ -641,8 +642,9 @@ def _as_theirs(clause: str, speaker: str) -> str:
     """One's own news said by `speaker`, as anyone would retell it: "I found a huge turtle"
     said by Mercy D'Cruz is "Mercy found a huge turtle" (`first_person` undone)."""
     name = first_name(speaker)
-    if clause.startswith("They "):  # "They took my sheep": "Someone stole Nino's sheep"
-        done = re.sub(r"^(have |'ve |’ve )?(took|taken)\b", _stole, clause[5:])
+    unknown = re.match(r"^(?:[Tt]hey|[Ss]omeone|[Ss]omebody)\s*", clause)
+    if unknown is not None:  # "They took my sheep": "Someone stole Nino's sheep"
+        done = re.sub(r"^(have |has |'ve |’ve )?(took|taken)\b", _stole, clause[unknown.end() :])
         return re.sub(r"\b(?:my|our)\b", f"{name}'s", f"Someone {done}")
     text = re.sub(r"^I(?:'m|’m| am)\b", f"{name} is", clause)
     text = re.sub(r"^I have\b", f"{name} has", text)

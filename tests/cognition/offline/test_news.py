@@ -1989,7 +1989,10 @@ def test_harm_done_to_the_teller_by_people_unknown_is_news_about_them() -> None:
         told=True,
     )
     assert (fact.what, fact.who) == ("someone stole Nino's sheep", "Nino Ciulla")
-    assert kind_of(fact).pitch(fact, listener="Agata Russo") == "Bad news: someone stole my sheep."
+    pitch = kind_of(fact).pitch(fact, listener="Agata Russo")
+    assert pitch == "Bad news: someone stole my sheep."
+    heard = facts_in(f"Hello, Agata! {pitch}", speaker="Nino Ciulla", now=MONDAY)
+    assert [(f.what, f.who) for f in heard] == [("someone stole Nino's sheep", "Nino Ciulla")]
     assert facts_in("They took my advice.", speaker="Ana Ruiz", now=MONDAY) == []
 
 
