@@ -510,7 +510,8 @@ def continued(fact: Fact, sentence: str) -> Fact | None:
         return None
     if not _STATES.search(clause) or _IDENTITY.match(clause) or _PLACE_PATH.match(clause):
         return None
-    clause = clause[0].lower() + clause[1:] if _common(clause) or _plain_noun(clause) else clause
+    if _common(clause) or (_plain_noun(clause) and not _named_before(clause, fact)):
+        clause = clause[0].lower() + clause[1:]
     joined = f"{fact.what}, and {clause}"
     return None if len(joined) > MAX_CLAUSE else replace(fact, what=joined)
 
@@ -691,6 +692,13 @@ _INDEFINITE = frozenset(
     ]
 )
 """Nobody in particular: "Somebody has been stealing diesel" names no one it concerns."""
+
+
+def _named_before(clause: str, fact: Fact) -> bool:
+    """Its first word names someone the report already named ("Arvid is married to Ingrid.
+    Arvid plays chess …"): a name, however plain the word after it."""
+    first = clause.split()[0]
+    return first in fact.what.split() or first in (fact.who or "").split()
 
 
 def _common(clause: str) -> bool:

@@ -469,6 +469,13 @@ def test_a_sentence_joined_to_news_keeps_capitals_only_for_names(after: str, joi
     assert fact.what == f"the ferry timetable has been cut, and {joined}"
 
 
+def test_a_name_the_news_already_said_keeps_its_capital_before_a_plain_verb() -> None:
+    """ "Arvid plays" reads like "Foot passengers" word by word; Arvid was named before."""
+    text = "Arvid is married to Ingrid; Arvid plays chess in the park and has not lost in years."
+    fact = only(text, speaker="Arvid Lindqvist")
+    assert fact.what.endswith(", and Arvid plays chess in the park and has not lost in years")
+
+
 def test_a_text_that_says_its_news_was_noticed_leads_with_that_news() -> None:
     """The first sentence is the news when a later one says who noticed or was told it,
     however plain its words."""
