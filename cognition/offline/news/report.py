@@ -275,6 +275,8 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         return []
     if _heading(clause):
         return []  # a letter's heading: what follows it says what happens
+    if _SAME_TIME.search(clause):
+        return []  # "Members can book … on the same evening": an aside to news told before
     if not _STATES.search(_CUT.split(clause, maxsplit=1)[0]):
         return []  # "Dennis noticed the scum last night, and …": what was noticed states nothing
     if _LIFE_SINCE.search(clause):
@@ -295,6 +297,9 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
         who = subject["who"]  # "Walter Brigg broke his leg": news about Walter
     return [Fact(kind=NAME, what=clause, who=who, weight=weight, source=source)]
 
+
+_SAME_TIME = re.compile(r"\b(?:the same|that very) (?:day|evening|night|morning|afternoon)\b", re.I)
+"""A time that is another news's time: what happens then belongs to that news."""
 
 _THERE_IS = re.compile(r"\b([Tt]here)['’]s(\s+been)?\b")
 

@@ -2028,3 +2028,13 @@ def test_an_occasion_named_by_what_it_is_about_ends_with_no_small_word() -> None
         now=MONDAY,
     )
     assert fact.what == "school play about the sulphur miners"
+
+
+def test_what_happens_on_the_same_evening_as_an_occasion_is_no_news_of_its_own() -> None:
+    text = (
+        "All are invited on Tuesday at 5:30 in the afternoon, at the mill, for the first "
+        "tasting of this year's cider. Members can book their pressing dates at the office "
+        "on the same evening."
+    )
+    (tasting,) = facts_in(text, speaker="Sal Pipe", now=MONDAY)
+    assert tasting.what == "first tasting of this year's cider"
