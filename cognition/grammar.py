@@ -13,9 +13,12 @@ works at the counter" → "open The Copper Kettle and work at the counter", from
 prose), `third_person_phrase`, and `base_form` of one word. `sentence`, `join_words` and
 `possessive` assemble text.
 
-Only words of `VERBS` are ever conjugated, so a noun is never turned into a false verb; a
-coordinated verb ("… and complete …", "…, then walk …") is conjugated too, unless it is a
-word as often a noun ("milk and water") with nothing after it that only a verb takes.
+Words of `VERBS` are conjugated wherever an action starts; a coordinated verb ("… and
+complete …", "…, then walk …") is conjugated too, unless it is a word as often a noun ("milk
+and water") with nothing after it that only a verb takes. Any other English verb, as
+lemminflect's lexicon knows them (`verb_lemma`: "milk", "chant", "pilot"), is conjugated only
+where what follows it shows it is one ("milk the goats", "row out"), so a noun ("lunch
+break", "water") is never turned into a false verb.
 """
 
 from __future__ import annotations
@@ -162,13 +165,38 @@ def progressive(phrase: str) -> str:
         words, head = [_base_of(words[0]), *words[1:]], base_form(head) or head
     if head == "to" and len(words) > 1 and _bare(words[1]) in VERBS:
         words, head = words[1:], _bare(words[1])
-    if head in VERBS:
+    if head in VERBS or _verb_by_what_follows(words):
         return _conjugate_all(words)
     if _is_adverb(head) and len(words) > 1 and _bare(words[1]) in VERBS:
         return " ".join([words[0], *_conjugate_all(words[1:]).split()])
     if _already_fits(head):
         return " ".join(words)
     return _noun_phrase(words)
+
+
+def verb_lemma(word: str) -> str | None:
+    """The verb an English word is a form of, from lemminflect's lexicon of English at large
+    ("milks" → "milk", "chanting" → "chant"); None for a word that is never a verb. Many are
+    nouns as often (`progressive` asks what follows)."""
+    lemmas = _lemmas(word.lower()).get("VERB")
+    return lemmas[0] if lemmas else None
+
+
+@lru_cache(maxsize=PHRASE_CACHE)
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    from lemminflect import getAllLemmas  # its tables load on first use: only when needed
+
+    found: dict[str, tuple[str, ...]] = getAllLemmas(word)
+    return found
+
+
+def _verb_by_what_follows(words: Sequence[str]) -> bool:
+    """A verb `VERBS` does not list, at the head of an action whose next word only follows a
+    verb ("milk the goats", "chant in the main hall"), not a noun ("lunch break")."""
+    head = _bare(words[0])
+    if head in MEALS or len(words) < 2 or _bare(words[1]) not in VERB_FOLLOWERS:
+        return False  # "lunch with Maria" is having lunch
+    return verb_lemma(head) == head
 
 
 def ing_form(verb: str) -> str:

@@ -84,7 +84,7 @@ _SPELLED = (
         re.compile(
             rf"\b(?P<p>at|from|until|till|to|by|around|about|between|and)\s+{_HOUR}\b"
             r"(?=\s*(?:[ap]\.?m\b|in the|at night|tonight|$|[,.;!?]"
-            r"|\s+(?:and|to|till|until|on|so|for|with|when|at|in|sharp)\b))",
+            r"|\s+(?:and|to|till|until|on|so|for|with|when|at|in|sharp|after|before|every)\b))",
             re.I,
         ),
         lambda m: f"{m['p']} {_hour(m['h'])}",

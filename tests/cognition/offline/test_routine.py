@@ -87,3 +87,56 @@ def test_a_bare_verb_shares_the_hours_after_it_and_there_is_the_place_before() -
     ]
     school = rhythm("Ana teaches at the school from 8am to 3pm and runs the choir there from 6pm.")
     assert school.duties[1].activity == "run the choir at the school"
+
+
+def test_any_english_verb_after_the_persona_is_a_duty_and_a_noun_after_and_is_not() -> None:
+    """Verbs the grammar's own list lacks ("milks", "shears") are known from lemminflect's
+    lexicon; a plural noun after "and" ("pots at home") stays part of the object."""
+    assert spans(
+        "Dara milks the goats at Hill Farm from 5am to 7am, and shears the flock in the afternoon"
+    ) == [
+        ("milk the goats at Hill Farm", 5 * 60, 7 * 60, None),
+        ("shear the flock", 13 * 60, 17 * 60, None),
+    ]
+    assert spans("Efa mends nets and pots at home from 2pm to 5pm") == [
+        ("mend nets and pots at home", 14 * 60, 17 * 60, None)
+    ]
+
+
+def test_when_said_first_and_sentences_that_open_with_someone_else() -> None:
+    assert spans(
+        "At dawn Kofi rows out from the slipway, and from about eleven until two he sorts and "
+        "bags the catch in the shed. Afternoons he sits on the quay mending rope."
+    ) == [
+        ("row out from the slipway", MORNING, None, None),
+        ("sort and bag the catch in the shed", 11 * 60, 14 * 60, None),
+        ("sit on the quay mending rope", 13 * 60, 17 * 60, None),
+    ]
+    assert spans(
+        "The school bus collects Ana at the square at 7, and she teaches at Hill School "
+        "through to four in the afternoon"
+    ) == [("teach at Hill School", None, 16 * 60, None)]
+    assert spans("Mornings, Abel is at the church — sweeping, winding the clock — until noon.") == [
+        ("be at the church", MORNING, 12 * 60, None)
+    ]
+    assert spans("On Tuesdays nobody fishes, so he mends nets at the shed from 8am to 12pm.") == [
+        ("mend nets at the shed", 8 * 60, 12 * 60, 1)
+    ]
+
+
+def test_hours_in_words_and_bare_hours_read_in_the_order_of_the_day() -> None:
+    assert spans(
+        "Rui opens the shop at eight and stays behind the counter until one; after lunch he "
+        "opens again from half past three until nine"
+    ) == [
+        ("open the shop and stay behind the counter", 8 * 60, 13 * 60, None),
+        ("open again", 15 * 60 + 30, 21 * 60, None),
+    ]
+    assert spans("Lia serves lunches from half twelve to four, and shuts the doors at eight") == [
+        ("serve lunches", 12 * 60 + 30, 16 * 60, None),
+        ("shut the doors", 20 * 60, None, None),
+    ]
+    assert spans("Sam works from 6 to noon") == [("work", 6 * 60, 12 * 60, None)]
+    assert spans("Sreeja teaches at the L.P. School from 9:30am to 3:30pm.") == [
+        ("teach at the L.P. School", 9 * 60 + 30, 15 * 60 + 30, None)
+    ]
