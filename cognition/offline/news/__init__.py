@@ -207,6 +207,12 @@ _NARRATED = re.compile(
 )
 """A message quoted whole after who wrote or said it ("Suma put up this notice on the church
 gate: \"NOTICE. …\"", "This morning, Shaji posted on the group: \"carrom FINAL tonight …\"")."""
+_NARRATED_FIRST = re.compile(
+    _NARRATED.pattern.removesuffix(r"[\"”]\s*[.!]?\s*$") + r"[\"”](?P<after>.*[\"“].*)$", re.S
+)
+"""A narration around more than one quote in the same voice ("… she said the same thing:
+\"Listen …\" And as they went down the steps, she called after them: \"…\"")."""
+_QUOTE = re.compile(r"[\"“]([^\"“”]+)[\"”]")
 _NARRATED_BLOCK = re.compile(
     r"^(?:(?P<who>I|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+)?"
     r"(?P<narration>[^\"“”\n:]{2,400}?):[ \t]*\n\s*(?P<message>\S.{11,})$",
@@ -220,11 +226,13 @@ _NARRATING = re.compile(
     r"\b(?:posted|put up|pinned|stuck up|wrote|written|photocopied|printed|texted|messaged|"
     r"sent|emailed|e-mailed|said|says|shouted|called out|announced|told|tells|read out|"
     r"put out|left|chalked|scrawled|typed|rang|phoned|wrote up|read|broadcast|called|writes|"
-    r"post|note|notice|poster|sign|message|letter|email|text)\b"
+    r"post|note|notice|poster|sign|message|letter|email|text)\b",
+    re.I,
 )
 _MEDIUM = re.compile(
     r"\b(?:post|note|notes|notice|poster|sign|message|letter|email|e-mail|text|notebook|diary|"
-    r"journal|postcard|card|flyer|leaflet|voicemail|telephone|phone call|the phone|group chat)\b",
+    r"journal|postcard|card|flyer|leaflet|voicemail|telephone|phone call|the phone|group chat|"
+    r"page|facebook|whatsapp|instagram|feed|forum|noticeboard|notice board|bulletin|newsletter)\b",
     re.I,
 )
 """What a narration says the message came in ("An email Agata found on her phone …:", "Written
@@ -247,8 +255,12 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
     are (the writer, or `speaker` when that is who "I" or the writer's first name is); None
     when the text is no narration around one message."""
     match = _NARRATED.match(text.strip()) or _NARRATED_BLOCK.match(text.strip())
+    later = ""  # what the same voice says in quotes after the narration goes on
     if match is None:
-        return None
+        match = _NARRATED_FIRST.match(text.strip())
+        if match is None:
+            return None
+        later = " ".join(q for q in _QUOTE.findall(match["after"]) if len(q) >= 12)
     before = text.strip()[: match.start("message")]  # all that is said of the message
     tagged = _TAGGED.match(text.strip())  # "Marisol, leaning over the wall: …"
     if not (_NARRATING.search(before) or _MEDIUM.search(before) or tagged):
@@ -258,9 +270,9 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
         writer = writer[:-2]  # "Priya's post on the Community Board: …" is Priya's
     if writer is not None and writer.split()[0] in _NO_ONE:
         if _writes(speaker, before):  # "A message Fiifi typed …": Fiifi's
-            return match["message"].strip(), speaker
+            return _said(match, later), speaker
         if writer.split()[0] in ("A", "An") and _NARRATING.search(writer + match["narration"]):
-            return match["message"].strip(), None  # "A letter …, which Kwesi has had …:"
+            return _said(match, later), None  # "A letter …, which Kwesi has had …:"
         return None  # "The council posted: …": no one's own words to read as "I"
     narration = match["narration"].split()
     placed = narration[0].lower() in _DETERMINERS if narration else False
@@ -275,11 +287,17 @@ def quoted_message(text: str, speaker: str | None) -> tuple[str, str | None] | N
         named = speaker is not None and first_name(speaker) in (*narration, *writer.split())
         writer = speaker if named else None
     if writer is None:  # "a promoter paid Consuelo to read …": the message, no one's "I"
-        return match["message"].strip(), speaker if _writes(speaker, before) else None
+        return _said(match, later), speaker if _writes(speaker, before) else None
     mine = speaker is not None and first_name(speaker) in writer.split()  # "Alhaja Kudirat"
     if writer == "I" or mine:
         writer = speaker
-    return match["message"].strip(), writer
+    return _said(match, later), writer
+
+
+def _said(match: re.Match[str], later: str) -> str:
+    """The quoted message, and what the same voice says in quotes after it."""
+    message = match["message"].strip()
+    return f"{message} {later}" if later else message
 
 
 def _writes(speaker: str | None, narration: str) -> bool:

@@ -280,6 +280,8 @@ _OPEN = re.compile(
     r"(?:^|[.!?,]\s+)come (?:early|along|down|by|over|and|to)\b|"
     # what to bring, said to whoever comes: "bring something to burn", "Bring gloves."
     r"\bmany hands\b|(?:^|[.!?]\s+)bring [a-z]+ (?:\+|and|&|or) [a-z]+|"
+    r"\bbring (?:whoever|whomever|any(?:one|body)) (?:you|ye|y'all) (?:like|want)\b|"
+    r"\bso (?:do )?come\b(?=[,.!])|"
     r"(?:^|[.!?,;]\s+)bring (?:a|an|some|something|anything|your|yer|the kids|the family|"
     r"friends|gloves|a chair|a plate|a dish)\b|"
     # a price at the door or a ticket sold is a welcome to anyone who pays

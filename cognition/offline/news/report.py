@@ -374,9 +374,18 @@ def told(parts: Sequence[str], speaker: str | None) -> Fact | None:
         if found:
             after = parts[index + 1] if index + 1 < len(parts) else None
             return (continued(found[0], after) if after else None) or found[0]
-        if not (reacts(part) or (index < MAX_OPENING and _OPENING.match(part))):
+        if reacts(part) or (index < MAX_OPENING and _OPENING.match(part)):
+            continue
+        if index >= MAX_LEAD_IN:
             return None
     return None
+
+
+MAX_LEAD_IN = 8
+"""Sentences that state nothing by themselves passed over before a message's news at most:
+what calls it to mind ("You remember that storm …?"), what "it" did, what "I" saw ("It
+ripped the net on cage seven.", "I was the first to see it"), until a sentence says it in its
+own words ("The supervisor reckons fifty thousand salmon got out")."""
 
 
 MAX_OPENING = 4

@@ -2038,3 +2038,35 @@ def test_what_happens_on_the_same_evening_as_an_occasion_is_no_news_of_its_own()
     )
     (tasting,) = facts_in(text, speaker="Sal Pipe", now=MONDAY)
     assert tasting.what == "first tasting of this year's cider"
+
+
+def test_a_narration_around_two_quotes_in_one_voice_is_read_as_its_quotes() -> None:
+    text = (
+        "After mass on Sunday Rosa stood on the church steps and to each of them she said: "
+        "\"So on Tuesday at six in the evening we're having a supper at Hilda's cocinería. "
+        'Bring whoever you like." And as they left she called after them: "And not a word '
+        'to him, mind!"'
+    )
+    (supper,) = facts_in(text, speaker="Rosa Soto", now=MONDAY, told=True)
+    assert (supper.what, supper.who, supper.start_min) == ("supper", "Rosa Soto", 18 * 60)
+    assert supper.open_to_all
+
+
+def test_a_message_that_calls_its_news_to_mind_first_is_read_at_its_news() -> None:
+    text = (
+        "Dani, it's me. You remember that storm, the one that took the roof off the shed? It "
+        "ripped the net on cage seven. I was the first to see it. The supervisor reckons fifty "
+        "thousand salmon got out into the sea."
+    )
+    (escape,) = facts_in(text, speaker="Matías Oyarzún", now=MONDAY, told=True)
+    assert escape.what.endswith("fifty thousand salmon got out into the sea")
+
+
+def test_a_post_on_a_page_is_its_message_and_not_what_the_narration_names() -> None:
+    text = (
+        "Posted by Ignacio on the village Facebook page on Sunday evening, next to a video "
+        'about the Dalcahue Sunday fair:\n"NEIGHBOURS: the quiz at the hall is on Friday at '
+        "8pm. So come, it's for the school!\""
+    )
+    (quiz,) = facts_in(text, speaker="Ignacio Gallardo", now=MONDAY, told=True)
+    assert (quiz.what, quiz.start_min, quiz.open_to_all) == ("quiz", 20 * 60, True)
