@@ -86,10 +86,14 @@ _DANGLING = re.compile(r"(?:\s+(?:of|the|a|an|and|or|to|in|at|for|on|with|from|b
 """Small words a name cannot end with."""
 _OF_WHAT = re.compile(
     r"^\s+of\s+(?:(?:this year['’]s|the year['’]s|the new|the|this)\s+)?(?!(?:it|this|that|them|"
-    r"us|you|our|my|his|her|their|all|everyone|everybody|those|these)\b)[a-z][\w'’-]*"
+    r"us|you|our|my|his|her|their|all|everyone|everybody|those|these)\b)(?:[a-z][\w'’-]*|"
+    r"[A-Z]{2,5}\b)(?:\s+(?!(?:on|at|in|to|for|from|with|and|or|but|is|are|was|were|will|be|tonight|today|"
+    r"tomorrow|this|next|every|by|so|that|which|who|where|when|has|have|had|starts?|begins?|"
+    r"opens?)\b)[a-z][\w'’-]*)?"
 )
 """What an occasion is of, in small words ("the first tasting of this year's oil", "the
-blessing of the boats"): without it the tasting is any tasting."""
+blessing of the boats", "the assembly of the water committee"): without it the tasting is any
+tasting."""
 MEETINGS = frozenset({"meeting", "public meeting", "assembly", "town meeting"})
 """Occasions that say nothing of which one they are until told what they are about."""
 
@@ -486,6 +490,8 @@ class Gathering:
         if recurs(sentence) or long_standing(sentence) or _MEET_AT.match(sentence):
             return []  # "the pottery class is on Wednesdays": a habit, no news; "Please meet
             # at the front gate": where, for the occasion before it (`continued`)
+        if _RETIMED.search(sentence):
+            return []  # "the Saturday launch leaves at 8:30 instead of 8:00": a timetable
         spans: list[tuple[int, int, Fact]] = []
         for match in _noun_pattern().finditer(sentence):
             named = _named(sentence, match, speaker)
@@ -1106,6 +1112,7 @@ def _fact(
             or _place(rest)
             or _proper_place(sentence)
             or _listed_place(rest)
+            or _place_after_hour(rest)
             or _place_bidden(sentence[:before])
             or _place_announced(sentence[:before])
         ),
@@ -1265,6 +1272,27 @@ def _listed_place(text: str) -> str | None:
             continue  # "…, Priya.": whom it is said to, not where
         return place
     return None
+
+
+_RETIMED = re.compile(r"\binstead of (?:at )?(?:\d|noon|midnight|midday)", re.I)
+"""A time said as a change from another: what runs by a timetable, not an occasion."""
+_AFTER_HOUR = re.compile(
+    r"\d(?::\d\d)?\s*(?:hrs?|h|[ap]\.?m\.?)?,\s*"
+    r"(?P<place>(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]*)\s*(?=[,;.!]|$)",
+    re.I,
+)
+
+
+def _place_after_hour(text: str) -> str | None:
+    """A name of two or more words listed after the hour, as a notice sets out when and then
+    where ("MONDAY 10 AUGUST, 19:00 HRS, SEDE SOCIAL."), said as a name is written."""
+    found = _AFTER_HOUR.search(text)
+    if found is None or not all(w[:1].isupper() for w in found["place"].split()):
+        return None
+    place = found["place"]
+    if {w.lower() for w in place.split()} & (_WHEN_WORDS | STOPWORDS | _NOT_PLACE_WORDS):
+        return None
+    return place.title() if place.isupper() else place
 
 
 _NOT_PLACE_WORDS = frozenset(

@@ -2070,3 +2070,17 @@ def test_a_post_on_a_page_is_its_message_and_not_what_the_narration_names() -> N
     )
     (quiz,) = facts_in(text, speaker="Ignacio Gallardo", now=MONDAY, told=True)
     assert (quiz.what, quiz.start_min, quiz.open_to_all) == ("quiz", 20 * 60, True)
+
+
+def test_a_notice_heading_in_capitals_says_what_when_and_then_where() -> None:
+    heading = "EXTRAORDINARY ASSEMBLY OF THE APR: MONDAY 6 MAY, 19:00 HRS, SEDE SOCIAL."
+    assembly = only(heading)
+    assert (assembly.what, assembly.place) == ("Extraordinary Assembly of the APR", "Sede Social")
+    assert (assembly.month, assembly.day, assembly.start_min) == (5, 6, 19 * 60)
+    committee = only("Assembly of the water committee: Monday 6 May, 19:00, Sede Social.")
+    assert (committee.what, committee.place) == ("assembly of the water committee", "Sede Social")
+
+
+def test_a_time_changed_from_another_is_a_timetable_not_an_occasion() -> None:
+    text = "From 1 September the Saturday launch to Dalcahue leaves at 8:30 instead of 8:00."
+    assert not [f for f in facts_in(text, now=MONDAY) if f.kind == "gathering"]
