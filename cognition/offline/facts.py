@@ -147,9 +147,11 @@ _RECURRING = re.compile(
     rf"(?:{'|'.join(WEEKDAYS)})\b|\b(?:{'|'.join(WEEKDAYS)})s\b"
     r"|\b(?i:most|some|many|every|each)\s+(?:days|evenings|mornings|afternoons|nights|weekends|"
     r"day|evening|morning|afternoon|night|weekend)\b"
+    r"|\b(?i:every|each)\s+(?:year|summer|winter|spring|autumn|fall|January|February|March|"
+    r"April|May|June|July|August|September|October|November|December)\b"
 )
 """A day that comes back every week or so ("every Friday", "every second Tuesday", "on
-Fridays", "most evenings"): a habit, not a date."""
+Fridays", "most evenings") or every year ("every June"): a habit, not a date."""
 _RELATIVE_DAY = re.compile(
     r"\b(?:today|tonight|tomorrow|this (?:evening|afternoon|morning))\b", re.I
 )

@@ -29,7 +29,16 @@ from cognition.offline.clock import numeric_times
 from cognition.offline.facts import WEEKDAYS, Fact, sentences
 from cognition.offline.news import candidacy, gathering, report, story
 from cognition.offline.shorthand import written_out
-from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, word_set, words
+from cognition.offline.text import (
+    NAME_WORD,
+    STOPWORDS,
+    first_name,
+    people,
+    possessive,
+    same_person,
+    word_set,
+    words,
+)
 
 
 @dataclass(frozen=True)
@@ -173,6 +182,7 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
         lead = lead or next(filter(None, (_states(p, speaker) for p in parts[:origin])), None)
         if lead is not None:  # "NOTICE: salinity … has reached 4 per mille. Meeting … at 7"
             found[at] = gathering.about(fact, lead.what)
+    found = _for_milestone(found, origins, parts, speaker)
     titled = {f.what for f in found if f.timed}
     kept = [  # the title read alone before the call under it is not news of its own
         (f, o) for f, o in zip(found, origins, strict=True) if f.timed or f.what not in titled
@@ -185,6 +195,36 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
             found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
     return tuple(gathering.at_part_of_day(f, text) for f in found)
+
+
+def _for_milestone(
+    found: list[Fact], origins: list[int], parts: list[str], speaker: str | None
+) -> list[Fact]:
+    """The one occasion a text times, named for the birthday it tells without a time ("He turns
+    seventy this week … So on Tuesday, at six, we're having a curanto en olla at Hilda's" is
+    the curanto en olla for Segundo's 70th birthday); "he" is whom the sentence before names."""
+    timed = [i for i, f in enumerate(found) if f.kind == gathering.NAME and f.timed]
+    milestones = [
+        (f, o)
+        for f, o in zip(found, origins, strict=True)
+        if f.kind == gathering.NAME and not f.timed and f.what.endswith(_MILESTONES)
+    ]
+    if len(timed) != 1 or len(milestones) != 1 or found[timed[0]].what.endswith(_MILESTONES):
+        return found
+    (milestone, origin), at = milestones[0], timed[0]
+    whose = milestone.who
+    if whose in ("He", "She", "he", "she") or whose is None:
+        named = [p for i in range(origin, -1, -1) for p in people(parts[i])]
+        named = [p for p in named if speaker is None or not same_person(p, speaker)]
+        whose = named[0] if named else None
+    if whose is None or (speaker is not None and same_person(whose, speaker)):
+        return found
+    what = f"{found[at].what} for {possessive(whose)} {milestone.what}"
+    return [replace(found[at], what=what) if i == at else f for i, f in enumerate(found)]
+
+
+_MILESTONES = ("birthday", "anniversary", "retirement", "engagement")
+"""What a gathering may be held for, told apart from it ("He turns seventy this week")."""
 
 
 _ACQUAINTANCE = re.compile(rf"^{NAME_WORD}(?: {NAME_WORD}){{0,3}} knows {NAME_WORD}[^:.]*[:.]")

@@ -124,9 +124,12 @@ _WORRY = re.compile(r"\b(?:worried|afraid|concerned|scared)\b")
 _TOLD_AS_QUESTION = re.compile(r"^(?:did you (?:hear|know)) (?!about\b|of\b|if\b|whether\b)", re.I)
 """News told as a question ("Did you know that the sea wall has cracked?") is still news."""
 _PERSONAL = re.compile(
-    r"^(?:I|you|we|me|my|your|our|it|this|that|there|here|he|she|they|his|her|their)\b", re.I
+    r"^(?:(?:before|after|since) (?:that|this|then),?\s+|then,?\s+|later,?\s+)?"
+    r"(?:I|you|we|me|my|your|our|it|this|that|there|here|he|she|they|his|her|their)\b",
+    re.I,
 )
-"""A clause about whoever "he" is cannot be retold: the listener would not know whom it means."""
+"""A clause about whoever "he" is cannot be retold: the listener would not know whom it means
+("Before that he was a ribera carpenter …")."""
 _EXISTENTIAL = re.compile(
     r"^there (?:is|was|are|were|has been|have been)\s+(?:now\s+)?(?:a|an|some|two|three|\d+)\s",
     re.I,

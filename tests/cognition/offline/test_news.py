@@ -66,6 +66,8 @@ def test_spoken_words_are_their_speakers() -> None:
         "Riverside Apartments: kitchen: stove is idle",
         "Junie took over the cafe from her late aunt six years ago.",
         "Felix heard that he is hiding a crush.",
+        "He carries a candle in the San Antonio procession every June beside Abelino.",
+        "Before that he was a ribera carpenter and built half the rowing boats in the bay.",
     ],
 )
 def test_ordinary_sentences_are_no_news(text: str) -> None:
@@ -2084,3 +2086,12 @@ def test_a_notice_heading_in_capitals_says_what_when_and_then_where() -> None:
 def test_a_time_changed_from_another_is_a_timetable_not_an_occasion() -> None:
     text = "From 1 September the Saturday launch to Dalcahue leaves at 8:30 instead of 8:00."
     assert not [f for f in facts_in(text, now=MONDAY) if f.kind == "gathering"]
+
+
+def test_an_occasion_is_named_for_the_birthday_the_text_tells_apart_from_it() -> None:
+    text = (
+        "Listen. Segundo says he's too old for any fuss. He turns seventy this week! So on "
+        "Tuesday, at six in the evening, we're having a curanto at Hilda's cocinería."
+    )
+    timed = [f for f in facts_in(text, speaker="Rosa Soto", now=MONDAY) if f.timed]
+    assert [f.what for f in timed] == ["curanto for Segundo's 70th birthday"]
