@@ -49,7 +49,8 @@ WHY_NOT = re.compile(r"\bwhy (?:didn't|did not|couldn't|could not|weren't|were n
 ASKS_NEWS = re.compile(
     r"\b(?:did you (?:hear|know)|have you heard|do you know|are you aware|any news|"
     r"heard anything|know anything|(?:has|is) (?:any|some)thing (?:\w+ )?(?:happened|been|gone)|"
-    r"(?:any|some)thing (?:has )?happened|what happened|(?:is|was) there (?:any|some)thing)\b",
+    r"(?:any|some)thing (?:has )?happened|what happened|(?:is|was) there (?:any|some)thing|"
+    r"did (?:any|some)thing (?:\w+ )?happen|(?:any|some)thing (?:going on|wrong|up))\b",
     re.I,
 )
 QUESTION_WORDS = frozenset(

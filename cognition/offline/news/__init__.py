@@ -170,6 +170,9 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
                 more = gathering.continued(found[-1], sentence, now=now)
             if more is not None:
                 found[-1] = more
+            elif (held := _last_gathering(found)) is not None:
+                purposed = gathering.for_purpose(found[held], sentence)  # "We must vote on …"
+                found[held] = purposed or found[held]
             reported = False
     for at, (fact, origin) in enumerate(zip(found, origins, strict=True)):
         title = gathering.heading(parts[origin - 1]) if origin > 0 else None
@@ -195,6 +198,11 @@ def _facts_in(text: str, speaker: str | None, now: datetime | None) -> tuple[Fac
             found = _with_activity(found, origins, parts, text, speaker, now)
         found = [gathering.opened(f) for f in found]
     return tuple(gathering.at_part_of_day(f, text) for f in found)
+
+
+def _last_gathering(found: list[Fact]) -> int | None:
+    """The index of the last gathering found so far, if any."""
+    return next((i for i in range(len(found) - 1, -1, -1) if found[i].kind == gathering.NAME), None)
 
 
 def _for_milestone(

@@ -976,6 +976,25 @@ def continued(fact: Fact, sentence: str, *, now: datetime | None) -> Fact | None
     return replace(merged, open_to_all=fact.open_to_all or bidden)
 
 
+def for_purpose(fact: Fact, sentence: str) -> Fact | None:
+    """A gathering that says no purpose, with what a later sentence says will be done at it
+    ("We must vote on rationing by sectors …" is "to vote on rationing by sectors …"); None
+    when the sentence says none or the gathering has one."""
+    said = _TO_BE_DONE.match(sentence)
+    if fact.kind != NAME or fact.purpose is not None or said is None:
+        return None
+    return replace(fact, purpose=f"to {said['act']}{said['rest']}".rstrip(" ."))
+
+
+_TO_BE_DONE = re.compile(
+    r"^\s*we(?:'ll| will| must| need to| have to| are going to| shall| are to)\s+"
+    r"(?P<act>vote on|vote|decide|discuss|choose|elect|debate|agree on|plan)\b"
+    r"(?P<rest>[^.;!?(]*)",
+    re.I,
+)
+"""What those who come will do, said after the gathering ("We must vote on …")."""
+
+
 _HELD_AT = re.compile(
     r"^\s*(?:it|this|the meeting|the event)\s+(?:will\s+)?(?:take|takes|is taking|be|is|will be)"
     r"\s+(?:place|held|hosted|on)\b",

@@ -457,3 +457,28 @@ def test_news_of_the_topic_that_names_no_place_may_be_of_the_place_asked_after()
     places = ("Pangdan Deep Well: pump area", "San Roque Chapel: nave")
     reply = ask("Is it safe to drink the water from the pump these days?", [septic], places=places)
     assert reply.text.startswith("Yes. The septic tanks"), reply.text
+
+
+def test_news_of_fish_is_found_when_asked_after_the_fish_farm() -> None:
+    """Held out (Quilquén): "Did something happen out at the fish farm?" shares no word with
+    "… salmon got out into the sea"; both speak of fish."""
+    told = [
+        'Rosa Soto said to Priya Raman: "Matías told me that fifty thousand salmon got out '
+        'into the sea."'
+    ]
+    reply = ask("Did something happen out at the fish farm?", told)
+    assert reply.text.startswith("Yes. Fifty thousand salmon got out into the sea"), reply.text
+
+
+def test_a_meeting_is_found_by_what_it_will_vote_on() -> None:
+    """Held out (Quilquén): a meeting whose notice goes on "We must vote on rationing …" is
+    what "getting together about the taps going dry" asks after."""
+    notice = (
+        'Ignacio Soto said to Priya Raman: "ASSEMBLY OF THE APR: MONDAY 6 MAY, 19:00 HRS, SEDE '
+        "SOCIAL. The level in the well is the lowest in years. We must vote on rationing by "
+        'sectors."'
+    )
+    now = datetime(2024, 5, 6, 9, 0)
+    reply = ask("Are the neighbours getting together about the taps going dry?", [notice], now=now)
+    assert reply.text.startswith("Yes."), reply.text
+    assert "rationing" in reply.text or "Assembly" in reply.text, reply.text

@@ -2095,3 +2095,12 @@ def test_an_occasion_is_named_for_the_birthday_the_text_tells_apart_from_it() ->
     )
     timed = [f for f in facts_in(text, speaker="Rosa Soto", now=MONDAY) if f.timed]
     assert [f.what for f in timed] == ["curanto for Segundo's 70th birthday"]
+
+
+def test_what_will_be_voted_on_at_a_meeting_said_later_is_its_purpose() -> None:
+    text = (
+        "Meeting at the village hall on Monday at 7 pm. The pump has been sucking air at night. "
+        "We must vote on rationing by sectors (a cut from 22:00 to 06:00)."
+    )
+    meeting = next(f for f in facts_in(text, now=MONDAY) if f.kind == "gathering")
+    assert meeting.purpose == "to vote on rationing by sectors"
