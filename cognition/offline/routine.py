@@ -134,6 +134,9 @@ class Rhythm:
 class _Clause:
     text: str
     context: str
+    opening: str = ""
+    """What the sentence said before the persona's own clauses ("On Tuesdays nobody goes to
+    sea, so he …"): its weekday holds for them."""
 
 
 def rhythm(requirement: str) -> Rhythm:
@@ -141,9 +144,8 @@ def rhythm(requirement: str) -> Rhythm:
     duties: list[Duty] = []
     for sentence in _sentences(_PARENTHESIS.sub(" ", requirement)):
         latest: int | None = None  # "… serves lunches to four, and shuts the doors at eight"
-        weekday = _WEEKDAY.search(sentence)  # "On Tuesdays nobody goes to sea, so he …"
         for clause in _clauses(sentence.rstrip(".;")):
-            duty = _duty(clause, after=latest, weekday=weekday)
+            duty = _duty(clause, after=latest)
             if duty is not None:
                 duties.append(duty)
                 latest = max(
@@ -174,6 +176,7 @@ def _clauses(sentence: str) -> list[_Clause]:
     works …") starts at the persona's own subject; one that never names it ("the Courier
     goes out on Fridays") has none."""
     clauses: list[_Clause] = []
+    opening: list[str] = []
     sentence = ", ".join(_time_last(chunk) for chunk in _with_when(_COMMA.split(sentence)))
     for separator, said in _pieces(sentence):
         piece = _LINK.sub("", said)  # "…, then sits at the shed", "…, so he spends …"
@@ -181,9 +184,9 @@ def _clauses(sentence: str) -> list[_Clause]:
         words = _SUBJECT.sub("", piece).split()
         own_verb = bool(words) and _starts_with_verb(words, stated=stated)
         if own_verb and (clauses or stated):
-            clauses.append(_Clause(piece, piece))
+            clauses.append(_Clause(piece, piece, " ".join(opening)))
         elif not clauses:
-            continue  # not something the persona does
+            opening.append(piece)  # not something the persona does
         elif _has_span(piece) and _has_span(clauses[-1].text):
             verb = _SUBJECT.sub("", clauses[-1].text).split()[0]
             clauses.append(_Clause(f"{verb} {piece}", f"{verb} {piece}"))  # "and at home …"
@@ -286,14 +289,11 @@ def _has_span(text: str) -> bool:
     return _span(text) != (None, None)
 
 
-def _duty(
-    clause: _Clause, *, after: int | None = None, weekday: re.Match[str] | None = None
-) -> Duty | None:
+def _duty(clause: _Clause, *, after: int | None = None) -> Duty | None:
     """One clause as a duty (flexible when it states no time); a bare hour is the first such
-    hour after `after`, the latest time the sentence has said so far; the sentence's weekday
-    holds for a clause that names none."""
+    hour after `after`, the latest time the sentence has said so far."""
     start, end = _span(clause.text, after=after)
-    weekday = _WEEKDAY.search(clause.text) or weekday
+    weekday = _WEEKDAY.search(clause.text) or _WEEKDAY.search(clause.opening)
     activity = _activity(clause.text)
     if not activity:
         return None

@@ -122,6 +122,8 @@ def test_when_said_first_and_sentences_that_open_with_someone_else() -> None:
     assert spans("On Tuesdays nobody fishes, so he mends nets at the shed from 8am to 12pm.") == [
         ("mend nets at the shed", 8 * 60, 12 * 60, 1)
     ]
+    daily, weekly = spans("Grace works at her wheel until 5pm and teaches at Wren on Wednesdays")
+    assert (daily[3], weekly[3]) == (None, 2)  # a weekday of one clause is that clause's
 
 
 def test_hours_in_words_and_bare_hours_read_in_the_order_of_the_day() -> None:
