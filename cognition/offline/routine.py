@@ -201,8 +201,8 @@ def _clauses(sentence: str) -> list[_Clause]:
 def _starts_with_verb(words: list[str], *, stated: bool) -> bool:
     """Whether a clause's first word is its verb: a verb of the grammar's own list, or any
     English verb in the third person right after the persona ("Nino milks", "Thay Duc
-    chants"), or after a comma followed by what only follows a verb (", bags the catch"); not
-    a noun after "and" ("mends tools and walls at home")."""
+    chants") or before its object (", and bags the catch"); not a plural noun ("mends tools
+    and walls at home")."""
     if base_form(words[0]) is not None:
         return True
     third_person = words[0].endswith("s") and verb_lemma(words[0]) is not None
