@@ -18,10 +18,11 @@ from importlib import resources
 MIN_STEM_LENGTH = 3
 """A suffix is stripped only if at least this many letters remain ("sing" stays "sing")."""
 
-UPPER = "A-ZÀ-ÖØ-Þ"
-"""Capital letters of names, accented ones too ("Siân", "Zoë", "Émile")."""
-LOWER = "a-zß-öø-ÿ\u0100-\u017f"
-"""Small letters of names (Latin-1 and Latin Extended-A)."""
+_EXTENDED = [chr(code) for code in range(0x100, 0x250)]  # Latin Extended-A and -B
+UPPER = "A-ZÀ-ÖØ-Þ" + "".join(c for c in _EXTENDED if c.isupper())
+"""Capital letters of names, accented ones too ("Siân", "Zoë", "Émile", "Łukasz", "Ștefan")."""
+LOWER = "a-zß-öø-ÿ\u0100-\u024f"
+"""Small letters of names (Latin-1 and Latin Extended-A and -B: "Pleș", "Wałęsa")."""
 NAME_WORD = rf"[{UPPER}][{LOWER}]+"
 """One capitalised word of a name, not an acronym ("Siân", not "CPR")."""
 _WORD_RE = re.compile(rf"[{UPPER}{LOWER}][{UPPER}{LOWER}'’]*")

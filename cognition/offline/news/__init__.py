@@ -353,7 +353,10 @@ def _writes(speaker: str | None, narration: str) -> bool:
     typed late on Sunday night into the group")."""
     if speaker is None:
         return False
-    verbs = r"(?:typed|wrote|posted|texted|sent|messaged|put up|pinned|printed|scrawled|said)"
+    verbs = (
+        r"(?:typed|wrote|posted|texted|sent|messaged|put up|pinned|printed|scrawled|said|left|"
+        r"recorded)"
+    )
     return (
         re.search(rf"\b{re.escape(first_name(speaker))}\s+(?:\w+\s+)?{verbs}\b", narration)
         is not None

@@ -285,6 +285,11 @@ _OPEN = re.compile(
     # what to bring, said to whoever comes: "bring something to burn", "Bring gloves."
     r"\bmany hands\b|(?:^|[.!?]\s+)bring [a-z]+ (?:\+|and|&|or) [a-z]+|"
     r"\bbring (?:whoever|whomever|any(?:one|body)) (?:you|ye|y'all) (?:like|want)\b|"
+    r"\bthere(?:'s|’s| is| will be) (?:food|room|enough|plenty) for every(?:one|body)\b|"
+    r"\btell (?:every(?:one|body)|all (?:the )?[a-z]+)(?! of)\b|"
+    r"\bfor every (?:house|household|family|home)\b|"
+    r"\b(?:one|somebody|someone|a person|one person) from (?:each|every) "
+    r"(?:house|household|family|home)\b|"
     r"\bso (?:do )?come\b(?=[,.!])|"
     r"(?:^|[.!?,;]\s+)bring (?:a|an|some|something|anything|your|yer|the kids|the family|"
     r"friends|gloves|a chair|a plate|a dish)\b|"
@@ -1217,7 +1222,7 @@ _FRAMES = (
     ),
     # a notice that opens with what it is: "corn boil at Memorial Park tonight!!", or says
     # it after a dash ("Right, it's decided - NOSON LAWEN in the Neuadd Goffa this Friday")
-    re.compile(rf"(?:^\s*|\s[-–—]\s+(?=[A-Z])){_NP}!?\s+{_WHEN_OR_WHERE}"),
+    re.compile(rf"(?:^\s*|\s[-–—]\s+(?=[A-Z])){_NP}(?:!|\s*[:—–]|\s+-)?\s+{_WHEN_OR_WHERE}"),
     # a notice that says when and where first: "Tonight, at 7 pm, in the Plaza, the great
     # show of Lucha Libre!"
     re.compile(rf",\s+(?:the|a|an)\s+{_NP}\s*[!.]*\s*$"),
@@ -1777,8 +1782,26 @@ _VISITS = re.compile(
 Efutuakwa on Monday at 4 pm at the Community Centre"): their visit."""
 
 
+_TALK_VISIT = re.compile(
+    rf"(?P<who>(?:{NAME_WORD}\s+){{0,3}}{NAME_WORD})\s+(?:comes|is coming|will come|will be "
+    r"coming|is visiting|will visit)\b[^.;]{0,80}?\bto (?:talk|speak) (?:with|to) "
+    r"(?:us|everyone|everybody|the village|the town|all of us|you)(?: all)? about "
+    r"(?P<topic>(?:the |our |your )?[^.;,!?]{3,60})"
+)
+"""Someone coming to talk with everyone about something ("Mayor Ioan Pleș comes with an
+engineer … to talk with us about the village water"): a meeting about it."""
+
+
 def _visit(sentence: str, *, now: datetime | None) -> Fact | None:
-    """A visit with a day and an hour (`_VISITS`), named by whose it is."""
+    """A visit with a day and an hour (`_VISITS`), named by whose it is; one to talk with
+    everyone about something (`_TALK_VISIT`) is the meeting about it, which they hold."""
+    talk = _TALK_VISIT.search(sentence)
+    if talk is not None:
+        meeting = _fact_at(talk, sentence, what="meeting", who=talk["who"], now=now)
+        before = sentence[: talk.start()].rsplit(":", 1)[-1]  # "…: at 7, in the Cultural Home,"
+        where = meeting.place or _place(before)
+        named = replace(meeting, what=f"meeting about {talk['topic'].strip()}", place=where)
+        return named if meeting.timed else None
     found = _VISITS.search(sentence)
     if found is None:
         return None

@@ -251,6 +251,9 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     own = done_to or (told and speaker is not None and _OWN_NEWS.match(clause) is not None)
     if own and speaker is not None:
         clause = _as_theirs(clause, speaker)  # "Guess what? I found a huge turtle."
+    elif speaker is not None and news and _AT_MINE.match(clause):
+        clause = re.sub(r"\b(?:my|our)\b", f"{first_name(speaker)}'s", clause)
+        who, done_to = who or speaker, True  # "there was a bear in our orchard": at theirs
     if done_to:
         who = who or speaker  # "Someone stole Nino's sheep" is news about Nino
     seen = _THERE_WAS.search(clause)
@@ -654,6 +657,17 @@ _DONE_TO_ME = re.compile(
 )
 """Harm done to the teller by people unknown ("They took my sheep"): news however it is said,
 retold as "Someone took Nino's sheep"."""
+
+
+_AT_MINE = re.compile(
+    r"^(?:there (?:was|were|is|are|has been|have been) (?:a|an|some|two|three|\d+)\b"
+    r"|(?i:a|an|the|some|two|three|\d+) [a-z]+(?: [a-z]+)? (?:smashed|broke|wrecked|killed|ate|"
+    r"flooded|burned|burnt|damaged|destroyed|got into|came into|tore)\b)"
+    r"(?!.*\b(?:I|I'm|I've|me|we|us|you|your)\b)(?=.*\b(?:my|our)\b)"
+)
+"""Something come to the teller's own place ("there was a bear in our orchard", "a fox got
+into our hens"), in a text known to be news: news about them, told as at theirs ("there was a
+bear in Maria's orchard")."""
 
 
 def _as_theirs(clause: str, speaker: str) -> str:

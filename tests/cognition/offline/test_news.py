@@ -2104,3 +2104,38 @@ def test_what_will_be_voted_on_at_a_meeting_said_later_is_its_purpose() -> None:
     )
     meeting = next(f for f in facts_in(text, now=MONDAY) if f.kind == "gathering")
     assert meeting.purpose == "to vote on rationing by sectors"
+
+
+def test_a_notice_line_said_with_dashes_or_a_colon_names_its_occasion() -> None:
+    line = "RĂVĂȘIT — TUESDAY 7 MAY — 3 O'CLOCK IN THE AFTERNOON — AT THE FOLD ON DEALUL FLORII"
+    gathering_ = only(line)
+    assert (gathering_.what, gathering_.start_min, gathering_.day) == ("răvășit", 15 * 60, 7)
+    shearing = only("Shearing: Tuesday 7 May, 3 pm, at the fold. There is food for everybody.")
+    assert (shearing.what, shearing.place, shearing.open_to_all) == ("shearing", "the fold", True)
+
+
+def test_someone_coming_to_talk_with_everyone_about_something_holds_a_meeting_about_it() -> None:
+    text = (
+        "FOR EVERY HOUSE: on Monday evening at 7 o'clock, in the Cultural Home, Mayor Ioan Pleș "
+        "comes with an engineer to talk with us about the village water. We will vote whether "
+        "the village joins the county network."
+    )
+    (meeting,) = facts_in(text, now=MONDAY)
+    assert (meeting.what, meeting.who) == ("meeting about the village water", "Mayor Ioan Pleș")
+    assert (meeting.place, meeting.start_min, meeting.open_to_all) == (
+        "the Cultural Home",
+        19 * 60,
+        True,
+    )
+    assert meeting.purpose == "to vote whether the village joins the county network"
+
+
+def test_a_wild_animal_at_the_tellers_place_in_a_voicemail_is_news_about_them() -> None:
+    text = (
+        "A voicemail Maria left on Sunday morning for her daughter:\n\"Ileana, it's me, call "
+        "me back. Listen, I'm still shaking. In the night the dog was barking like a mad thing, "
+        "so I looked out of the kitchen window, and there was a bear in our orchard. It smashed "
+        'four of the hives. And nobody pays you anything for a bear, you know that."'
+    )
+    (bear,) = facts_in(text, speaker="Maria Pop", now=MONDAY, told=True)
+    assert (bear.what, bear.who) == ("there was a bear in Maria's orchard", "Maria Pop")
