@@ -56,7 +56,8 @@ ASKS_NEWS = re.compile(
 QUESTION_WORDS = frozenset(
     stems(
         """did you hear heard know knew about there is are any anything news who what whether
-        happening going on tell told aware event events thing something coming up upcoming"""
+        happening going on tell told aware event events thing something coming up upcoming
+        village town around here lately recently"""
     )
 )
 """Words of any question about news: they point at no news in particular."""

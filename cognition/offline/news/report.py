@@ -251,7 +251,7 @@ def _read(sentence: str, speaker: str | None, *, news: bool) -> list[Fact]:
     own = done_to or (told and speaker is not None and _OWN_NEWS.match(clause) is not None)
     if own and speaker is not None:
         clause = _as_theirs(clause, speaker)  # "Guess what? I found a huge turtle."
-    elif speaker is not None and news and _AT_MINE.match(clause):
+    elif speaker is not None and (news or told) and _AT_MINE.match(clause):
         clause = re.sub(r"\b(?:my|our)\b", f"{first_name(speaker)}'s", clause)
         who, done_to = who or speaker, True  # "there was a bear in our orchard": at theirs
     if done_to:
@@ -660,7 +660,7 @@ retold as "Someone took Nino's sheep"."""
 
 
 _AT_MINE = re.compile(
-    r"^(?:there (?:was|were|is|are|has been|have been) (?:a|an|some|two|three|\d+)\b"
+    r"^(?:(?i:there) (?:was|were|is|are|has been|have been) (?:a|an|some|two|three|\d+)\b"
     r"|(?i:a|an|the|some|two|three|\d+) [a-z]+(?: [a-z]+)? (?:smashed|broke|wrecked|killed|ate|"
     r"flooded|burned|burnt|damaged|destroyed|got into|came into|tore)\b)"
     r"(?!.*\b(?:I|I'm|I've|me|we|us|you|your)\b)(?=.*\b(?:my|our)\b)"

@@ -482,3 +482,16 @@ def test_a_meeting_is_found_by_what_it_will_vote_on() -> None:
     reply = ask("Are the neighbours getting together about the taps going dry?", [notice], now=now)
     assert reply.text.startswith("Yes."), reply.text
     assert "rationing" in reply.text or "Assembly" in reply.text, reply.text
+
+
+def test_around_the_village_names_no_news_of_the_village() -> None:
+    """Held out (Runcu Izei): "Has any wild animal been causing damage around the village?"
+    was answered with "the meeting about the village water", which shares only "village"."""
+    told = [
+        'Maria Pop said to Priya Raman: "Guess what? There was a bear in my orchard."',
+        'Ion Pop said to Priya Raman: "The meeting about the village water is at the hall on '
+        'Monday at 7 pm."',
+    ]
+    now = datetime(2024, 5, 6, 9, 0)
+    reply = ask("Has any wild animal been causing damage around the village?", told, now=now)
+    assert reply.text.startswith("Yes. There was a bear in Maria's orchard"), reply.text
