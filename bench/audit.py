@@ -26,7 +26,7 @@ import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ from bench.audit_talk import audit_talk
 from bench.audit_talk import report as talk_report
 from bench.scenario import load as load_scenario
 from bench.scenario import seed
+from db.providers import llm_config
 from db.settings import Settings
 from service.instance import free_port
 from service.launcher import launched
@@ -136,10 +137,20 @@ def town_on_stack(config: DemoConfig, *, keep: Path | None = None) -> Iterator[T
         with launched(settings, beat_interval_s=BEAT_INTERVAL_S, trap_signals=False) as up:
             if up.supervisor.wait_ready(f"{up.base_url}/readyz") is None:
                 raise SystemExit("bench: the stack did not become ready")
+            patient = replace(config, request_timeout_s=request_timeout(up.stack.settings))
             with Hearth(up.base_url, api_key=up.admin.key) as admin:
-                client, run = start_town(admin, up.base_url, config)
+                client, run = start_town(admin, up.base_url, patient)
             with client:
                 yield TownUnderAudit(client, run, up.stack.database_url, up.stack.settings)
+
+
+def request_timeout(settings: Settings) -> float:
+    """How long a call to the town may wait: with a model, an interview is the model's answer
+    and perhaps one re-ask, each up to the model's own timeout (600 s for a local model)."""
+    usual = DemoConfig().request_timeout_s
+    if not settings.llm_configured:
+        return usual
+    return usual + 2 * llm_config(settings).timeout_s
 
 
 @contextmanager

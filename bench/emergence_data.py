@@ -14,7 +14,9 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from bench.emergence_trace import MemoryRow
+from cognition.errors import InvalidOutput
 from cognition.offline import OFFLINE_MODEL
+from cognition.parsing import parse_next_utterance
 from service.sql_console import analyst_url
 
 MEMORIES = sa.text(
@@ -33,6 +35,13 @@ PAIRS = sa.text("SELECT agent, other, since FROM relationship_pairs WHERE world_
 CALLS = sa.text(
     "SELECT model, count(*) FROM llm_usage WHERE world_id = :world AND NOT failed GROUP BY model"
 )
+MODEL_LINES = sa.text(
+    "SELECT c.response, a.name FROM llm_calls c LEFT JOIN agents a ON a.id = c.agent_id "
+    "WHERE c.world_id = :world AND c.operation = 'next_utterance' AND c.error IS NULL "
+    "AND NOT c.degraded AND c.model <> :offline AND c.response IS NOT NULL"
+)
+"""The model's answers for lines of talk: from the audit table itself, since the analysts'
+`llm_usage` view leaves prompts and answers out."""
 UNEMBEDDED = sa.text("SELECT count(*) FROM memory_stream WHERE world_id = :world AND NOT embedded")
 EMBED_WAIT_S = 120.0
 
@@ -86,6 +95,24 @@ def read_rows(database_url: str, world_id: str) -> RunRows:
 def calls_by_model(conn: sa.Connection, world_id: str) -> dict[str, int]:
     """The world's audited Mind calls (town and interviews), by model."""
     return {model: int(n) for model, n in conn.execute(CALLS, {"world": world_id})}
+
+
+def model_lines(database_url: str, world_id: str) -> frozenset[str]:
+    """Every line of talk a language model wrote in the world, as the conversation stored it
+    (its answer read by the same parser); empty when no model was configured."""
+    engine = sa.create_engine(database_url, poolclass=sa.pool.NullPool)
+    lines: set[str] = set()
+    try:
+        with engine.connect() as conn:
+            answers = conn.execute(MODEL_LINES, {"world": world_id, "offline": OFFLINE_MODEL})
+            for raw, speaker in answers:
+                try:
+                    lines.add(parse_next_utterance(raw, speaker=speaker).text)
+                except InvalidOutput:
+                    continue  # an answer the model was asked again for: not a line
+    finally:
+        engine.dispose()
+    return frozenset(lines)
 
 
 def wait_until_embedded(

@@ -6,7 +6,9 @@ question, judged yes or no as in the demo's evaluation), how many of those yeses
 news as it reached the agent from its originator (`emergence_trace.grounded`), the
 transmission tree and its depth in hops, and — for news with a time and a place — who was
 invited (heard a line mentioning it before it ended) and who of them the game put there while
-it happened. The targets of the issue on any town are printed as met or not:
+it happened. With a language model configured, each hearing in the tree says whether the line
+that carried the news was one the model wrote or one the offline mind stood in for. The targets
+of the issue on any town are printed as met or not:
 
     news with an event   known (traced) by at least half the town, over at least two hops,
                          and at least half of those invited attend
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,10 +30,10 @@ from bench.audit import TownUnderAudit, personas_of, progress, town_on_stack
 from bench.audit_data import read_rows as read_audit_rows
 from bench.audit_talk import TalkAudit, audit_talk
 from bench.audit_talk import report as talk_report
-from bench.emergence_data import read_rows, wait_until_embedded
+from bench.emergence_data import model_lines, read_rows, wait_until_embedded
 from bench.emergence_interviews import Judge, Judged, Question, interview, judged
 from bench.emergence_measures import Attendance, Diffusion, attendance, diffusion
-from bench.emergence_trace import Knowledge, trace, transmissions
+from bench.emergence_trace import Knowledge, MemoryRow, trace, transmissions
 from bench.scenario import NewsItem, Scenario, seed
 
 EVENT_KNOWN = 0.5
@@ -47,6 +49,8 @@ class NewsResult:
     end: Diffusion
     knowledge: Knowledge
     attendance: Attendance | None
+    model_heard: frozenset[str] | None = None
+    """Agents who first heard the news in a line a language model wrote; None without a model."""
 
     @property
     def traced(self) -> int:
@@ -141,6 +145,7 @@ def evaluate_scenario(
         audited = read_audit_rows(town.database_url, town.client, town.run)
         names = {a["id"]: a["name"] for a in town.run.agents}
         snapshots = town.run.snapshots
+        written = model_lines(town.database_url, world) if rows.model_calls else None
     everyone = set(names.values())
     results = []
     for item, before, after in zip(scenario.news, first, last, strict=True):
@@ -163,6 +168,7 @@ def evaluate_scenario(
                 end=diffusion(after, judge=judge, knowledge=known, rows=rows),
                 knowledge=known,
                 attendance=came,
+                model_heard=None if written is None else heard_in(known, rows.memories, written),
             )
         )
     return ScenarioResult(
@@ -177,6 +183,18 @@ def evaluate_scenario(
             **personas_of(scenario.pack["personas"]),
         ),
         wall_s=time.monotonic() - started,
+    )
+
+
+def heard_in(
+    known: Knowledge, memories: Mapping[int, MemoryRow], lines: frozenset[str]
+) -> frozenset[str]:
+    """Agents whose first hearing of the news was one of `lines` (`X said to Y: "line"`)."""
+    return frozenset(
+        agent
+        for agent, step in known.first.items()
+        if step.how == "heard"
+        and any(memories[step.memory_id].description.endswith(f': "{line}"') for line in lines)
     )
 
 
@@ -201,6 +219,12 @@ def report(result: ScenarioResult) -> str:
     lines += ["", "talk and plans (bench.audit_talk):", talk_report(result.talk)]
     for news in result.news:
         lines += ["", f"{news.item.topic.title} — transmission tree:", *_tree(news)]
+        if news.model_heard is not None:
+            hearings = sum(1 for step in news.knowledge.first.values() if step.how == "heard")
+            lines.append(
+                f"  first heard in a line the model wrote: {len(news.model_heard)} of "
+                f"{hearings} (the rest in lines the offline mind stood in for)"
+            )
         if news.attendance is not None:
             missing = ", ".join(news.attendance.no_shows) or "none"
             lines.append(f"  invited who did not come: {missing}")
@@ -217,9 +241,16 @@ def _tree(news: NewsResult) -> list[str]:
     out = []
     for agent, since in order:
         step = news.knowledge.first.get(agent)
-        how = f"← {step.source} ({step.how})" if step else "(originator)"
+        how = f"← {step.source} ({_how(news, agent, step.how)})" if step else "(originator)"
         out.append(f"  {_when(since)}  {agent} {how}")
     return out or ["  nobody"]
+
+
+def _how(news: NewsResult, agent: str, how: str) -> str:
+    """ "heard", or with a model "heard, model's line" / "heard, offline mind's line"."""
+    if how != "heard" or news.model_heard is None:
+        return how
+    return f"{how}, {'model' if agent in news.model_heard else 'offline mind'}'s line"
 
 
 def _when(at: datetime) -> str:
@@ -244,6 +275,9 @@ def as_json(result: ScenarioResult) -> dict[str, object]:
                 "hops": news.hops,
                 "invited": len(news.attendance.invited) if news.attendance else None,
                 "attended": len(news.attendance.attended) if news.attendance else None,
+                "heard_in_model_lines": (
+                    None if news.model_heard is None else len(news.model_heard)
+                ),
                 "targets": news.met(n),
             }
             for news in result.news

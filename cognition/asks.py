@@ -297,7 +297,9 @@ def next_utterance(r: requests.NextUtterance) -> Ask[Utterance]:
         "next_utterance",
         prompt,
         schemas.UtteranceOut,
-        lambda raw: parsing.parse_next_utterance(raw, speaker=name),
+        lambda raw: parsing.parse_next_utterance(
+            raw, speaker=name, own_lines=[text for who, text in history if who == speaker.name]
+        ),
     )
 
 

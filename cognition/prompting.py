@@ -52,6 +52,35 @@ def render(name: str, /, **values: object) -> str:
     return tmpl.substitute({key: defuse(str(value)) for key, value in values.items()})
 
 
+COPIED_RUN = 5
+"""Words in a row that an answer shares with its request's instructions before it counts as
+copied from them ("has to take into account her plans and recent events")."""
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+@cache
+def instruction_runs(name: str) -> frozenset[tuple[str, ...]]:
+    """Every run of COPIED_RUN words of template `name`'s own instructions: its text without
+    the fenced data and the placeholders, which are the game's words, not the request's."""
+    fenced, words = False, []
+    for line in template(name).template.splitlines():
+        if line.startswith("<<<"):
+            fenced = True
+        elif line.startswith(">>>"):
+            fenced = False
+        elif not fenced:
+            words += _WORD.findall(re.sub(r"\$\w+", " ", line).casefold())
+    return frozenset(zip(*(words[i:] for i in range(COPIED_RUN)), strict=False))
+
+
+def copies_instructions(text: str, name: str) -> bool:
+    """Whether `text` repeats COPIED_RUN words in a row of template `name`'s instructions: a
+    small model asked for its plans sometimes writes the question back as an answer."""
+    words = _WORD.findall(text.casefold())
+    runs = zip(*(words[i:] for i in range(COPIED_RUN)), strict=False)
+    return not instruction_runs(name).isdisjoint(runs)
+
+
 def defuse(text: str) -> str:
     """`text` with runs of 3+ `<` or `>` spaced apart, so it can neither open nor close a fence."""
     return _FENCE_RUN.sub(lambda match: " ".join(match.group()), text)

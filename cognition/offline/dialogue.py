@@ -66,7 +66,7 @@ GOODBYE = re.compile(
 )
 INVITATION = re.compile(
     r"\b(would you like to come|will you come|you should come|want to come|hope you can come|"
-    r"come along|join us|will you go)\b",
+    r"come along|join us|will you go|can you make it)\b",
     re.I,
 )
 ACCEPTED = re.compile(

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from cognition.offline.clock import MINUTES_PER_DAY, find_times, wake_and_bed
 from cognition.parsing import plan_checks, repairs
+from cognition.prompting import copies_instructions
 from cognition.types import Persona, PlanItem
 
 PARTS = ("morning", "afternoon", "evening")
@@ -70,12 +71,16 @@ def _owned(description: str) -> bool:
 
 
 def _kept(items: Sequence[DayPart]) -> list[DayPart]:
-    """The items in part order without Hearth's own wake-up and bedtime or repeats."""
+    """The items in part order without Hearth's own wake-up and bedtime, repeats, or the
+    request's instructions written back as an item."""
     seen: set[tuple[str, str]] = set()
     kept: list[DayPart] = []
     for item in sorted(items, key=lambda i: PARTS.index(i.part)):
         key = (item.part, " ".join(item.description.lower().split()))
         if _owned(item.description):
+            continue
+        if copies_instructions(item.description, "plan_day"):
+            repairs.note(f"item {item.description!r} copies the request's own words: dropped")
             continue
         if key in seen:
             repairs.note(f"repeated item {item.description!r} dropped")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from cognition.clamps import clamp_sentiment
 from cognition.errors import InvalidOutput
@@ -46,8 +47,14 @@ def parse_relationship(raw: str) -> RelationshipUpdate:
     return RelationshipUpdate(summary=summary, sentiment=clamp_sentiment(out.sentiment))
 
 
-def parse_next_utterance(raw: str, *, speaker: str | None = None) -> Utterance:
-    """The spoken line, without a `Speaker:` prefix or wrapping quotes the model added."""
+def parse_next_utterance(
+    raw: str, *, speaker: str | None = None, own_lines: Sequence[str] = ()
+) -> Utterance:
+    """The spoken line, without a `Speaker:` prefix or wrapping quotes the model added.
+
+    A small model may say its first line again word for word later in the same conversation;
+    a sentence of several words said twice (`own_lines`: what the speaker said so far) is
+    sent back, so the re-ask asks for something new. A short "Okay." may come twice."""
     out = load(raw, UtteranceOut)
     text = out.text.strip()
     if speaker:
@@ -55,7 +62,21 @@ def parse_next_utterance(raw: str, *, speaker: str | None = None) -> Utterance:
     text = _unquote(text)
     if not text:
         raise InvalidOutput("the line is empty", raw=raw)
+    words = _words(text)
+    if len(words) >= REPEAT_MIN_WORDS and any(_words(line) == words for line in own_lines):
+        raise InvalidOutput(
+            f"{text!r} was already said in this conversation: say something new, or end it",
+            raw=raw,
+        )
     return Utterance(text=text, ends=out.ends)
+
+
+REPEAT_MIN_WORDS = 4
+"""A line this long said twice by one speaker reads as a loop, not as a habit of speech."""
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w']+", text.casefold())
 
 
 def _unquote(text: str) -> str:

@@ -4,12 +4,22 @@ characters, two game hours). A target measured over nothing is not met."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hearth_client.demo.drive import DemoConfig
 
-from bench.audit import MEASURES, TARGETS, as_json, rules_table, table, verdicts
+from bench.audit import (
+    MEASURES,
+    TARGETS,
+    as_json,
+    request_timeout,
+    rules_table,
+    table,
+    verdicts,
+)
 from bench.audit_measures import Share
+from db.settings import Settings
 from tests.town_run import ShortTown
 
 pytestmark = pytest.mark.timeout(600)  # the first test here may set up the short town
@@ -78,3 +88,14 @@ def test_the_json_holds_every_measure_per_agent(short_town: ShortTown) -> None:
     assert set(duplicates["agents"]) == set(short_town.audit.agents)
     assert duplicates["town"]["total"] == len(short_town.audit.rows.memories)
     assert set(figures["targets"]) == {t.text for t in TARGETS}
+
+
+def test_a_town_waits_for_a_local_models_interview_answer(tmp_path: Path) -> None:
+    offline = Settings(home=tmp_path, llm_model=None, llm_base_url=None)
+    local = Settings(
+        home=tmp_path, llm_model="qwen", llm_base_url="http://127.0.0.1:8088/v1", llm_api_key="x"
+    )
+    hosted = local.model_copy(update={"llm_base_url": "https://api.example.com/v1"})
+    assert request_timeout(offline) == 30
+    assert request_timeout(local) == 30 + 2 * 600  # an answer and a re-ask, each up to 600 s
+    assert request_timeout(hosted) == 30 + 2 * 30

@@ -7,12 +7,17 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from hearth_client.demo.drive import Snapshot
+from sqlalchemy.orm import Session, sessionmaker
 
-from bench.emergence_data import Line, RunRows
+from bench.emergence_data import Line, RunRows, model_lines
 from bench.emergence_interviews import Judged, Question, Reply
 from bench.emergence_measures import attendance, diffusion, network, relationship_edges
+from bench.emergence_scenario import heard_in
 from bench.emergence_topics import ELECTION, PARTY, PARTY_GATHERING
 from bench.emergence_trace import MemoryRow, grounded, names_person, trace, transmissions
+from cognition.offline import OFFLINE_MODEL
+from db.models import LlmCall
+from tests.factories import make_agent, make_world
 
 START = datetime(2023, 2, 13, 7, 0)
 NAMES = {"Junie Halvorsen", "Tomas Ferreira", "Priya Raman", "Hiro Tanaka"}
@@ -188,3 +193,48 @@ def test_the_candidacy_is_recognised_in_what_agents_say_and_see() -> None:
     assert ELECTION.mentioned_in("Walter Brigg is campaigning around Town Square")
     assert ELECTION.mentioned_in("Did you know that Walter Brigg is running for the town council?")
     assert not ELECTION.mentioned_in("Walter Brigg is pouring a beer")
+
+
+def test_a_hearing_is_credited_to_the_model_only_for_a_line_it_wrote() -> None:
+    known = trace(transmissions(MEMORIES, PARTY, NAMES), PARTY, start=START, names=NAMES)
+    memories = {m.id: m for m in MEMORIES}
+    model_line = "Have you heard? Junie's party is on Tuesday."
+    # Priya first heard it from Tomas in the model's line; Tomas first saw Junie hosting
+    assert heard_in(known, memories, frozenset({model_line})) == {"Priya Raman"}
+    # a line the model wrote that only ends like another is not that line
+    assert heard_in(known, memories, frozenset({"on Tuesday."})) == frozenset()
+    assert heard_in(known, memories, frozenset()) == frozenset()
+
+
+def test_the_lines_a_model_wrote_are_read_from_the_audit_as_the_parser_reads_them(
+    sessions: sessionmaker[Session], database_url: str
+) -> None:
+    def call(response: str, *, model: str = "qwen", degraded: bool = False) -> LlmCall:
+        return LlmCall(
+            world_id=world.id,
+            agent_id=klaus.id,
+            operation="next_utterance",
+            model=model,
+            response=response,
+            degraded=degraded,
+        )
+
+    with sessions.begin() as session:
+        world, other = make_world(session), make_world(session, name="Elsewhere")
+        klaus = make_agent(session, world, name="Klaus Mueller")
+        session.add_all(
+            [
+                call('{"text": "Klaus Mueller: \\"Are you coming tonight?\\"", "ends": false}'),
+                call('{"text": ""}'),  # re-asked: not a line
+                call("not json at all"),
+                call('{"text": "Hi.", "ends": false}', model=OFFLINE_MODEL, degraded=True),
+                LlmCall(world_id=world.id, operation="react", model="qwen", response="{}"),
+                LlmCall(
+                    world_id=other.id,
+                    operation="next_utterance",
+                    model="qwen",
+                    response='{"text": "Not here.", "ends": true}',
+                ),
+            ]
+        )
+    assert model_lines(database_url, str(world.id)) == {"Are you coming tonight?"}

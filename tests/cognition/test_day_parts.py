@@ -39,6 +39,26 @@ def test_a_repeated_item_is_dropped_as_a_repair() -> None:
     assert len(notes) == 3
 
 
+def test_an_item_that_writes_the_request_back_is_dropped_as_a_repair() -> None:
+    # what Qwen2.5-Coder-1.5B wrote for Isabella's evening, from plan_day.txt's own words
+    copied = (
+        "Isabella Rodriguez has to take into account her plans and recent events (an "
+        "appointment agreed with someone is kept at its time and place)"
+    )
+    items = [
+        DayPart("afternoon", "works at Hobbs Cafe", "Hobbs Cafe"),
+        DayPart("evening", copied, None),
+        DayPart("evening", "takes into account what her friends say about the party", None),
+    ]
+    with repairs.collecting() as notes:
+        plan = laid(items, "wakes at 6am, sleeps at 11pm")
+    assert [what for _, _, what in plan][1:-1] == [
+        "works at Hobbs Cafe",
+        "takes into account what her friends say about the party",  # its own words
+    ]
+    assert notes == [f"item {copied!r} copies the request's own words: dropped"]
+
+
 def test_an_answer_with_clock_times_is_left_to_the_clock_reader() -> None:
     raw = '{"items": [{"start": "07:00", "description": "wake up"}]}'
     assert read_day_parts(raw) is None

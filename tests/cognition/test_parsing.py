@@ -8,6 +8,7 @@ prose with no JSON, and refusals.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from datetime import datetime
 
@@ -496,3 +497,17 @@ def test_ranking_keeps_each_answer_once_and_appends_the_unranked() -> None:
         parse_rank_answers('{"ranking": [7]}', count=3)
     with pytest.raises(InvalidOutput):
         parse_rank_answers('{"ranking": "first"}', count=3)
+
+
+def test_utterance_said_again_word_for_word_is_sent_back() -> None:
+    before = ["Hey Klaus, I just heard that a storm is coming. Should we cancel the party?"]
+    again = "hey Klaus, I just heard that a storm is coming - should we cancel the party"
+    raw = json.dumps({"text": again, "ends": False})
+    with pytest.raises(InvalidOutput, match="already said in this conversation"):
+        parse_next_utterance(raw, own_lines=before)
+    fresh = '{"text": "Then let us move it indoors.", "ends": false}'
+    assert parse_next_utterance(fresh, own_lines=before).text == "Then let us move it indoors."
+
+
+def test_a_short_line_may_come_twice() -> None:
+    assert parse_next_utterance('{"text": "Okay!", "ends": true}', own_lines=["Okay."]).ends

@@ -8,11 +8,13 @@ The expected strings keep the prompts' own long lines, exactly as the model sees
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 import pytest
 
 from cognition import asks, prompting
+from cognition.errors import InvalidOutput
 from cognition.norms import Norms
 from cognition.places import PlaceOption
 from cognition.requests import (
@@ -443,6 +445,29 @@ If the dialogue history is empty, John Lin is initiating a conversation with the
 
 Answer with a JSON object {"text": "<what John Lin says, in John Lin's own voice>", "ends": <true if John Lin ends the conversation with this line, else false>}."""
     )
+
+
+def test_next_utterance_sends_back_a_line_the_speaker_already_said() -> None:
+    first = "Eddy, how is the composition coming along?"
+    ask = asks.ask_for(
+        NextUtterance(
+            speaker=JOHN,
+            listener="Eddy Lin",
+            summary="",
+            relationship="",
+            intent="",
+            memories=[],
+            history=[
+                ("John Lin", first),
+                ("Eddy Lin", "It is going well, I think."),
+            ],
+            now=NOW,
+        )
+    )
+    with pytest.raises(InvalidOutput, match="already said"):
+        ask.parse(json.dumps({"text": first, "ends": False}))
+    echo = ask.parse(json.dumps({"text": "It is going well, I think.", "ends": False}))
+    assert echo.text == "It is going well, I think."  # Eddy's words, not John's own
 
 
 def test_summarize_agent_prompt() -> None:

@@ -480,6 +480,14 @@ URGINGS = (
     "Anyone can go, so do come!",
     "It's open to everyone, I hope you'll come.",
 )
+ASKINGS = (
+    "Would you like to come?",
+    "Will you come?",
+    "I hope you can come.",
+    "Do you want to come along?",
+    "Can you make it?",
+)
+"""Asking the listener along, in turn (each read as an invitation by `dialogue.INVITATION`)."""
 
 
 def _welcome(options: tuple[str, ...], variant: int) -> str:
@@ -606,14 +614,15 @@ class Gathering:
     def pitch(self, fact: Fact, *, listener: str) -> str:
         welcome = _welcome(WELCOMES, stable_index(f"{fact.what}|{listener}", len(WELCOMES)))
         welcome = welcome if fact.open_to_all else ""
+        asking = _welcome(ASKINGS, stable_index(f"{listener}|{fact.what}|ask", len(ASKINGS)))
         if fact.what in PERSONAL:  # the bride's own wedding, not one she organises
-            return f"{_capital(_mine(fact))}{_is_on(fact)}.{welcome} Would you like to come?"
+            return f"{_capital(_mine(fact))}{_is_on(fact)}.{welcome}{asking}"
         what = (
             f"the {fact.what}"
             if _for_someone(fact.what) or _proper_name(fact.what)
             else f"{article(fact.what)} {fact.what}"
         )
-        return f"I'm organising {what}{fact.details()}.{welcome} Would you like to come?"
+        return f"I'm organising {what}{fact.details()}.{welcome}{asking}"
 
     def retell(
         self, fact: Fact, *, source: str | None, variant: int, firsthand: bool = False

@@ -459,7 +459,9 @@ class Report:
             return f"{opening} {first_person(fact.what, fact.who)}." if found or big else ""
         mine = _mine(fact)
         if mine != fact.what:  # "Someone stole Nino's sheep", said by Nino
-            return f"{'Bad news:' if _LOSS.search(mine) else 'Guess what?'} {mine}."
+            if _LOSS.search(mine):
+                return f"Bad news: {mine}."
+            return f"Guess what? {_capital(mine)}."
         return f"I'm worried: {fact.what}."
 
     def retell(

@@ -9,12 +9,19 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
 
 from cognition.offline import dialogue
-from cognition.offline.dialogue import LONG_CONVERSATION, next_utterance
+from cognition.offline.dialogue import (
+    ACCEPTED,
+    DECLINED,
+    INVITATION,
+    LONG_CONVERSATION,
+    next_utterance,
+)
 from cognition.types import Persona, Utterance
 
 NOW = datetime(2023, 2, 13, 9, 30)
@@ -86,7 +93,7 @@ def test_the_host_invites_and_the_guest_accepts_with_time_and_place() -> None:
     junie, tomas = lines[0][1], lines[1][1]
     # said on February 13: the day is said as people say it
     assert "organising a Valentine's Day party at The Copper Kettle tomorrow" in junie
-    assert "Would you like to come?" in junie
+    assert INVITATION.search(junie), junie
     assert re.search(r"(love to come|Count me in|wouldn't miss it)\b.*at 6 pm\.", tomas), tomas
     assert "the Valentine's Day party" in lines[-1][1]  # the closing names what was agreed
     hers = [text for who, text in lines if who == JUNIE.name]
@@ -224,7 +231,7 @@ def test_lines_are_the_same_on_every_run() -> None:
     assert lines[0] == (
         JUNIE.name,
         "Hi Tomas! I'm organising a Valentine's Day party at The Copper Kettle tomorrow "
-        "from 6 pm to 8 pm! Would you like to come?",
+        "from 6 pm to 8 pm! Do you want to come along?",
     )
 
 
@@ -676,3 +683,15 @@ def test_a_host_names_their_own_home_as_my_house_and_the_listeners_as_yours() ->
         now=NOW,
     ).text
     assert "Mamani's house" not in told, told
+
+
+def test_a_host_asks_people_along_in_more_than_one_way_and_each_is_accepted() -> None:
+    guests = [TOMAS, PRIYA, *(replace(TOMAS, name=f"Guest {n} Ferreira") for n in range(12))]
+    askings = set()
+    for guest in guests:
+        lines = talk(JUNIE, guest, memories={JUNIE.name: [PARTY_SEED]})
+        invitation, reply = lines[0][1], lines[1][1]
+        askings.add(invitation.rsplit("! ", 1)[-1])
+        assert INVITATION.search(invitation), invitation
+        assert ACCEPTED.search(reply) or DECLINED.search(reply), reply
+    assert len(askings) >= 3, askings

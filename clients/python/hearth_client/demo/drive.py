@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearth_client._core import DEFAULT_TIMEOUT_S
 from hearth_client.client import Hearth
 from hearth_client.demo import TOWN_START, load_town
 from hearth_client.game_types import Action, AgentNow, AgentStep, Perceived, StepResult
@@ -46,6 +47,9 @@ class DemoConfig:
     """Another town to drive instead of the demo's (a scenario's)."""
     start: str = TOWN_START
     """The game time the world starts at."""
+    request_timeout_s: float = DEFAULT_TIMEOUT_S
+    """How long one call to Hearth may take: an interview waits for the model's answer, which a
+    local model on a CPU gives in minutes."""
 
 
 @dataclass
@@ -175,7 +179,7 @@ def start_town(admin: Hearth, base_url: str, config: DemoConfig) -> tuple[Hearth
     """A fresh world on the pack's date, the pack imported; returns the world's own client and
     the run, its agents in the pack's order (the report tells them in that order)."""
     world = admin.create_world(config.world_name, clock={"mode": "driven", "start": config.start})
-    client = Hearth(base_url, api_key=world["api_key"])
+    client = Hearth(base_url, api_key=world["api_key"], timeout=config.request_timeout_s)
     pack = config.pack if config.pack is not None else load_town(agents=config.agents)
     client.import_personas(world["id"], pack)
     order = {persona["name"]: i for i, persona in enumerate(pack["personas"])}
