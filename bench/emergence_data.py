@@ -42,6 +42,16 @@ MODEL_LINES = sa.text(
 )
 """The model's answers for lines of talk: from the audit table itself, since the analysts'
 `llm_usage` view leaves prompts and answers out."""
+TALK_UNDER_WAY = sa.text(
+    "SELECT (SELECT count(*) FROM llm_usage WHERE world_id = :world AND finished_at IS NULL "
+    "        AND operation IN ('next_utterance', 'conversation_notes', 'relationship')) "
+    "     + (SELECT count(DISTINCT conversation_id) FROM dialogue "
+    "        WHERE world_id = :world AND status = 'open')"
+)
+"""Model calls of a conversation still in flight, and conversations still open."""
+TALK_QUIET_S = 5.0
+"""How long nothing may be under way before the clock moves on: the sweep sends a line that has
+come due within its beat, a second or two."""
 UNEMBEDDED = sa.text("SELECT count(*) FROM memory_stream WHERE world_id = :world AND NOT embedded")
 EMBED_WAIT_S = 120.0
 
@@ -113,6 +123,30 @@ def model_lines(database_url: str, world_id: str) -> frozenset[str]:
     finally:
         engine.dispose()
     return frozenset(lines)
+
+
+def wait_for_talk(
+    database_url: str, world_id: str, *, quiet_s: float = TALK_QUIET_S, timeout_s: float
+) -> float:
+    """Hold the clock while the world's agents are talking: until no conversation is open and
+    no model call of one is in flight for `quiet_s` (at most `timeout_s`); the seconds waited.
+
+    A local model on a CPU takes a minute a line, while the town's clock would move on a game
+    hour in that time: the conversation would be overtaken (and, an hour after it began,
+    closed as lost by the sweep)."""
+    started = time.monotonic()
+    quiet_since = started
+    with analyst(database_url) as conn:
+        while time.monotonic() - started < timeout_s:
+            busy = int(conn.execute(TALK_UNDER_WAY, {"world": world_id}).scalar_one())
+            conn.rollback()  # a new snapshot for the next look
+            now = time.monotonic()
+            if busy:
+                quiet_since = now
+            elif now - quiet_since >= quiet_s:
+                break
+            time.sleep(0.5)
+    return time.monotonic() - started
 
 
 def wait_until_embedded(

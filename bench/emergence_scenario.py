@@ -19,18 +19,18 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from hearth_client.demo.drive import drive, quiesce
 
-from bench.audit import TownUnderAudit, personas_of, progress, town_on_stack
+from bench.audit import TownUnderAudit, personas_of, progress, request_timeout, town_on_stack
 from bench.audit_data import read_rows as read_audit_rows
 from bench.audit_talk import TalkAudit, audit_talk
 from bench.audit_talk import report as talk_report
-from bench.emergence_data import model_lines, read_rows, wait_until_embedded
+from bench.emergence_data import model_lines, read_rows, wait_for_talk, wait_until_embedded
 from bench.emergence_interviews import Judge, Judged, Question, interview, judged
 from bench.emergence_measures import Attendance, Diffusion, attendance, diffusion
 from bench.emergence_trace import Knowledge, MemoryRow, trace, transmissions
@@ -103,6 +103,15 @@ def questions(town: TownUnderAudit, item: NewsItem) -> list[Question]:
     ]
 
 
+def talk_pace(town: TownUnderAudit) -> Callable[[], object] | None:
+    """With a model, the clock waits for conversations (`emergence_data.wait_for_talk`), as
+    a turn-based game would; the offline mind talks faster than any step."""
+    if not town.settings.llm_configured:
+        return None
+    limit = request_timeout(town.settings)
+    return lambda: wait_for_talk(town.database_url, town.run.world_id, timeout_s=limit)
+
+
 def interview_news(
     town: TownUnderAudit, scenario: Scenario, judging: Sequence[Judge], *, label: str, quiet: bool
 ) -> list[list[Judged]]:
@@ -136,9 +145,12 @@ def evaluate_scenario(
         world = town.run.world_id
         wait_until_embedded(town.database_url, world)
         first = interview_news(town, scenario, judging, label="start", quiet=quiet)
-        drive(town.client, town.run, config, progress(quiet))
+        pace = talk_pace(town)
+        drive(town.client, town.run, config, progress(quiet), pace=pace)
         if not quiet:
             print(file=sys.stderr)
+        if pace is not None:
+            pace()  # the last step's conversations too
         quiesce(town.client, town.run)
         last = interview_news(town, scenario, judging, label="end", quiet=quiet)
         rows = read_rows(town.database_url, world)

@@ -23,6 +23,7 @@ from cognition.offline.clock import wake_and_bed
 from cognition.offline.importance import rate as provisional
 from cognition.parsing import plan_checks, repairs, schemas, shapes
 from cognition.parsing.day_parts import OWNED_ITEMS, lay_out_day
+from cognition.parsing.memory import MAX_ANSWER_CITATIONS
 from cognition.parsing.plans import NOTES_SEPARATOR, read_day_parts, read_plan_day, read_steps
 from cognition.places import PlaceOption
 from cognition.types import (
@@ -345,6 +346,7 @@ def answer(r: requests.AnswerQuestion) -> Ask[Answer]:
         asker=prompting.one_line(asker),
         question=prompting.text_or_empty(question),
         memories=prompting.numbered(memories),
+        most=MAX_ANSWER_CITATIONS,
     )
     return Ask(
         "answer",

@@ -100,7 +100,16 @@ def parse_answer(raw: str, *, memory_count: int) -> Answer:
     text = out.answer.strip()
     if not text:
         raise InvalidOutput("the answer is empty", raw=raw)
-    return Answer(text=text, cited=valid_citations(out.cited, memory_count))
+    cited = valid_citations(out.cited, memory_count)
+    if len(cited) > MAX_ANSWER_CITATIONS:
+        repairs.note(f"cited {len(cited)} memories: kept the first {MAX_ANSWER_CITATIONS}")
+        cited = cited[:MAX_ANSWER_CITATIONS]
+    return Answer(text=text, cited=cited)
+
+
+MAX_ANSWER_CITATIONS = 5
+"""An answer rests on a few memories; a small model asked which cited all 48 it was shown
+(numbered by relevance, so the first are the likeliest)."""
 
 
 def parse_summarize_agent(raw: str) -> str:

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from cognition.clamps import IMPORTANCE_MAX, IMPORTANCE_MIN
 from cognition.parsing.day_parts import PARTS
+from cognition.parsing.memory import MAX_ANSWER_CITATIONS
 from cognition.parsing.schemas import (
     AnswerOut,
     InsightsOut,
@@ -91,8 +92,9 @@ def location(options: Sequence[str], *, may_stay: bool) -> Schema:
 
 
 def answer(memory_count: int) -> Schema:
+    """The answer and the few memories it rests on (`memory.MAX_ANSWER_CITATIONS`)."""
     schema = of(AnswerOut)
-    schema["properties"]["cited"] = _citations(memory_count)
+    schema["properties"]["cited"] = _citations(memory_count, most=MAX_ANSWER_CITATIONS)
     return schema
 
 
@@ -104,10 +106,11 @@ def ranking(count: int) -> Schema:
     return schema
 
 
-def _citations(count: int) -> Schema:
+def _citations(count: int, *, most: int | None = None) -> Schema:
     if count < 1:
         return _array({"type": "integer"}, low=0, high=0)
-    return _array({"type": "integer", "enum": list(range(1, count + 1))}, low=0, high=count)
+    high = count if most is None else min(count, most)
+    return _array({"type": "integer", "enum": list(range(1, count + 1))}, low=0, high=high)
 
 
 def _object(**properties: Schema) -> Schema:

@@ -33,8 +33,10 @@ from cognition.parsing import (
     parse_reflection_questions,
     parse_relationship,
     parse_summarize_agent,
+    repairs,
 )
 from cognition.parsing.extract import extract_json, is_refusal
+from cognition.parsing.shapes import answer as answer_shape
 from cognition.types import Answer, Granularity, Insight, PlanItem, Reaction, Utterance
 
 REFUSAL = "I'm sorry, but I can't help with that."
@@ -511,3 +513,14 @@ def test_utterance_said_again_word_for_word_is_sent_back() -> None:
 
 def test_a_short_line_may_come_twice() -> None:
     assert parse_next_utterance('{"text": "Okay!", "ends": true}', own_lines=["Okay."]).ends
+
+
+def test_an_answer_that_cites_everything_keeps_the_first_few() -> None:
+    # Qwen2.5-Coder-1.5B cited all 48 memories its interview showed
+    raw = json.dumps({"answer": "Yes, at the Wren Inn.", "cited": list(range(1, 49))})
+    with repairs.collecting() as notes:
+        answer = parse_answer(raw, memory_count=48)
+    assert answer.cited == (1, 2, 3, 4, 5)
+    assert notes == ["cited 48 memories: kept the first 5"]
+    assert answer_shape(48)["properties"]["cited"]["maxItems"] == 5
+    assert answer_shape(3)["properties"]["cited"]["maxItems"] == 3

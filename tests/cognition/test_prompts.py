@@ -578,7 +578,7 @@ What John Lin remembers that may matter, numbered:
 
 How would John Lin answer, in character, using only what John Lin knows?
 
-Answer with a JSON object {"answer": "<John Lin's reply>", "cited": [<numbers of the memories the answer uses>]}."""
+Answer with a JSON object {"answer": "<John Lin's reply>", "cited": [<numbers of the memories the answer uses, at most 5>]}."""
     )
 
 

@@ -1531,6 +1531,17 @@ def _proper_place(sentence: str) -> str | None:
     return found[0] if found else None
 
 
+_WITHIN = frozenset("at of and & on by near behind beside above below".split())  # noqa: SIM905
+"""Words that join a place to the named place it lies in or by: "the taproom at Millrace
+Brewery", "the fold on Dealul Florii" (where a guest finds it), not "the hall on Friday"."""
+
+
+def _a_name(word: str) -> bool:
+    """A capitalised word that is no day or month: the name of a place."""
+    bare = word.strip(".,;:!?")
+    return bare[:1].isupper() and bare.capitalize() not in (*WEEKDAYS, *MONTHS)
+
+
 def _place(text: str) -> str | None:
     """The first "at/in <place>" of a text that names no time ("at the old chapel")."""
     for match in _PLACE.finditer(text):
@@ -1540,7 +1551,7 @@ def _place(text: str) -> str | None:
         given = match["place"].split()
         for index, word in enumerate(given):
             follows = given[index + 1] if index + 1 < len(given) else ""
-            within = word.lower() in ("at", "of", "and", "&") and follows[:1].isupper() and words
+            within = word.lower() in _WITHIN and _a_name(follows) and bool(words)
             if word in ("-", "–", "—") and words:
                 break  # "the Upper Meadow - Gabliani hay": an aside after the dash
             if word.lower().rstrip(".,;:!?") in _PLACE_STOP and words and not within:

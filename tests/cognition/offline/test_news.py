@@ -2139,3 +2139,23 @@ def test_a_wild_animal_at_the_tellers_place_in_a_voicemail_is_news_about_them() 
     )
     (bear,) = facts_in(text, speaker="Maria Pop", now=MONDAY, told=True)
     assert (bear.what, bear.who) == ("there was a bear in Maria's orchard", "Maria Pop")
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        (
+            "RĂVĂȘIT — TUESDAY 27 OCTOBER — 3 O'CLOCK AT THE FOLD ON DEALUL FLORII.",
+            "the Fold on Dealul Florii",
+        ),
+        (
+            "The fair is at the green by Saint Anne's Church on Saturday at 10 am.",
+            "the green by Saint Anne's Church",
+        ),
+        ("The quiz is at the village hall on Friday at 7 pm.", "the village hall"),
+        ("The quiz is at the hall on October 30 at 7 pm.", "the hall"),
+    ],
+)
+def test_a_place_keeps_the_named_place_it_lies_on_but_not_its_day(text: str, place: str) -> None:
+    [fact] = facts_in(text, speaker="Ioana Pop", now=datetime(2026, 10, 26, 9, 0), told=False)
+    assert fact.place == place

@@ -217,13 +217,23 @@ def snapshot(run: TownRun, result: StepResult, spoke: set[str]) -> Snapshot:
 
 
 def drive(
-    client: Hearth, run: TownRun, config: DemoConfig, on_step: Callable[[Progress], None]
+    client: Hearth,
+    run: TownRun,
+    config: DemoConfig,
+    on_step: Callable[[Progress], None],
+    *,
+    pace: Callable[[], object] | None = None,
 ) -> None:
+    """Step the town `config.hours` of game time. `pace`, called before the clock moves on,
+    may hold it the way a turn-based game would (a slow local model's conversation finishes
+    before the town's next step instead of being overtaken by the clock)."""
     steps = max(1, int(config.hours * 60 // config.step_minutes))
     now: dict[str, AgentNow] = {}
     conversing(client, run)  # start the event cursor after the import
     for index in range(steps):
         if index:
+            if pace is not None:
+                pace()
             client.advance_clock(run.world_id, config.step_minutes)
         result = settle(client, run, step_town(client, run, now), config.settle_s)
         now = {a["agent_id"]: a for a in result["agents"]}
