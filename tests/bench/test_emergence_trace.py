@@ -6,17 +6,18 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import sqlalchemy as sa
 from hearth_client.demo.drive import Snapshot
 from sqlalchemy.orm import Session, sessionmaker
 
-from bench.emergence_data import Line, RunRows, model_lines
+from bench.emergence_data import Line, RunRows, model_lines, wait_for_talk
 from bench.emergence_interviews import Judged, Question, Reply
 from bench.emergence_measures import attendance, diffusion, network, relationship_edges
 from bench.emergence_scenario import heard_in
 from bench.emergence_topics import ELECTION, PARTY, PARTY_GATHERING
 from bench.emergence_trace import MemoryRow, grounded, names_person, trace, transmissions
 from cognition.offline import OFFLINE_MODEL
-from db.models import LlmCall
+from db.models import Conversation, LlmCall, Utterance
 from tests.factories import make_agent, make_world
 
 START = datetime(2023, 2, 13, 7, 0)
@@ -238,3 +239,35 @@ def test_the_lines_a_model_wrote_are_read_from_the_audit_as_the_parser_reads_the
             ]
         )
     assert model_lines(database_url, str(world.id)) == {"Are you coming tonight?"}
+
+
+def test_the_clock_is_held_while_agents_talk_and_not_after(
+    sessions: sessionmaker[Session], database_url: str
+) -> None:
+    with sessions.begin() as session:
+        world = make_world(session)
+        ada, mira = make_agent(session, world, name="Ada"), make_agent(session, world, name="Mira")
+        talk = Conversation(
+            world_id=world.id, initiator_id=ada.id, partner_agent_id=mira.id, started_at=START
+        )
+        session.add(talk)
+        session.flush()
+        session.add(
+            Utterance(
+                conversation_id=talk.id,
+                seq=1,
+                speaker_agent_id=ada.id,
+                text="Cider at three?",
+                spoken_at=START,
+            )
+        )
+    world_id = str(world.id)
+    assert wait_for_talk(database_url, world_id, quiet_s=0.2, timeout_s=1.0) >= 1.0  # held
+    with sessions.begin() as session:
+        session.get_one(Conversation, talk.id).status = "ended"
+        session.add(LlmCall(world_id=world.id, operation="next_utterance", model="qwen"))
+    # a line the model is still writing (no finished_at) holds it too
+    assert wait_for_talk(database_url, world_id, quiet_s=0.2, timeout_s=1.0) >= 1.0
+    with sessions.begin() as session:
+        session.execute(sa.update(LlmCall).values(finished_at=sa.func.now()))
+    assert wait_for_talk(database_url, world_id, quiet_s=0.2, timeout_s=30.0) < 30.0
