@@ -20,10 +20,10 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-import inflect
 import parsedatetime
 
 from cognition.offline import clock
+from cognition.offline.inflection import inflect
 from cognition.offline.text import first_name, same_person
 from cognition.offline.text import sentences as text_sentences
 from cognition.types import FactRecord

@@ -20,8 +20,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-import inflect
-
 from cognition.norms import MINUTES_PER_DAY
 from cognition.offline.facts import (
     MONTHS,
@@ -34,6 +32,7 @@ from cognition.offline.facts import (
     read_time,
     recurs,
 )
+from cognition.offline.inflection import inflect
 from cognition.offline.text import (
     ABBREVIATIONS,
     NAME_WORD,

@@ -18,10 +18,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import inflect
-
 from cognition.offline import importance
 from cognition.offline.facts import Fact, long_standing
+from cognition.offline.inflection import inflect
 from cognition.offline.news import gathering, story
 from cognition.offline.text import NAME_WORD, STOPWORDS, first_name, stem, words
 
