@@ -46,6 +46,8 @@ from cognition.types import Persona, PlanItem
 
 MIN_ITEMS = 5
 MAX_ITEMS = 8
+MAX_ITEMS_APART = 10
+"""A busy day of duties in different places may keep this many items rather than join two."""
 MIN_ITEM = 15
 """Routine fragments shorter than this (minutes) are not worth an item of their own."""
 ROUTINE_MINUTES = 45
@@ -779,10 +781,11 @@ def merge_fragments(slots: Sequence[Slot]) -> list[Slot]:
 
 
 def fit_count(slots: Sequence[Slot]) -> list[Slot]:
-    """Merge the shortest routine items, or split the longest, until 5–8 items remain."""
+    """Merge the shortest routine items, or split the longest, until 5–8 items remain; up to
+    MAX_ITEMS_APART when what is left to merge happens in different places or is a meal."""
     result = list(slots)
     while len(result) > MAX_ITEMS:
-        i = _least_needed(result)
+        i = _least_needed(result, anywhere=len(result) > MAX_ITEMS_APART)
         if i is None:
             break
         result[i - 1 : i + 1] = [_folded(result[i - 1], result[i])]
@@ -804,19 +807,37 @@ then outings after a duty (the duty runs on), then the shortest duty next to ano
 _ABSORBS = {MEAL: (MORNING_ROUTINE,), OUTING: (ROUTINE, OUTING), ROUTINE: (ROUTINE, OUTING)}
 
 
-def _least_needed(slots: Sequence[Slot]) -> int | None:
-    """The index of the item to fold into the one before it, or None."""
+def _least_needed(slots: Sequence[Slot], *, anywhere: bool) -> int | None:
+    """The index of the item to fold into the one before it, or None.
+
+    Two items at different places are not joined ("sort the mail; then tend the hens" would
+    all happen at one of them), nor a meal and another item, nor anything into an appointment
+    (it keeps its name): a day with nothing else left to join keeps more items. Only past
+    MAX_ITEMS_APART (`anywhere`) is one of those joined, the least harmful first."""
     for kind in _MERGE_ORDER:
         movable = [
             i
             for i in range(1, len(slots) - 1)
-            if slots[i].kind == kind and slots[i - 1].kind in _ABSORBS[kind]
+            if slots[i].kind == kind
+            and slots[i - 1].kind in _ABSORBS[kind]
+            and (kind != ROUTINE or _same_place(slots[i - 1], slots[i]))
         ]
         if movable:
             return min(movable, key=lambda k: (slots[k].length, k))
-    anything = [i for i in range(1, len(slots) - 1) if not slots[i].fixed]
-    free = [i for i in anything if not slots[i - 1].fixed]  # an appointment keeps its name
-    return min(free or anything, key=lambda k: (slots[k].length, k)) if anything else None
+
+    def harm(i: int) -> tuple[bool, bool, bool]:
+        before, item = slots[i - 1], slots[i]
+        return (before.fixed, not _same_place(before, item), MEAL in (before.kind, item.kind))
+
+    foldable = [i for i in range(1, len(slots) - 1) if not slots[i].fixed]
+    if not anywhere:
+        foldable = [i for i in foldable if not any(harm(i))]
+    return min(foldable, key=lambda k: (harm(k), slots[k].length, k)) if foldable else None
+
+
+def _same_place(before: Slot, item: Slot) -> bool:
+    """Whether joining the two keeps each where it happens (a place not known yet fits any)."""
+    return before.location is None or item.location is None or before.location == item.location
 
 
 def _folded(before: Slot, item: Slot) -> Slot:
