@@ -43,12 +43,12 @@ MODEL_LINES = sa.text(
 """The model's answers for lines of talk: from the audit table itself, since the analysts'
 `llm_usage` view leaves prompts and answers out."""
 TALK_UNDER_WAY = sa.text(
-    "SELECT (SELECT count(*) FROM llm_usage WHERE world_id = :world AND finished_at IS NULL "
-    "        AND operation IN ('next_utterance', 'conversation_notes', 'relationship')) "
-    "     + (SELECT count(DISTINCT conversation_id) FROM dialogue "
-    "        WHERE world_id = :world AND status = 'open')"
+    "SELECT count(*) FROM llm_usage WHERE world_id = :world AND finished_at IS NULL "
+    "AND operation IN ('next_utterance', 'conversation_notes', 'relationship') "
+    "AND called_at > now() - make_interval(secs => :limit)"
 )
-"""Model calls of a conversation still in flight, and conversations still open."""
+"""A conversation's model calls still in flight (one whose process died is given up on after
+the wait's own limit)."""
 TALK_QUIET_S = 5.0
 """How long nothing may be under way before the clock moves on: the sweep sends a line that has
 come due within its beat, a second or two."""
@@ -128,17 +128,20 @@ def model_lines(database_url: str, world_id: str) -> frozenset[str]:
 def wait_for_talk(
     database_url: str, world_id: str, *, quiet_s: float = TALK_QUIET_S, timeout_s: float
 ) -> float:
-    """Hold the clock while the world's agents are talking: until no conversation is open and
-    no model call of one is in flight for `quiet_s` (at most `timeout_s`); the seconds waited.
+    """Hold the clock while the world's agents talk with a model: until no model call of a
+    conversation has been in flight for `quiet_s` (at most `timeout_s`); the seconds waited.
 
     A local model on a CPU takes a minute a line, while the town's clock would move on a game
     hour in that time: the conversation would be overtaken (and, an hour after it began,
-    closed as lost by the sweep)."""
+    closed as lost by the sweep). Held this way, a conversation's first line is said in the
+    step it opens and the rest in the next (each line is due a game minute after the last, and
+    once the clock has passed them they follow one another at once)."""
     started = time.monotonic()
     quiet_since = started
     with analyst(database_url) as conn:
         while time.monotonic() - started < timeout_s:
-            busy = int(conn.execute(TALK_UNDER_WAY, {"world": world_id}).scalar_one())
+            params = {"world": world_id, "limit": timeout_s}
+            busy = int(conn.execute(TALK_UNDER_WAY, params).scalar_one())
             conn.rollback()  # a new snapshot for the next look
             now = time.monotonic()
             if busy:

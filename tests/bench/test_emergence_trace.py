@@ -17,7 +17,7 @@ from bench.emergence_scenario import heard_in
 from bench.emergence_topics import ELECTION, PARTY, PARTY_GATHERING
 from bench.emergence_trace import MemoryRow, grounded, names_person, trace, transmissions
 from cognition.offline import OFFLINE_MODEL
-from db.models import Conversation, LlmCall, Utterance
+from db.models import Conversation, LlmCall
 from tests.factories import make_agent, make_world
 
 START = datetime(2023, 2, 13, 7, 0)
@@ -241,7 +241,7 @@ def test_the_lines_a_model_wrote_are_read_from_the_audit_as_the_parser_reads_the
     assert model_lines(database_url, str(world.id)) == {"Are you coming tonight?"}
 
 
-def test_the_clock_is_held_while_agents_talk_and_not_after(
+def test_the_clock_is_held_while_a_model_writes_a_line_and_not_after(
     sessions: sessionmaker[Session], database_url: str
 ) -> None:
     with sessions.begin() as session:
@@ -251,23 +251,20 @@ def test_the_clock_is_held_while_agents_talk_and_not_after(
             world_id=world.id, initiator_id=ada.id, partner_agent_id=mira.id, started_at=START
         )
         session.add(talk)
-        session.flush()
-        session.add(
-            Utterance(
-                conversation_id=talk.id,
-                seq=1,
-                speaker_agent_id=ada.id,
-                text="Cider at three?",
-                spoken_at=START,
-            )
-        )
     world_id = str(world.id)
+    # an open conversation whose next line is not due yet waits for the clock, not the clock
+    # for it
+    assert wait_for_talk(database_url, world_id, quiet_s=0.2, timeout_s=30.0) < 30.0
+    with sessions.begin() as session:
+        session.add(LlmCall(world_id=world.id, operation="next_utterance", model="qwen"))
     assert wait_for_talk(database_url, world_id, quiet_s=0.2, timeout_s=1.0) >= 1.0  # held
     with sessions.begin() as session:
-        session.get_one(Conversation, talk.id).status = "ended"
-        session.add(LlmCall(world_id=world.id, operation="next_utterance", model="qwen"))
-    # a line the model is still writing (no finished_at) holds it too
-    assert wait_for_talk(database_url, world_id, quiet_s=0.2, timeout_s=1.0) >= 1.0
-    with sessions.begin() as session:
         session.execute(sa.update(LlmCall).values(finished_at=sa.func.now()))
+        session.add(LlmCall(world_id=world.id, operation="react", model="qwen"))  # not talk
+    assert wait_for_talk(database_url, world_id, quiet_s=0.2, timeout_s=30.0) < 30.0
+    with sessions.begin() as session:  # a call whose process died long ago holds nothing
+        old = sa.func.now() - sa.text("interval '1 hour'")
+        session.add(
+            LlmCall(world_id=world.id, operation="next_utterance", model="qwen", created_at=old)
+        )
     assert wait_for_talk(database_url, world_id, quiet_s=0.2, timeout_s=30.0) < 30.0
