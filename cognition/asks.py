@@ -299,7 +299,7 @@ def next_utterance(r: requests.NextUtterance) -> Ask[Utterance]:
         prompt,
         schemas.UtteranceOut,
         lambda raw: parsing.parse_next_utterance(
-            raw, speaker=name, own_lines=[text for who, text in history if who == speaker.name]
+            raw, speaker=name, said=[text for _, text in history]
         ),
     )
 

@@ -48,13 +48,14 @@ def parse_relationship(raw: str) -> RelationshipUpdate:
 
 
 def parse_next_utterance(
-    raw: str, *, speaker: str | None = None, own_lines: Sequence[str] = ()
+    raw: str, *, speaker: str | None = None, said: Sequence[str] = ()
 ) -> Utterance:
     """The spoken line, without a `Speaker:` prefix or wrapping quotes the model added.
 
-    A small model may say its first line again word for word later in the same conversation;
-    a sentence of several words said twice (`own_lines`: what the speaker said so far) is
-    sent back, so the re-ask asks for something new. A short "Okay." may come twice."""
+    A small model may say its first line again word for word later in the same conversation,
+    or echo the other's line back as its own; a line of several words said before in the
+    conversation (`said`: its lines so far, both sides') is sent back, so the re-ask asks for
+    something new. A short "Okay." or "See you there!" may come twice."""
     out = load(raw, UtteranceOut)
     text = out.text.strip()
     if speaker:
@@ -63,7 +64,7 @@ def parse_next_utterance(
     if not text:
         raise InvalidOutput("the line is empty", raw=raw)
     words = _words(text)
-    if len(words) >= REPEAT_MIN_WORDS and any(_words(line) == words for line in own_lines):
+    if len(words) >= REPEAT_MIN_WORDS and any(_words(line) == words for line in said):
         raise InvalidOutput(
             f"{text!r} was already said in this conversation: say something new, or end it",
             raw=raw,
@@ -72,7 +73,7 @@ def parse_next_utterance(
 
 
 REPEAT_MIN_WORDS = 4
-"""A line this long said twice by one speaker reads as a loop, not as a habit of speech."""
+"""A line this long said twice in one conversation reads as a loop or an echo, not speech."""
 
 
 def _words(text: str) -> list[str]:

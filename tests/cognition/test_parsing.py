@@ -506,13 +506,13 @@ def test_utterance_said_again_word_for_word_is_sent_back() -> None:
     again = "hey Klaus, I just heard that a storm is coming - should we cancel the party"
     raw = json.dumps({"text": again, "ends": False})
     with pytest.raises(InvalidOutput, match="already said in this conversation"):
-        parse_next_utterance(raw, own_lines=before)
+        parse_next_utterance(raw, said=before)
     fresh = '{"text": "Then let us move it indoors.", "ends": false}'
-    assert parse_next_utterance(fresh, own_lines=before).text == "Then let us move it indoors."
+    assert parse_next_utterance(fresh, said=before).text == "Then let us move it indoors."
 
 
 def test_a_short_line_may_come_twice() -> None:
-    assert parse_next_utterance('{"text": "Okay!", "ends": true}', own_lines=["Okay."]).ends
+    assert parse_next_utterance('{"text": "Okay!", "ends": true}', said=["Okay."]).ends
 
 
 def test_an_answer_that_cites_everything_keeps_the_first_few() -> None:

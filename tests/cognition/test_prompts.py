@@ -447,7 +447,7 @@ Answer with a JSON object {"text": "<what John Lin says, in John Lin's own voice
     )
 
 
-def test_next_utterance_sends_back_a_line_the_speaker_already_said() -> None:
+def test_next_utterance_sends_back_a_line_already_said_in_the_conversation() -> None:
     first = "Eddy, how is the composition coming along?"
     ask = asks.ask_for(
         NextUtterance(
@@ -466,8 +466,10 @@ def test_next_utterance_sends_back_a_line_the_speaker_already_said() -> None:
     )
     with pytest.raises(InvalidOutput, match="already said"):
         ask.parse(json.dumps({"text": first, "ends": False}))
-    echo = ask.parse(json.dumps({"text": "It is going well, I think.", "ends": False}))
-    assert echo.text == "It is going well, I think."  # Eddy's words, not John's own
+    with pytest.raises(InvalidOutput, match="already said"):  # Eddy's line echoed back
+        ask.parse(json.dumps({"text": "It is going well, I think!", "ends": False}))
+    reply = ask.parse(json.dumps({"text": "I am glad it is going well.", "ends": False}))
+    assert reply.text == "I am glad it is going well."
 
 
 def test_summarize_agent_prompt() -> None:
