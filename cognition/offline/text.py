@@ -257,8 +257,32 @@ def folded(word: str) -> str:
 
 
 def same_person(a: str, b: str) -> bool:
-    """Whether two spellings name one person: equal, or the same first name ("Junie")."""
-    return bool(a) and bool(b) and (a == b or first_name(a) == first_name(b))
+    """Whether two spellings name one person: equal, the same first name ("Junie"), or a
+    title and one of the other's names ("Father Ioane" is Ioane Kvitsiani, "Dr. Hale" is
+    Miriam Hale)."""
+    if not a or not b:
+        return False
+    if a == b or first_name(a) == first_name(b):
+        return True
+    return _titled_as(a, b) or _titled_as(b, a)
+
+
+FORMS_OF_ADDRESS = frozenset(
+    """Dr Mr Mrs Ms Mx Miss Prof Rev Sr Fr Father Mother Sister Brother Pastor Reverend Imam
+    Rabbi Auntie Aunt Uncle Granny Grandma Grandpa Nana Don Doña Señor Señora Madame
+    Monsieur Captain Doctor Professor Mayor Elder Deacon""".split()  # noqa: SIM905
+)
+"""Words said before one of a person's names ("Father Ioane", "Auntie Rosa", "Dr. Hale")."""
+
+
+def _titled_as(titled: str, name: str) -> bool:
+    parts, names = titled.split(), name.split()
+    return (
+        len(parts) == 2
+        and parts[0].rstrip(".") in FORMS_OF_ADDRESS
+        and len(names) >= 2
+        and parts[1] in names
+    )
 
 
 def mentions(text: str, name: str) -> bool:

@@ -523,6 +523,8 @@ class Gathering:
                 what = f"{what} for {honoured}"  # "Dr. Hale is retiring, … give him a send-off"
             fact = _fact(sentence, what=what, who=who, before=start, after=end, now=now)
             spans.append((start, end, fact))
+        if len(spans) > 1:  # "the feast … after the morning liturgy": a time, not news
+            spans = [span for span in spans if not _WHEN_AFTER.search(sentence[: span[0]])]
         found = [  # "the book club meeting", not also "the book club"
             fact
             for start, end, fact in spans
@@ -1046,6 +1048,14 @@ def _with_object(noun: str, after: str) -> bool:
 AFTER_CEREMONY = 60
 """Minutes from the start of an occasion to what follows it "afterwards" when no end is said
 (a wedding service, then the reception)."""
+
+
+_WHEN_AFTER = re.compile(
+    r"\b(?i:after|before|following|until|till)\s+(?:(?i:the|this|our|their)\s+)?(?:\w+\s+)?$"
+)
+"""An occasion named to say when another one is ("the supra … after the morning liturgy",
+"the dance after the harvest supper"): where another occasion is in the sentence, it is not
+news of its own."""
 
 
 def _afterwards(found: list[Fact], sentence: str) -> list[Fact]:

@@ -2159,3 +2159,21 @@ def test_a_wild_animal_at_the_tellers_place_in_a_voicemail_is_news_about_them() 
 def test_a_place_keeps_the_named_place_it_lies_on_but_not_its_day(text: str, place: str) -> None:
     [fact] = facts_in(text, speaker="Ioana Pop", now=datetime(2026, 10, 26, 9, 0), told=False)
     assert fact.place == place
+
+
+@pytest.mark.parametrize(
+    ("text", "occasion"),
+    [
+        (
+            "Father Ioane is holding the Giorgoba feast at St. Giorgi Church on Sunday from 1 pm "
+            "until 5 pm after the morning liturgy, and the whole village is invited.",
+            "Giorgoba feast",
+        ),
+        ("The dance is on Saturday at 8 pm after the harvest supper.", "dance"),
+    ],
+)
+def test_an_occasion_named_to_say_when_another_is_is_no_news_of_its_own(
+    text: str, occasion: str
+) -> None:
+    facts = facts_in(text, speaker="Ioane Kvitsiani", now=datetime(2025, 11, 22, 7), told=False)
+    assert [f.what for f in facts] == [occasion]

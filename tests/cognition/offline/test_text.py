@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cognition.offline.text import first_name, same_person, sentences
 
 
@@ -23,3 +25,20 @@ def test_a_name_whose_family_name_comes_first_is_called_by_its_last_word() -> No
     assert first_name("Lam Tran") == "Lam"  # two words: no custom can be told
     assert not same_person("Nguyen Van Sau", "Nguyen Thi Thuy")
     assert same_person("Nguyen Van Sau", "Sau")
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "same"),
+    [
+        ("Father Ioane", "Ioane Kvitsiani", True),
+        ("Dr. Hale", "Miriam Hale", True),
+        ("Auntie Rosa", "Rosa Lim", True),
+        ("Ioane Kvitsiani", "Father Ioane", True),
+        ("Father Ioane", "Dato Gabliani", False),
+        ("Father Ioane", "Ioane", False),  # one name alone says nothing of the title's owner
+    ],
+)
+def test_a_person_named_with_a_form_of_address_is_the_same_person(
+    said: str, name: str, same: bool
+) -> None:
+    assert same_person(said, name) is same
