@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from cognition.clamps import clamp_sentiment
 from cognition.errors import InvalidOutput
-from cognition.parsing.extract import load
+from cognition.parsing.extract import is_refusal, load
 from cognition.parsing.schemas import (
     CurrentlyOut,
     NotesOut,
@@ -55,7 +55,8 @@ def parse_next_utterance(
     A small model may say its first line again word for word later in the same conversation,
     or echo the other's line back as its own; a line of several words said before in the
     conversation (`said`: its lines so far, both sides') is sent back, so the re-ask asks for
-    something new. A short "Okay." or "See you there!" may come twice."""
+    something new. A short "Okay." or "See you there!" may come twice. A refusal written as
+    the line ("I'm sorry, but I can't assist with that.") is sent back too."""
     out = load(raw, UtteranceOut)
     text = out.text.strip()
     if speaker:
@@ -63,6 +64,10 @@ def parse_next_utterance(
     text = _unquote(text)
     if not text:
         raise InvalidOutput("the line is empty", raw=raw)
+    if is_refusal(text):  # in the line itself: the model stepped out of the game, once
+        raise InvalidOutput(
+            f"{text!r} is the model declining, not a line: say it in character", raw=raw
+        )
     words = _words(text)
     if len(words) >= REPEAT_MIN_WORDS and any(_words(line) == words for line in said):
         raise InvalidOutput(

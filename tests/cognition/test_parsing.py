@@ -524,3 +524,10 @@ def test_an_answer_that_cites_everything_keeps_the_first_few() -> None:
     assert notes == ["cited 48 memories: kept the first 5"]
     assert answer_shape(48)["properties"]["cited"]["maxItems"] == 5
     assert answer_shape(3)["properties"]["cited"]["maxItems"] == 3
+
+
+def test_a_refusal_written_as_the_line_is_sent_back() -> None:
+    # Qwen2.5-Coder-1.5B, as Tobias at the bakery, on the third line of a chat about plans
+    raw = json.dumps({"text": "I'm sorry, but I can't assist with that.", "ends": False})
+    with pytest.raises(InvalidOutput, match="in character"):
+        parse_next_utterance(raw, speaker="Tobias Reed")
