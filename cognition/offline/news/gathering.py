@@ -719,6 +719,8 @@ def named(fact: Fact) -> str:
     """ "Ines Duarte's wedding", "the bakery's farewell bake sale", "the poetry night"; an
     occasion with a proper name keeps it alone ("the Hachiman Shrine Autumn Grand Festival":
     "Hideo Kuroda's Hachiman …" would read back as a name holding "Kuroda's")."""
+    if _OWNED_BY_NAME.match(fact.what):  # "Father Ioane's Giorgoba feast", as heard
+        return fact.what
     if _proper_name(fact.what):
         return f"the {fact.what}"
     if fact.who and not _possessive_in(fact.what) and not _for_someone(fact.what):
@@ -726,6 +728,13 @@ def named(fact: Fact) -> str:
         group = (last in GROUP_NOUNS or last in ROLES) and " " in fact.who  # "the … Officer's"
         return f"{'the ' if group else ''}{fact.who}'s {fact.what}"
     return f"the {fact.what}"
+
+
+_OWNED_BY_NAME = re.compile(
+    r"^(?!(?:St|Saint|All|New)\b)(?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w-]*(?:'s|’s)\s(?!Day\b|Eve\b)"
+)
+"""An occasion already named by its owner's name: no "the" before it, no second owner ("the
+St. George's Day fair" and "the New Year's Eve dance" are named for a day, not an owner)."""
 
 
 ROLES = frozenset(

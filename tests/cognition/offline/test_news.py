@@ -2177,3 +2177,18 @@ def test_an_occasion_named_to_say_when_another_is_is_no_news_of_its_own(
 ) -> None:
     facts = facts_in(text, speaker="Ioane Kvitsiani", now=datetime(2025, 11, 22, 7), told=False)
     assert [f.what for f in facts] == [occasion]
+
+
+@pytest.mark.parametrize(
+    ("what", "who", "said"),
+    [
+        ("Father Ioane's Giorgoba feast", None, "Father Ioane's Giorgoba feast"),
+        ("Giorgoba feast", "Father Ioane", "Father Ioane's Giorgoba feast"),
+        ("St. George's Day fair", None, "the St. George's Day fair"),
+        ("New Year's Eve dance", None, "the New Year's Eve dance"),
+    ],
+)
+def test_an_occasion_named_for_its_owner_is_said_without_the(
+    what: str, who: str | None, said: str
+) -> None:
+    assert gathering.named(knowledge.Fact(kind=gathering.NAME, what=what, who=who)) == said
