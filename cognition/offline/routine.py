@@ -80,10 +80,11 @@ _WEEKDAY = re.compile(r"\bon ((?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b", 
 _LONG_LUNCH = re.compile(r"\b(long|late) lunch\b", re.I)
 _LUNCH_AT_HOME = re.compile(r"\blunch at home\b", re.I)
 _TIME_WORDS = re.compile(
-    r"\s*\b(?:(?:at|around|from|until|till|through to|through|to|by)\s+)?(?:(?:about|around)\s+)?"
+    r"\s*\b(?:(?:at|around|from|until|till|through to|through|to|by|before|after)\s+)?"
+    r"(?:(?:about|around)\s+)?"
     r"(?:\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|noon|midnight)\b"
-    r"|\s*\b(?:at|around|about|from|until|till|by) midday\b"
-    r"|\s*\b(?:at )?(?-i:first light|dawn|daybreak|sunrise)\b"
+    r"|\s*\b(?:at|around|about|from|until|till|by|before|after) midday\b"
+    r"|\s*\b(?:(?:at|from|by|before|after|until|till) )?(?-i:first light|dawn|daybreak|sunrise)\b"
     r"|\s*\b(?:mornings|afternoons|evenings)\b"
     r"|\s*\b(?:in the |every |each |most |some |on \w+ |at )(?:late |early )?"
     r"(?:mornings?|afternoons?|evenings?|nights?)\b"

@@ -142,3 +142,15 @@ def test_hours_in_words_and_bare_hours_read_in_the_order_of_the_day() -> None:
     assert spans("Sreeja teaches at the L.P. School from 9:30am to 3:30pm.") == [
         ("teach at the L.P. School", 9 * 60 + 30, 15 * 60 + 30, None)
     ]
+
+
+def test_a_time_word_after_from_or_before_is_no_part_of_the_duty() -> None:
+    found = rhythm(
+        "Tamar works the cheese press in her kitchen from dawn until about eleven, walks to "
+        "Lasha's Shop before noon to trade, and attends vespers at St. Giorgi Church at 5pm."
+    )
+    assert [d.activity for d in found.duties] == [
+        "work the cheese press in her kitchen",
+        "walk to Lasha's Shop to trade",
+        "attend vespers at St. Giorgi Church",
+    ]
