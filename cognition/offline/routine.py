@@ -94,6 +94,22 @@ _TIME_WORDS = re.compile(
     r"|\s*,?\s*with (?:a )?(?:long |late )?lunch at home\b",
     re.I,
 )
+_BREAK = re.compile(r"\s*,?\s*\bwith (?:a|an|one) (?:\w+ )?(?:break|pause|rest|stop)\b.*$", re.I)
+"""A pause inside a duty, said with it: no part of what the duty is or where it happens."""
+
+
+def _without_break(text: str) -> str:
+    """`text` without a pause said inside it ("works on the old tower from 9 until four with a
+    break for lunch at Chartolani House"); a clause that is only the pause ("…, with a lunch
+    break at The Copper Kettle from 12pm") is left whole: it is the meal's own duty."""
+    found = _BREAK.search(text)
+    if found is None or len(text[: found.start()].split()) < BREAK_AFTER_WORDS:
+        return text
+    return text[: found.start()]
+
+
+BREAK_AFTER_WORDS = 3
+"""Words before "with a break" that make a duty of their own (more than subject and verb)."""
 _SUBJECT = re.compile(rf"^(?:[Hh]e|[Ss]he|[Tt]hey|{NAME_WORD}(?:\s+{NAME_WORD}(?=\s+[a-z]))?)\s+")
 _CLAUSE_SPLIT = re.compile(r";|,\s*(?:and\s+)?|\s+and\s+")
 
@@ -299,7 +315,8 @@ def _duty(clause: _Clause, *, after: int | None = None) -> Duty | None:
     if not activity:
         return None
     day = WEEKDAYS.index(weekday[1].lower()) if weekday else None
-    return Duty(activity=activity, start=start, end=end, weekday=day, context=clause.context)
+    context = _without_break(clause.context)  # where the pause is, the duty is not
+    return Duty(activity=activity, start=start, end=end, weekday=day, context=context)
 
 
 def _span(clause: str, *, after: int | None = None) -> tuple[int | str | None, int | str | None]:
@@ -364,6 +381,7 @@ def _activity(clause: str) -> str:
     text = _SUBJECT.sub("", clause.strip())
     text = re.sub(r"\b(?:his|her|their) (morning|afternoon|evening)s\b", r"the \1", text)
     text = re.sub(r"\s+(?:whenever|if|when|as often as)\b.*$", "", text)
+    text = _without_break(text)  # "works on the tower … with a break for lunch at home"
     text = _TIME_WORDS.sub("", numeric_times(text))
     text = re.sub(r"\s+,", ",", " ".join(text.split())).strip(" ,.")
     if not text or not _starts_with_verb(text.split(), stated=True):

@@ -154,3 +154,12 @@ def test_a_time_word_after_from_or_before_is_no_part_of_the_duty() -> None:
         "walk to Lasha's Shop to trade",
         "attend vespers at St. Giorgi Church",
     ]
+
+
+def test_a_break_said_with_a_duty_is_neither_its_work_nor_its_place() -> None:
+    [duty] = rhythm(
+        "Zurab works on the old tower from 9 o'clock until four with a break for lunch at "
+        "Chartolani House around noon."
+    ).duties
+    assert duty.activity == "work on the old tower"
+    assert "Chartolani House" not in duty.context
