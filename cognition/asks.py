@@ -299,7 +299,10 @@ def next_utterance(r: requests.NextUtterance) -> Ask[Utterance]:
         prompt,
         schemas.UtteranceOut,
         lambda raw: parsing.parse_next_utterance(
-            raw, speaker=name, said=[text for _, text in history]
+            raw,
+            speaker=name,
+            said=[text for _, text in history],
+            names=(speaker.name, listener),
         ),
     )
 

@@ -48,15 +48,21 @@ def parse_relationship(raw: str) -> RelationshipUpdate:
 
 
 def parse_next_utterance(
-    raw: str, *, speaker: str | None = None, said: Sequence[str] = ()
+    raw: str,
+    *,
+    speaker: str | None = None,
+    said: Sequence[str] = (),
+    names: Sequence[str] = (),
 ) -> Utterance:
     """The spoken line, without a `Speaker:` prefix or wrapping quotes the model added.
 
     A small model may say its first line again word for word later in the same conversation,
     or echo the other's line back as its own; a line of several words said before in the
     conversation (`said`: its lines so far, both sides') is sent back, so the re-ask asks for
-    something new. A short "Okay." or "See you there!" may come twice. A refusal written as
-    the line ("I'm sorry, but I can't assist with that.") is sent back too."""
+    something new. A short "Okay." or "See you there!" may come twice. A line that goes on
+    is compared without the two sides' `names` too: "Hello Mira! I'm doing well. How about
+    you?" echoed as "Hello Ada! …" is the same line. A refusal written as the line ("I'm
+    sorry, but I can't assist with that.") is sent back too."""
     out = load(raw, UtteranceOut)
     text = out.text.strip()
     if speaker:
@@ -69,7 +75,13 @@ def parse_next_utterance(
             f"{text!r} is the model declining, not a line: say it in character", raw=raw
         )
     words = _words(text)
-    if len(words) >= REPEAT_MIN_WORDS and any(_words(line) == words for line in said):
+    unnamed = _words(text, leaving=names)
+    again = any(_words(line) == words for line in said) or (
+        not out.ends
+        and len(unnamed) >= REPEAT_MIN_WORDS
+        and any(_words(line, leaving=names) == unnamed for line in said)
+    )
+    if len(words) >= REPEAT_MIN_WORDS and again:
         raise InvalidOutput(
             f"{text!r} was already said in this conversation: say something new, or end it",
             raw=raw,
@@ -81,8 +93,10 @@ REPEAT_MIN_WORDS = 4
 """A line this long said twice in one conversation reads as a loop or an echo, not speech."""
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"[\w']+", text.casefold())
+def _words(text: str, *, leaving: Sequence[str] = ()) -> list[str]:
+    """The line's words, casefolded, without any word of `leaving` (the speakers' names)."""
+    left = {part.casefold() for name in leaving for part in name.split()}
+    return [word for word in re.findall(r"[\w']+", text.casefold()) if word not in left]
 
 
 def _unquote(text: str) -> str:

@@ -531,3 +531,18 @@ def test_a_refusal_written_as_the_line_is_sent_back() -> None:
     raw = json.dumps({"text": "I'm sorry, but I can't assist with that.", "ends": False})
     with pytest.raises(InvalidOutput, match="in character"):
         parse_next_utterance(raw, speaker="Tobias Reed")
+
+
+def test_a_line_echoed_with_the_names_swapped_is_sent_back_unless_it_closes() -> None:
+    # Qwen2.5-Coder-1.5B as Mira, answering Ada's "Hello Mira! I'm doing well. How about you?"
+    names = ("Mira Holt", "Ada Penrose")
+    before = ["Hello Ada! How are you today?", "Hello Mira! I'm doing well. How about you?"]
+    echo = json.dumps({"text": "Hello Ada! I'm doing well. How about you?", "ends": False})
+    with pytest.raises(InvalidOutput, match="already said"):
+        parse_next_utterance(echo, said=before, names=names)
+    # a goodbye said back in kind ends the talk, as people do
+    said = [*before, "Lovely talking with you, Mira. Bye for now!"]
+    bye = json.dumps({"text": "Lovely talking with you, Ada. Bye for now!", "ends": True})
+    assert parse_next_utterance(bye, said=said, names=names).ends
+    own = json.dumps({"text": "Hello Ada! I'm tired but well.", "ends": False})
+    assert parse_next_utterance(own, said=before, names=names).text.endswith("tired but well.")
