@@ -35,6 +35,7 @@ from bench.emergence_interviews import Judge, Judged, Question, interview, judge
 from bench.emergence_measures import Attendance, Diffusion, attendance, diffusion
 from bench.emergence_trace import Knowledge, MemoryRow, trace, transmissions
 from bench.scenario import NewsItem, Scenario, seed
+from cognition.offline.knowledge import said
 
 EVENT_KNOWN = 0.5
 EVENT_HOPS = 2
@@ -201,12 +202,17 @@ def evaluate_scenario(
 def heard_in(
     known: Knowledge, memories: Mapping[int, MemoryRow], lines: frozenset[str]
 ) -> frozenset[str]:
-    """Agents whose first hearing of the news was one of `lines` (`X said to Y: "line"`)."""
+    """Agents whose first hearing of the news was one of `lines` (the quote of its
+    `X said to Y: "line"` memory, read as the offline mind reads it)."""
+
+    def quote(memory_id: int) -> str | None:
+        heard = said(memories[memory_id].description)
+        return None if heard is None else heard.text
+
     return frozenset(
         agent
         for agent, step in known.first.items()
-        if step.how == "heard"
-        and any(memories[step.memory_id].description.endswith(f': "{line}"') for line in lines)
+        if step.how == "heard" and quote(step.memory_id) in lines
     )
 
 

@@ -267,10 +267,10 @@ def same_person(a: str, b: str) -> bool:
     return _titled_as(a, b) or _titled_as(b, a)
 
 
-FORMS_OF_ADDRESS = frozenset(
-    """Dr Mr Mrs Ms Mx Miss Prof Rev Sr Fr Father Mother Sister Brother Pastor Reverend Imam
-    Rabbi Auntie Aunt Uncle Granny Grandma Grandpa Nana Don Doña Señor Señora Madame
-    Monsieur Captain Doctor Professor Mayor Elder Deacon""".split()  # noqa: SIM905
+FORMS_OF_ADDRESS = TITLES | frozenset(
+    """Father Mother Sister Brother Pastor Reverend Imam Rabbi Auntie Aunt Uncle Granny Grandma
+    Grandpa Nana Don Doña Señor Señora Madame Monsieur Captain Doctor Professor Mayor Elder
+    Deacon""".split()  # noqa: SIM905
 )
 """Words said before one of a person's names ("Father Ioane", "Auntie Rosa", "Dr. Hale")."""
 
