@@ -238,9 +238,14 @@ def _conjugate_all(words: list[str]) -> str:
 
 def _is_verb_here(word: str, following: str, *, after_verb: bool) -> bool:
     word = word if word in VERBS else (base_form(word) or word)
-    if word not in VERBS:
-        return False
+    if word not in VERBS:  # "… and mind the counter": a verb the list lacks, before "the"
+        return following in DETERMINERS and verb_lemma(word) == word
     return after_verb or word not in AMBIGUOUS or following in VERB_FOLLOWERS
+
+
+DETERMINERS = frozenset("a an the his her their my our your its some this these those".split())  # noqa: SIM905
+"""What only a verb, never a noun, puts straight after a coordinated word ("and mind the
+counter"; "bread and cake at the market" stays a noun)."""
 
 
 def _conjugated(word: str) -> str:

@@ -194,3 +194,16 @@ def test_a_sentence_cut_short_at_a_comma_ends_with_a_full_stop() -> None:
     assert sentence("thinking about the sea like her husband,") == (
         "Thinking about the sea like her husband."
     )
+
+
+@pytest.mark.parametrize(
+    ("activity", "said"),
+    [
+        ("open the store and mind the counter", "opening the store and minding the counter"),
+        ("sell bread and cake at the market", "selling bread and cake at the market"),
+    ],
+)
+def test_a_coordinated_verb_the_list_lacks_is_known_by_the_word_after_it(
+    activity: str, said: str
+) -> None:
+    assert progressive(activity) == said
